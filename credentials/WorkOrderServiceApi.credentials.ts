@@ -1,0 +1,78 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestHelper,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+import {
+	authServerUrlField,
+	baseUrlField,
+	clientIdField,
+	clientSecretField,
+	passwordField,
+	tokenFields,
+	usernameField,
+} from './common/fields';
+import { passwordGrantLogin } from './common/tokenClient';
+
+/**
+ * OAuth2 resource-owner password grant, with refresh tokens and the optional child-subscriber
+ * scoping step for universal users. The login runs in `preAuthentication`, so n8n stores the token
+ * and reuses it for every item and execution until the service rejects it.
+ */
+export class WorkOrderServiceApi implements ICredentialType {
+	name = 'workOrderServiceApi';
+
+	displayName = 'Work Order Service API';
+
+	icon: Icon = {
+		light: 'file:../nodes/WorkOrderService/workOrderService.svg',
+		dark: 'file:../nodes/WorkOrderService/workOrderService.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/n8n-nodes-work-order-service/n8n-nodes-work-order-service#credentials';
+
+	properties: INodeProperties[] = [
+		authServerUrlField,
+		baseUrlField,
+		clientIdField,
+		clientSecretField,
+		usernameField,
+		passwordField,
+		{
+			displayName: 'Child Subscriber ID',
+			name: 'subsidiaryId',
+			type: 'string',
+			default: '',
+			placeholder: '2001',
+			description:
+				'For universal users only: the ID of the child subscriber to act as. The token is then scoped to that subscriber. Leave empty otherwise.',
+		},
+		...tokenFields,
+	];
+
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		return await passwordGrantLogin(this, credentials);
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.accessToken}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl}}',
+			url: '/v3/odata/workorders',
+			qs: { $top: 1 },
+		},
+	};
+}

@@ -1,0 +1,101 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/**
+ * Fields shared by the token-login credentials. The hidden ones are written by
+ * `preAuthentication` and persisted by n8n; `accessToken` is the expirable field n8n watches.
+ */
+export const authServerUrlField: INodeProperties = {
+	displayName: 'Authorization Server URL',
+	name: 'authServerUrl',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'https://login.example.com',
+	description:
+		'Address of the authorization server that serves /oauth/token and /jwt/token. It differs between production and sandbox.',
+};
+
+export const baseUrlField: INodeProperties = {
+	displayName: 'API Base URL',
+	name: 'baseUrl',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'https://api.example.com',
+	description: 'Address of the service API, without the version segment: the node appends /v3',
+};
+
+export const clientIdField: INodeProperties = {
+	displayName: 'Client ID',
+	name: 'clientId',
+	type: 'string',
+	default: '',
+	required: true,
+};
+
+export const clientSecretField: INodeProperties = {
+	displayName: 'Client Secret',
+	name: 'clientSecret',
+	type: 'string',
+	typeOptions: { password: true },
+	default: '',
+	required: true,
+};
+
+export const usernameField: INodeProperties = {
+	displayName: 'Username',
+	name: 'username',
+	type: 'string',
+	default: '',
+	required: true,
+};
+
+export const passwordField: INodeProperties = {
+	displayName: 'Password',
+	name: 'password',
+	type: 'string',
+	typeOptions: { password: true },
+	default: '',
+	required: true,
+};
+
+export const tokenFields: INodeProperties[] = [
+	{
+		displayName: 'Access Token',
+		name: 'accessToken',
+		type: 'hidden',
+		typeOptions: { expirable: true, password: true },
+		default: '',
+	},
+	{
+		displayName: 'Refresh Token',
+		name: 'refreshToken',
+		type: 'hidden',
+		typeOptions: { password: true },
+		default: '',
+	},
+	{
+		displayName: 'Access Token Expires At',
+		name: 'accessTokenExpiresAt',
+		type: 'hidden',
+		default: '',
+	},
+	{
+		displayName: 'Refresh Token Expires At',
+		name: 'refreshTokenExpiresAt',
+		type: 'hidden',
+		default: '',
+	},
+	{
+		displayName: 'Token Identity',
+		name: 'tokenIdentity',
+		type: 'hidden',
+		default: '',
+	},
+	{
+		displayName: 'Token Scope',
+		name: 'tokenScope',
+		type: 'hidden',
+		default: '',
+	},
+];

@@ -1,0 +1,128 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as checklistResponse from './actions/checklistResponse';
+import * as proposal from './actions/proposal';
+import * as rejectionReason from './actions/rejectionReason';
+import { router } from './actions/router';
+import * as subsidiary from './actions/subsidiary';
+import * as workOrder from './actions/workOrder';
+import * as workOrderNote from './actions/workOrderNote';
+import { loadOptions } from './methods';
+
+export class WorkOrderService implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Work Order Service',
+		name: 'workOrderService',
+		icon: { light: 'file:workOrderService.svg', dark: 'file:workOrderService.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Submit checklist answers, approve or reject proposals, and read and write work orders and their notes in the facility Work Order Service',
+		defaults: { name: 'Work Order Service' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'workOrderServiceApi',
+				required: true,
+				displayOptions: { show: { authentication: ['password'] } },
+			},
+			{
+				name: 'workOrderServiceOAuth2Api',
+				required: true,
+				displayOptions: { show: { authentication: ['oAuth2'] } },
+			},
+			{
+				name: 'workOrderServiceContractorApi',
+				required: true,
+				displayOptions: { show: { authentication: ['contractor'] } },
+			},
+		],
+		properties: [
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'options',
+				options: [
+					{ name: 'Contractor (JWT)', value: 'contractor' },
+					{ name: 'OAuth2 (Authorization Code)', value: 'oAuth2' },
+					{ name: 'Password (OAuth2 Password Grant)', value: 'password' },
+				],
+				default: 'password',
+			},
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Checklist Response', value: 'checklistResponse' },
+					{ name: 'Proposal', value: 'proposal' },
+					{ name: 'Rejection Reason', value: 'rejectionReason' },
+					{ name: 'Subsidiary', value: 'subsidiary' },
+					{ name: 'Work Order', value: 'workOrder' },
+					{ name: 'Work Order Note', value: 'workOrderNote' },
+				],
+				default: 'workOrder',
+			},
+			...checklistResponse.description,
+			...proposal.description,
+			...rejectionReason.description,
+			...subsidiary.description,
+			...workOrder.description,
+			...workOrderNote.description,
+			{
+				displayName: 'Request Options',
+				name: 'requestOptions',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Max Retries',
+						name: 'maxRetries',
+						type: 'number',
+						default: 3,
+						typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
+						description:
+							'How many times a throttled request (429/503 with Retry-After) is sent again, and a failed read or status change (5xx, network). A POST that may have been processed is never sent again.',
+					},
+					{
+						displayName: 'Max Wait (Seconds)',
+						name: 'maxWaitSeconds',
+						type: 'number',
+						default: 120,
+						typeOptions: { minValue: 0 },
+						description: 'Longest total time one item may spend waiting between retries',
+					},
+					{
+						displayName: 'Requests Per Minute',
+						name: 'requestsPerMinute',
+						type: 'number',
+						default: 0,
+						typeOptions: { minValue: 0 },
+						description:
+							'Spread requests so that at most this many start per minute (0 = no pacing). Production allows about 300 per minute per app, the sandbox about 40.',
+					},
+					{
+						displayName: 'Timeout (Seconds)',
+						name: 'timeoutSeconds',
+						type: 'number',
+						default: 60,
+						typeOptions: { minValue: 1 },
+						description: 'How long to wait for the service to answer one request',
+					},
+				],
+			},
+		],
+	};
+
+	methods = { loadOptions };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

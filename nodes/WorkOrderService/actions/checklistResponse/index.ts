@@ -1,0 +1,25 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as submit from './submit.operation';
+
+export { submit };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['checklistResponse'] } },
+		options: [
+			{
+				name: 'Submit',
+				value: 'submit',
+				description: 'Answer one checklist question of a work order, optionally with a photo',
+				action: 'Submit a checklist response',
+			},
+		],
+		default: 'submit',
+	},
+	...submit.description,
+];

@@ -1,0 +1,27 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { limitField, returnAllField } from '../../helpers/fields';
+import { positiveInteger } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+import { toRecords } from '../../transport/paging';
+
+/** A "Get Many" over an unpaged list endpoint: one output item per record, Return All / Limit. */
+export function simpleListOperation(resource: string, path: string) {
+	const description: INodeProperties[] = updateDisplayOptions(
+		{ show: { resource: [resource], operation: ['getAll'] } },
+		[returnAllField, { ...limitField, displayOptions: { show: { returnAll: [false] } } }],
+	);
+
+	async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
+		const limit = returnAll
+			? undefined
+			: positiveInteger(this.getNode(), i, { name: 'limit', label: 'Limit' }, this.getNodeParameter('limit', i, 50));
+		const response = await apiRequest.call(this, { method: 'GET', path, itemIndex: i });
+		const records = toRecords(response.body);
+		return limit === undefined ? records : records.slice(0, limit);
+	}
+
+	return { description, execute };
+}

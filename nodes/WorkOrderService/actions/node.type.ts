@@ -1,0 +1,13 @@
+import type { AllEntities } from 'n8n-workflow';
+
+/** Every resource and its operations: an unknown pair is a compile error in the router. */
+type NodeMap = {
+	checklistResponse: 'submit';
+	proposal: 'reopen' | 'putOnHold' | 'approve' | 'reject';
+	rejectionReason: 'getAll';
+	subsidiary: 'getAll';
+	workOrderNote: 'getAll' | 'get' | 'create' | 'addAttachment' | 'getAttachments';
+	workOrder: 'get' | 'getAll' | 'checkIn' | 'checkOut';
+};
+
+export type WorkOrderServiceType = AllEntities<NodeMap>;

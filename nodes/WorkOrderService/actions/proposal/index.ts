@@ -1,0 +1,49 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as approve from './approve.operation';
+import * as putOnHold from './putOnHold.operation';
+import * as reject from './reject.operation';
+import * as reopen from './reopen.operation';
+
+export { approve, putOnHold, reject, reopen };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['proposal'] } },
+		options: [
+			{
+				name: 'Approve',
+				value: 'approve',
+				description: 'Approve a proposal (refused when its work order is invoiced or missing, or over the approval limit)',
+				action: 'Approve a proposal',
+			},
+			{
+				name: 'Put On Hold',
+				value: 'putOnHold',
+				description: 'Put a proposal on hold',
+				action: 'Put a proposal on hold',
+			},
+			{
+				name: 'Reject',
+				value: 'reject',
+				description: 'Reject a proposal, optionally with a rejection reason code',
+				action: 'Reject a proposal',
+			},
+			{
+				name: 'Reopen',
+				value: 'reopen',
+				description: 'Set a proposal back to Open',
+				action: 'Reopen a proposal',
+			},
+		],
+		default: 'approve',
+	},
+	...approve.description,
+	...putOnHold.description,
+	...reject.description,
+	...reopen.description,
+];

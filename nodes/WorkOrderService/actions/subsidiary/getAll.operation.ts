@@ -1,0 +1,3 @@
+import { simpleListOperation } from '../common/simpleList';
+
+export const { description, execute } = simpleListOperation('subsidiary', '/subscribers/current/subsidiaries');

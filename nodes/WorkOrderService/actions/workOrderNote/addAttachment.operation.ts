@@ -1,0 +1,34 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { readBinaryFile } from '../../helpers/binary';
+import { binaryPropertyField, noteIdField, workOrderIdField } from '../../helpers/fields';
+import { int64Id, positiveInteger } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [workOrderIdField, noteIdField, binaryPropertyField];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workOrderNote'], operation: ['addAttachment'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	const node = this.getNode();
+	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
+	const noteId = int64Id(node, i, { name: 'noteId', label: 'Note ID' }, this.getNodeParameter('noteId', i, undefined));
+	const file = await readBinaryFile(
+		this,
+		i,
+		{ name: 'binaryPropertyName', label: 'Input Binary Field' },
+		this.getNodeParameter('binaryPropertyName', i, 'data'),
+		{ defaultFileName: 'attachment' },
+	);
+	const response = await apiRequest.call(this, {
+		method: 'POST',
+		path: `/workorders/${workOrderId}/notes/${noteId}/attachments`,
+		multipart: [{ name: 'file', fileName: file.fileName, contentType: file.mimeType, data: file.data }],
+		itemIndex: i,
+	});
+	return [(response.body ?? {}) as IDataObject];
+}

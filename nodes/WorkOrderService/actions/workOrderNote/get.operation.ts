@@ -1,0 +1,26 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { noteIdField, workOrderIdField } from '../../helpers/fields';
+import { int64Id, positiveInteger } from '../../helpers/validation';
+import { apiRequest } from '../../transport';
+import { withoutODataAnnotations } from '../../transport/paging';
+
+const properties: INodeProperties[] = [workOrderIdField, noteIdField];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workOrderNote'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	const node = this.getNode();
+	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
+	const noteId = int64Id(node, i, { name: 'noteId', label: 'Note ID' }, this.getNodeParameter('noteId', i, undefined));
+	const response = await apiRequest.call(this, {
+		method: 'GET',
+		path: `/odata/workorders(${workOrderId})/notes(${noteId})`,
+		itemIndex: i,
+	});
+	return [withoutODataAnnotations(response.body)];
+}

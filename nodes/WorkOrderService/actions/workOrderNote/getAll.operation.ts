@@ -1,0 +1,27 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { limitField, returnAllField, workOrderIdField } from '../../helpers/fields';
+import { positiveInteger } from '../../helpers/validation';
+import { getNotesList } from '../../transport/paging';
+
+const properties: INodeProperties[] = [
+	workOrderIdField,
+	returnAllField,
+	{ ...limitField, displayOptions: { show: { returnAll: [false] } } },
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workOrderNote'], operation: ['getAll'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	const node = this.getNode();
+	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
+	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
+	const limit = returnAll
+		? undefined
+		: positiveInteger(node, i, { name: 'limit', label: 'Limit' }, this.getNodeParameter('limit', i, 50));
+	return await getNotesList.call(this, { path: `/workorders/${workOrderId}/notes`, limit, itemIndex: i });
+}

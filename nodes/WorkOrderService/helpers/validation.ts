@@ -1,0 +1,206 @@
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/**
+ * Input checks that run before any request is sent. Each failure is a NodeOperationError that
+ * names the parameter (display name and internal name) and the item, and says what to fix.
+ */
+
+export const INT64_MAX = '9223372036854775807';
+export const TEXT_ANSWER_MAX_LENGTH = 500;
+
+export interface Field {
+	/** Internal parameter name, e.g. `workOrderId` or `additionalFields.userEmail`. */
+	name: string;
+	/** Name shown in the UI, e.g. `Work Order ID`. */
+	label: string;
+}
+
+function show(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (value === null) return 'null';
+	if (typeof value === 'number') {
+		if (Number.isNaN(value)) return 'NaN';
+		if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : '-Infinity';
+		return String(value);
+	}
+	if (typeof value === 'string') {
+		const text = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+		return `"${text}"`;
+	}
+	if (typeof value === 'boolean') return String(value);
+	try {
+		const json = JSON.stringify(value);
+		return json.length > 60 ? `${json.slice(0, 57)}...` : json;
+	} catch {
+		return typeof value;
+	}
+}
+
+export function invalid(node: INode, itemIndex: number, field: Field, problem: string, value: unknown, hint?: string) {
+	return new NodeOperationError(
+		node,
+		`Invalid ${field.label} (parameter "${field.name}") in item ${itemIndex}: ${problem}, got ${show(value)}`,
+		{
+			itemIndex,
+			description: hint ?? `Fix the "${field.label}" parameter for item ${itemIndex}. Nothing was sent to the service for this item.`,
+		},
+	);
+}
+
+/** A positive whole number that JavaScript holds exactly (IDs, attempt numbers). */
+export function positiveInteger(node: INode, itemIndex: number, field: Field, value: unknown): number {
+	let n: number | undefined;
+	if (typeof value === 'number') n = value;
+	else if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) n = Number(value.trim());
+	else if (typeof value === 'bigint') n = Number(value);
+	if (n === undefined || !Number.isFinite(n) || !Number.isInteger(n)) {
+		throw invalid(node, itemIndex, field, 'must be a positive whole number', value);
+	}
+	if (n < 1) throw invalid(node, itemIndex, field, 'must be 1 or greater', value);
+	if (!Number.isSafeInteger(n)) {
+		throw invalid(node, itemIndex, field, 'is too large (at most 9007199254740991)', value);
+	}
+	return n;
+}
+
+export function optionalPositiveInteger(node: INode, itemIndex: number, field: Field, value: unknown): number | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	return positiveInteger(node, itemIndex, field, value);
+}
+
+/**
+ * A 64-bit ID (note numbers), kept as exact decimal digits: 1 to 9223372036854775807.
+ * A number beyond 2^53 has already lost digits, so it is refused with advice to pass a string.
+ */
+export function int64Id(node: INode, itemIndex: number, field: Field, value: unknown): string {
+	let text: string | undefined;
+	if (typeof value === 'string') text = value.trim();
+	else if (typeof value === 'bigint') text = value.toString();
+	else if (typeof value === 'number') {
+		if (!Number.isFinite(value) || !Number.isInteger(value)) {
+			throw invalid(node, itemIndex, field, 'must be a positive whole number', value);
+		}
+		if (!Number.isSafeInteger(value)) {
+			throw invalid(
+				node,
+				itemIndex,
+				field,
+				'is a number beyond 2^53 that has already lost digits',
+				value,
+				`Pass the ${field.label} as a string of digits (e.g. from the "Id" field of a previous node, which this node keeps exact).`,
+			);
+		}
+		text = String(value);
+	}
+	if (text === undefined || !/^\d+$/.test(text)) {
+		throw invalid(node, itemIndex, field, 'must be a positive whole number (digits only)', value);
+	}
+	const digits = text.replace(/^0+(?=\d)/, '');
+	if (digits === '0') throw invalid(node, itemIndex, field, 'must be 1 or greater', value);
+	if (digits.length > INT64_MAX.length || (digits.length === INT64_MAX.length && digits > INT64_MAX)) {
+		throw invalid(node, itemIndex, field, `is beyond the 64-bit maximum ${INT64_MAX}`, value);
+	}
+	return digits;
+}
+
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+export function optionalEmail(node: INode, itemIndex: number, field: Field, value: unknown): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	if (typeof value !== 'string') throw invalid(node, itemIndex, field, 'must be an e-mail address', value);
+	const text = value.trim();
+	if (text.length > 254 || !EMAIL.test(text) || text.includes('..')) {
+		throw invalid(node, itemIndex, field, 'must be an e-mail address like name@example.com', value);
+	}
+	return text;
+}
+
+export function oneOf<T extends string>(
+	node: INode,
+	itemIndex: number,
+	field: Field,
+	value: unknown,
+	allowed: readonly T[],
+): T {
+	if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+	throw invalid(node, itemIndex, field, `must be one of ${allowed.join(', ')}`, value);
+}
+
+export function optionalText(
+	node: INode,
+	itemIndex: number,
+	field: Field,
+	value: unknown,
+	maxLength?: number,
+): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	if (typeof value !== 'string' && typeof value !== 'number') {
+		throw invalid(node, itemIndex, field, 'must be text', value);
+	}
+	const text = String(value);
+	if (maxLength !== undefined && text.length > maxLength) {
+		throw invalid(node, itemIndex, field, `is ${text.length} characters long, at most ${maxLength} are allowed`, `${text.slice(0, 20)}...`);
+	}
+	return text;
+}
+
+export function requiredText(node: INode, itemIndex: number, field: Field, value: unknown, maxLength?: number): string {
+	const text = optionalText(node, itemIndex, field, value, maxLength);
+	if (text === undefined || text.trim() === '') throw invalid(node, itemIndex, field, 'must not be empty', value);
+	return text;
+}
+
+export function optionalBoolean(node: INode, itemIndex: number, field: Field, value: unknown): boolean | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	if (typeof value === 'boolean') return value;
+	if (value === 'true') return true;
+	if (value === 'false') return false;
+	throw invalid(node, itemIndex, field, 'must be true or false', value);
+}
+
+/** A date-time the service can read: ISO 8601 (n8n's date pickers and Luxon produce it). */
+export function optionalDateTime(node: INode, itemIndex: number, field: Field, value: unknown): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const iso = value instanceof Date ? value.toISOString() : typeof (value as { toISO?: unknown })?.toISO === 'function'
+		? String((value as { toISO: () => string }).toISO())
+		: value;
+	if (typeof iso !== 'string' || !/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(iso.trim()) || Number.isNaN(Date.parse(iso.trim()))) {
+		throw invalid(node, itemIndex, field, 'must be an ISO 8601 date-time such as 2026-05-01T09:30:00Z', value);
+	}
+	return iso.trim();
+}
+
+/** Acknowledgement answers the service accepts (spec 2.2); booleans from expressions map to true/false. */
+export const ACKNOWLEDGEMENT_WORDS = ['on', 'off', '1', '0', 'true', 'false', 'yes', 'no'] as const;
+
+export function acknowledgementAnswer(node: INode, itemIndex: number, field: Field, value: unknown): string {
+	if (typeof value === 'boolean') return value ? 'true' : 'false';
+	if (value === 1 || value === 0) return String(value);
+	if (typeof value === 'string') {
+		const word = value.trim().toLowerCase();
+		if ((ACKNOWLEDGEMENT_WORDS as readonly string[]).includes(word)) return word;
+	}
+	throw invalid(node, itemIndex, field, `must be one of ${ACKNOWLEDGEMENT_WORDS.join(', ')} (or a boolean)`, value);
+}
+
+/** A finite number, given as a number or as numeric text; returned as a JSON number. */
+export function numericAnswer(node: INode, itemIndex: number, field: Field, value: unknown): number {
+	let n: number | undefined;
+	if (typeof value === 'number') n = value;
+	else if (typeof value === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value)) n = Number(value);
+	if (n === undefined || !Number.isFinite(n)) {
+		throw invalid(node, itemIndex, field, 'must be a finite number', value);
+	}
+	return n;
+}
+
+/** MIME type syntax: type/subtype with optional parameters. */
+export function isMimeType(value: string): boolean {
+	return /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;.*)?$/i.test(value.trim());
+}
+
+/** Encodes one path segment; nothing a user types can add a segment or climb out of the path. */
+export function pathSegment(value: string | number): string {
+	return encodeURIComponent(String(value));
+}
