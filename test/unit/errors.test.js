@@ -1,0 +1,116 @@
+'use strict';
+// Pure functions of the transport: reading failures, the service's words, Retry-After, redaction.
+const {
+	readHttpFailure,
+	serviceMessage,
+	serviceErrorCode,
+	parseRetryAfter,
+	redact,
+	hintForStatus,
+} = require('../../dist/nodes/WorkOrderService/transport/errors');
+
+describe('serviceMessage', () => {
+	test.each([
+		['JSON ErrorMessage', '{"ErrorCodes":[4001],"ErrorCode":4001,"ErrorMessage":"Work order is invoiced"}', 'application/json', 'Work order is invoiced'],
+		['JSON Reason', '{"Reason":"Proposal not found"}', 'application/json; charset=utf-8', 'Proposal not found'],
+		['OAuth error_description', '{"error":"invalid_grant","error_description":"bad password"}', 'application/json', 'bad password'],
+		['nested error.message', '{"error":{"message":"deep"}}', 'application/json', 'deep'],
+		['plain text first line', '\n  Service temporarily down\nsecond line', 'text/plain', 'Service temporarily down'],
+		['HTML title', '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>nginx</h1></body></html>', 'text/html', '502 Bad Gateway'],
+		['HTML heading without title', '<html><body><script>var x=1</script><h1>Login &amp; Access</h1></body></html>', 'text/html', 'Login & Access'],
+		['JSON body labelled text', '{"ErrorMessage":"typed wrong"}', 'text/plain', 'typed wrong'],
+	])('%s', (_name, body, type, expected) => {
+		expect(serviceMessage(body, type)).toBe(expected);
+	});
+
+	test('empty body gives nothing', () => {
+		expect(serviceMessage('', 'application/json')).toBeUndefined();
+		expect(serviceMessage('   \n ', 'text/plain')).toBeUndefined();
+	});
+
+	test('a long line is shortened, never a whole page', () => {
+		const text = 'x'.repeat(5000);
+		const message = serviceMessage(text, 'text/plain');
+		expect(message.length).toBeLessThanOrEqual(300);
+		expect(message.endsWith('...')).toBe(true);
+	});
+
+	test('error code is read from the JSON body', () => {
+		expect(serviceErrorCode('{"ErrorCode":4003,"ErrorMessage":"x"}')).toBe(4003);
+		expect(serviceErrorCode('not json')).toBeUndefined();
+	});
+});
+
+describe('parseRetryAfter', () => {
+	test('seconds', () => {
+		expect(parseRetryAfter('3')).toBe(3000);
+		expect(parseRetryAfter(' 0 ')).toBe(0);
+		expect(parseRetryAfter('1.5')).toBe(1500);
+	});
+	test('HTTP date, relative to now', () => {
+		const now = Date.parse('Sat, 21 Nov 2026 20:00:00 GMT');
+		expect(parseRetryAfter('Sat, 21 Nov 2026 20:00:07 GMT', now)).toBe(7000);
+		expect(parseRetryAfter('Sat, 21 Nov 2026 19:59:00 GMT', now)).toBe(0);
+	});
+	test('absent or unreadable', () => {
+		expect(parseRetryAfter(undefined)).toBeUndefined();
+		expect(parseRetryAfter('soon')).toBeUndefined();
+		expect(parseRetryAfter('')).toBeUndefined();
+	});
+});
+
+describe('readHttpFailure', () => {
+	test('finds status, headers and body in an axios-like cause', () => {
+		const axiosError = Object.assign(new Error('Request failed with status code 429'), {
+			code: 'ERR_BAD_REQUEST',
+			response: { status: 429, headers: { 'retry-after': '2' }, data: Buffer.from('{"ErrorMessage":"slow down"}') },
+		});
+		const wrapped = Object.assign(new Error('wrapped'), { cause: axiosError, httpCode: '429' });
+		const failure = readHttpFailure(wrapped);
+		expect(failure.status).toBe(429);
+		expect(failure.headers['retry-after']).toBe('2');
+		expect(failure.bodyText).toBe('{"ErrorMessage":"slow down"}');
+	});
+	test('network failure without response', () => {
+		const err = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+		const failure = readHttpFailure(Object.assign(new Error('x'), { cause: err }));
+		expect(failure.status).toBeUndefined();
+		expect(failure.networkCode).toBe('ECONNRESET');
+	});
+	test('a login failure is recognised by name, with its safe message', () => {
+		const auth = Object.assign(new Error('Username or password rejected (HTTP 400)'), {
+			name: 'WorkOrderServiceAuthError',
+			kind: 'invalidUser',
+		});
+		const failure = readHttpFailure(Object.assign(new Error('outer'), { cause: auth }));
+		expect(failure.authErrorMessage).toBe('Username or password rejected (HTTP 400)');
+		expect(failure.authErrorKind).toBe('invalidUser');
+	});
+	test('does not loop on a cyclic cause chain', () => {
+		const a = new Error('a');
+		const b = new Error('b');
+		a.cause = b;
+		b.cause = a;
+		expect(() => readHttpFailure(a)).not.toThrow();
+	});
+});
+
+describe('redact', () => {
+	test('removes secret values and Authorization header values', () => {
+		const text = 'token abcd1234secret and Bearer eyJhbGciOi.x.y and Basic ZGVtbzpzZWNyZXQ=';
+		const out = redact(text, ['abcd1234secret']);
+		expect(out).not.toContain('abcd1234secret');
+		expect(out).not.toContain('eyJhbGciOi');
+		expect(out).not.toContain('ZGVtbzpzZWNyZXQ=');
+		expect(out).toContain('Bearer [redacted]');
+	});
+	test('short values are not treated as secrets (would shred ordinary text)', () => {
+		expect(redact('a b c', ['a'])).toBe('a b c');
+	});
+});
+
+test('hints name what to check', () => {
+	expect(hintForStatus(404, 'GET')).toMatch(/30 seconds/);
+	expect(hintForStatus(429, 'POST')).toMatch(/Requests Per Minute/);
+	expect(hintForStatus(401, 'GET')).toMatch(/permission/);
+});
