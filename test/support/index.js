@@ -1,0 +1,159 @@
+// @ts-check
+'use strict';
+/**
+ * Shared set-up for workflow tests: the emulator on a free 127.0.0.1 port, the n8n-core harness
+ * with this package loaded from dist/, credentials pointing at the emulator, and a builder for
+ * "Manual Trigger -> Items -> Work Order Service" workflows.
+ */
+const path = require('path');
+const { startEmulator } = require('../emulator');
+const { createHarness } = require('../harness');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const NODE_NAME = 'Work Order Service';
+
+const CREDENTIAL_TYPES = {
+	password: 'workOrderServiceApi',
+	oAuth2: 'workOrderServiceOAuth2Api',
+	contractor: 'workOrderServiceContractorApi',
+};
+
+/** @param {{ emulatorOptions?: object }} [options] */
+async function setup(options = {}) {
+	const emulator = await startEmulator(options.emulatorOptions ?? {});
+	const harness = await createHarness({ packageDir: ROOT });
+	return {
+		emulator,
+		harness,
+		async close() {
+			harness.close();
+			await emulator.close();
+		},
+	};
+}
+
+/**
+ * Credential data for the password-grant credential.
+ * @param {any} emulator
+ * @param {string} [userKey] key of emulator.fixtures.users
+ * @param {object} [extra]
+ */
+function passwordCredential(emulator, userKey = 'subscriber', extra = {}) {
+	const client = emulator.fixtures.clients.main;
+	const user = emulator.fixtures.users[userKey];
+	return {
+		authServerUrl: emulator.authUrl,
+		baseUrl: emulator.baseUrl,
+		clientId: client.clientId,
+		clientSecret: client.clientSecret,
+		username: user.username,
+		password: user.password,
+		subsidiaryId: '',
+		...extra,
+	};
+}
+
+/** @param {any} emulator @param {string} [userKey] */
+function contractorCredential(emulator, userKey = 'contractor') {
+	const client = emulator.fixtures.clients.main;
+	const user = emulator.fixtures.users[userKey];
+	return {
+		authServerUrl: emulator.authUrl,
+		baseUrl: emulator.baseUrl,
+		clientId: client.clientId,
+		clientSecret: client.clientSecret,
+		username: user.username,
+		password: user.password,
+	};
+}
+
+/**
+ * Builds Manual Trigger -> Items -> Work Order Service.
+ * @param {{ parameters: object, items?: any[], authentication?: 'password'|'oAuth2'|'contractor', credentialId?: string, continueOnFail?: boolean, nodeName?: string }} spec
+ */
+function workflow(spec) {
+	const authentication = spec.authentication ?? 'password';
+	const credentialType = CREDENTIAL_TYPES[authentication];
+	const credentialId = spec.credentialId ?? 'cred-1';
+	const nodeName = spec.nodeName ?? NODE_NAME;
+	/** @type {any} */
+	const node = {
+		id: 'node-wos',
+		name: nodeName,
+		type: 'n8n-nodes-work-order-service.workOrderService',
+		typeVersion: 1,
+		position: [440, 0],
+		parameters: { authentication, ...spec.parameters },
+		credentials: { [credentialType]: { id: credentialId, name: `Emulator ${authentication}` } },
+	};
+	if (spec.continueOnFail) node.onError = 'continueRegularOutput';
+	return {
+		name: 'test',
+		nodes: [
+			{ id: 'node-trigger', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'node-items',
+				name: 'Items',
+				type: 'harness.items',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: { items: JSON.stringify(spec.items ?? [{ json: {} }]) },
+			},
+			node,
+		],
+		connections: {
+			Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
+			Items: { main: [[{ node: nodeName, type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * Runs the node once with the given parameters and items; returns the run result and its output.
+ * @param {any} harness
+ * @param {Parameters<typeof workflow>[0] & { credentialData?: object, timeoutMs?: number }} spec
+ */
+async function runNode(harness, spec) {
+	const credentialId = spec.credentialId ?? 'cred-1';
+	const authentication = spec.authentication ?? 'password';
+	if (spec.credentialData) {
+		harness.credentials.set(credentialId, {
+			name: `Emulator ${authentication}`,
+			type: CREDENTIAL_TYPES[authentication],
+			data: spec.credentialData,
+		});
+	}
+	const result = await harness.run(workflow(spec), { timeoutMs: spec.timeoutMs ?? 60_000 });
+	const output = result.outputs[spec.nodeName ?? NODE_NAME] ?? [];
+	return { result, output, error: result.error };
+}
+
+/** Items with `json` only. @param {object[]} jsons */
+function items(jsons) {
+	return jsons.map((json) => ({ json }));
+}
+
+/** Requests the emulator received on the API (not the token endpoints). @param {any} emulator */
+function apiRequests(emulator) {
+	return emulator.requests.filter((/** @type {any} */ r) => r.path.startsWith('/api/'));
+}
+
+/** Requests to the token endpoints. @param {any} emulator */
+function tokenRequests(emulator) {
+	return emulator.requests.filter((/** @type {any} */ r) => r.path.startsWith('/auth/'));
+}
+
+module.exports = {
+	ROOT,
+	NODE_NAME,
+	CREDENTIAL_TYPES,
+	setup,
+	passwordCredential,
+	contractorCredential,
+	workflow,
+	runNode,
+	items,
+	apiRequests,
+	tokenRequests,
+};
