@@ -109,6 +109,110 @@ class HarnessItems {
 	}
 }
 
+/**
+ * Stand-in for n8n's Edit Fields (Set) node, "JSON" mode only (`mode: 'raw'`, `jsonOutput`), so
+ * that example workflows saved for real n8n also run in the harness. Other modes are refused.
+ * @implements {INodeType}
+ */
+class SetRaw {
+	constructor() {
+		/** @type {import('n8n-workflow').INodeTypeDescription} */
+		this.description = {
+			displayName: 'Edit Fields (Set)',
+			name: 'set',
+			icon: 'fa:pen',
+			group: ['input'],
+			version: [3, 3.1, 3.2, 3.3, 3.4],
+			description: 'Test stand-in: JSON mode of n8n\'s Edit Fields node',
+			defaults: { name: 'Edit Fields' },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			properties: [
+				{ displayName: 'Mode', name: 'mode', type: 'options', options: [{ name: 'JSON', value: 'raw' }, { name: 'Manual Mapping', value: 'manual' }], default: 'manual' },
+				{ displayName: 'JSON', name: 'jsonOutput', type: 'json', default: '{}', displayOptions: { show: { mode: ['raw'] } } },
+				{ displayName: 'Include Other Input Fields', name: 'includeOtherFields', type: 'boolean', default: false },
+				{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
+			],
+		};
+	}
+
+	/** @this {import('n8n-workflow').IExecuteFunctions} */
+	async execute() {
+		const items = this.getInputData();
+		/** @type {import('n8n-workflow').INodeExecutionData[]} */
+		const out = [];
+		for (let i = 0; i < items.length; i++) {
+			if (this.getNodeParameter('mode', i) !== 'raw') {
+				throw new NodeOperationError(this.getNode(), 'The harness stand-in of Edit Fields supports JSON mode only');
+			}
+			const raw = this.getNodeParameter('jsonOutput', i, '{}');
+			const json = typeof raw === 'string' ? jsonParse(raw) : raw;
+			const include = this.getNodeParameter('includeOtherFields', i, false);
+			out.push({ json: include ? { ...items[i].json, ...json } : json, pairedItem: { item: i } });
+		}
+		return [out];
+	}
+}
+
+/**
+ * Stand-in for n8n's Convert to File node, operation "Move Base64 String to File" (`toBinary`).
+ * @implements {INodeType}
+ */
+class ConvertToFileToBinary {
+	constructor() {
+		/** @type {import('n8n-workflow').INodeTypeDescription} */
+		this.description = {
+			displayName: 'Convert to File',
+			name: 'convertToFile',
+			icon: 'fa:file-import',
+			group: ['input'],
+			version: [1, 1.1],
+			description: 'Test stand-in: the toBinary operation of n8n\'s Convert to File node',
+			defaults: { name: 'Convert to File' },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			properties: [
+				{ displayName: 'Operation', name: 'operation', type: 'options', options: [{ name: 'Move Base64 String to File', value: 'toBinary' }], default: 'toBinary' },
+				{ displayName: 'Base64 Input Field', name: 'sourceProperty', type: 'string', default: '' },
+				{ displayName: 'Put Output File in Field', name: 'binaryPropertyName', type: 'string', default: 'data' },
+				{
+					displayName: 'Options',
+					name: 'options',
+					type: 'collection',
+					default: {},
+					options: [
+						{ displayName: 'File Name', name: 'fileName', type: 'string', default: '' },
+						{ displayName: 'MIME Type', name: 'mimeType', type: 'string', default: '' },
+					],
+				},
+			],
+		};
+	}
+
+	/** @this {import('n8n-workflow').IExecuteFunctions} */
+	async execute() {
+		const items = this.getInputData();
+		/** @type {import('n8n-workflow').INodeExecutionData[]} */
+		const out = [];
+		for (let i = 0; i < items.length; i++) {
+			const source = String(this.getNodeParameter('sourceProperty', i));
+			const target = String(this.getNodeParameter('binaryPropertyName', i, 'data'));
+			const options = /** @type {{ fileName?: string, mimeType?: string }} */ (this.getNodeParameter('options', i, {}));
+			const value = source.split('.').reduce((/** @type {any} */ o, k) => (o == null ? undefined : o[k]), items[i].json);
+			if (typeof value !== 'string') {
+				throw new NodeOperationError(this.getNode(), `The input field "${source}" holds no base64 string`, { itemIndex: i });
+			}
+			const binary = await this.helpers.prepareBinaryData(
+				Buffer.from(value, 'base64'),
+				options.fileName || undefined,
+				options.mimeType || undefined,
+			);
+			out.push({ json: items[i].json, binary: { [target]: binary }, pairedItem: { item: i } });
+		}
+		return [out];
+	}
+}
+
 /** @implements {ICredentialType} */
 class OAuth2Api {
 	constructor() {
@@ -195,4 +299,4 @@ class OAuth2Api {
 	}
 }
 
-module.exports = { ManualTrigger, HarnessItems, OAuth2Api };
+module.exports = { ManualTrigger, HarnessItems, SetRaw, ConvertToFileToBinary, OAuth2Api };

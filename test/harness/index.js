@@ -34,7 +34,7 @@ const { LoggerProxy, NodeHelpers, UnexpectedError, Workflow } = require('n8n-wor
 
 const { CapturingLogger } = require('./logger');
 const { CredentialStore, HarnessCredentialTypes, HarnessCredentialsHelper } = require('./credentials');
-const { HarnessItems, ManualTrigger, OAuth2Api } = require('./builtin-types');
+const { ConvertToFileToBinary, HarnessItems, ManualTrigger, OAuth2Api, SetRaw } = require('./builtin-types');
 
 /** @typedef {import('n8n-workflow').INodeType} INodeType */
 /** @typedef {import('n8n-workflow').IVersionedNodeType} IVersionedNodeType */
@@ -239,6 +239,8 @@ async function createHarness({ packageDir = '/work/main' } = {}) {
 
 	// Test-only helper types first; the package's own types win on a name clash.
 	nodeTypes.add('n8n-nodes-base.manualTrigger', new ManualTrigger());
+	nodeTypes.add('n8n-nodes-base.set', new SetRaw());
+	nodeTypes.add('n8n-nodes-base.convertToFile', new ConvertToFileToBinary());
 	nodeTypes.add(`${BUILTIN_PACKAGE}.items`, new HarnessItems());
 	credentialTypes.add(new OAuth2Api());
 

@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// @ts-check
+'use strict';
+/**
+ * The package's main job on a fresh machine: starts the embedded emulator of the Work Order
+ * Service, runs the example workflows of this folder through n8n-core's real WorkflowExecute with
+ * this package's node and credentials (from dist/), and prints what each step produced.
+ *
+ *   npm run demo            (builds first)
+ *   node examples/run-demo.js [--only 03-notes] [--json]
+ */
+const fs = require('fs');
+const path = require('path');
+const { startEmulator } = require('../test/emulator');
+const { createHarness } = require('../test/harness');
+const { demoCredentials } = require('./demo-credentials');
+
+const ROOT = path.resolve(__dirname, '..');
+const args = process.argv.slice(2);
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const asJson = args.includes('--json');
+const HELPER_TYPES = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.set', 'n8n-nodes-base.convertToFile']);
+
+/** @param {unknown} value @param {number} max */
+function short(value, max = 160) {
+	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}
+
+/** One readable line for an item. @param {any} json */
+function describe(json) {
+	if (json.error) return `ERROR (kept as an item by "Continue On Fail"): ${json.error}`;
+	if (json.CheckListResponse) {
+		const r = json.CheckListResponse;
+		const p = json.CheckListResponsePicture;
+		return `response ${r.Id}: question ${r.CheckListQuestionId} answered ${JSON.stringify(r.Answer)}${r.FreeTextAnswer ? ` (comment: ${short(r.FreeTextAnswer, 50)})` : ''}; picture: ${p && p.Id ? `${p.DocumentName} at ${p.DocumentPath}` : 'none'}`;
+	}
+	if (json.proposalId !== undefined && json.status) return `proposal ${json.proposalId} -> ${json.status}`;
+	if (json.NoteData !== undefined) return `note Id ${json.Id} (${typeof json.Id}): ${short(json.NoteData, 70)}`;
+	if (json.Number !== undefined && json.Status) return `work order ${json.Id} ${json.Number} [${json.Status.Primary}/${json.Status.Extended}] ${json.Trade}/${json.Category}`;
+	return short(json);
+}
+
+async function main() {
+	const started = Date.now();
+	const emulator = await startEmulator({});
+	const harness = await createHarness({ packageDir: ROOT });
+	for (const c of demoCredentials(emulator)) harness.credentials.set(c.id, { name: c.name, type: c.type, data: c.data });
+
+	const files = fs
+		.readdirSync(__dirname)
+		.filter((f) => /^\d\d-.*\.json$/.test(f))
+		.filter((f) => !only || f.startsWith(only))
+		.sort();
+	/** @type {any[]} */
+	const report = [];
+	let failed = 0;
+	console.log(`Work Order Service emulator: API ${emulator.baseUrl}/v3, auth ${emulator.authUrl}`);
+	for (const file of files) {
+		const workflow = JSON.parse(fs.readFileSync(path.join(__dirname, file), 'utf8'));
+		const before = emulator.requests.length;
+		const t0 = Date.now();
+		const result = await harness.run(workflow, { timeoutMs: 60_000 });
+		const ms = Date.now() - t0;
+		const requests = emulator.requests.slice(before);
+		const tokenCalls = requests.filter((/** @type {any} */ r) => r.path.startsWith('/auth/')).length;
+		console.log(`\n=== ${workflow.name} (${file}) — ${result.status}, ${ms} ms, ${requests.length} HTTP requests (${tokenCalls} to the token endpoints)`);
+		if (workflow.meta?.description) console.log(`    ${workflow.meta.description}`);
+		const entry = { file, name: workflow.name, status: result.status, ms, requests: requests.length, tokenRequests: tokenCalls, steps: /** @type {any[]} */ ([]) };
+		for (const nodeName of result.executionOrder) {
+			const node = workflow.nodes.find((/** @type {any} */ n) => n.name === nodeName);
+			if (!node || HELPER_TYPES.has(node.type)) continue;
+			const out = result.outputs[nodeName] ?? [];
+			console.log(`  • ${nodeName}: ${out.length} item(s)`);
+			out.slice(0, 3).forEach((/** @type {any} */ item) => console.log(`      ${describe(item.json)}`));
+			if (out.length > 3) console.log(`      ... and ${out.length - 3} more`);
+			entry.steps.push({ node: nodeName, items: out.map((/** @type {any} */ i) => i.json) });
+		}
+		if (result.status !== 'success') {
+			failed++;
+			console.log(`  ✗ failed: ${result.error?.message ?? 'unknown error'}`);
+		}
+		if (file.startsWith('02-')) {
+			const notes = emulator.state.notifications.slice(-6);
+			console.log(`  Notifications the service would have sent:`);
+			for (const n of notes) console.log(`      proposal ${n.proposalId} ${n.action}: ${n.recipients.join(', ')}`);
+		}
+		if (file.startsWith('03-')) {
+			const created = result.outputs['Create note']?.[0]?.json?.Id;
+			const readBack = result.outputs['Read the note back']?.[0]?.json?.Id;
+			const exact = typeof created === 'string' && BigInt(created) > 2n ** 53n && created === readBack;
+			console.log(`  64-bit note ID check: created ${created}, read back ${readBack} -> ${exact ? 'exact (above 2^53, every digit kept)' : 'MISMATCH'}`);
+			if (!exact) failed++;
+		}
+		report.push(entry);
+	}
+	console.log(`\n${files.length} workflow(s), ${failed} failure(s), ${emulator.requests.length} requests to the emulator, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	if (asJson) fs.writeFileSync(path.join(ROOT, 'demo-output.json'), JSON.stringify(report, null, 2));
+	harness.close();
+	await emulator.close();
+	process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exitCode = 1;
+});
