@@ -1,0 +1,203 @@
+// @ts-check
+'use strict';
+
+const { stringify, parse, JsonSyntaxError } = require('./lossless-json');
+
+/**
+ * @typedef {{ status: number, headers: Record<string, string | string[]>, body: Buffer | null }} Response
+ */
+
+/** Thrown by handlers to answer at once with a prepared response. */
+class Reply extends Error {
+  /** @param {Response} response */
+  constructor(response) {
+    super(`reply ${response.status}`);
+    this.response = response;
+  }
+}
+
+/** Error codes used in `{ ErrorCodes, ErrorCode, ErrorMessage }` bodies (see README.md). */
+const E = {
+  SECURITY: 1010, // every 401 carries this first: "rejected by security permissions"
+  NO_TOKEN: 1001,
+  BAD_TOKEN: 1002,
+  EXPIRED_TOKEN: 1003,
+  REVOKED_TOKEN: 1004,
+  NO_PERMISSION: 1011,
+  BAD_JSON: 2001,
+  CONTENT_TYPE: 2002,
+  NO_BODY: 2003,
+  BAD_PATH: 2004,
+  MULTIPART: 2005,
+  INVALID_FIELD: 2006,
+  REQUIRED_FIELD: 2007,
+  BAD_QUERY: 2008,
+  TOO_LARGE: 2009,
+  BAD_EMAIL: 2010,
+  QUESTION_NOT_IN_CHECKLIST: 3001,
+  OPTION_REQUIRED: 3002,
+  OPTION_INVALID: 3003,
+  FREE_TEXT_REQUIRED: 3004,
+  FREE_TEXT_NOT_ALLOWED: 3005,
+  ANSWER_REQUIRED: 3006,
+  ACK_INVALID: 3007,
+  TEXT_TOO_LONG: 3008,
+  NUMERIC_INVALID: 3009,
+  FILE_REQUIRED: 3010,
+  NO_CHECKLIST: 3012,
+  LOCATION_DISABLED: 3013,
+  ATTEMPT_INVALID: 3014,
+  PROVIDER_MISMATCH: 3015,
+  WO_INVOICED: 4002,
+  NO_WORK_ORDER: 4003,
+  OVER_APPROVAL_LIMIT: 4004,
+  BAD_ACTION_SOURCE: 4006,
+  BAD_REJECT_REASON: 4007,
+  BAD_QUERY_FLAG: 4008,
+  NO_ROUTE: 5000,
+  METHOD_NOT_ALLOWED: 5001,
+  WO_NOT_FOUND: 5002,
+  NOTE_NOT_FOUND: 5003,
+  PROPOSAL_NOT_FOUND: 5004,
+  LOCATION_NOT_FOUND: 5005,
+  THROTTLED: 6001,
+  INTERNAL: 9000,
+};
+
+/**
+ * @param {number} status
+ * @param {any} value
+ * @param {Record<string, string>} [headers]
+ * @returns {Response}
+ */
+function json(status, value, headers = {}) {
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: Buffer.from(stringify(value), 'utf8'),
+  };
+}
+
+/**
+ * @param {number} status
+ * @param {number} code
+ * @param {string} message
+ * @param {{ extraCodes?: number[], headers?: Record<string, string> }} [opts]
+ */
+function apiError(status, code, message, opts = {}) {
+  return json(
+    status,
+    { ErrorCodes: [code, ...(opts.extraCodes || [])], ErrorCode: code, ErrorMessage: message },
+    opts.headers || {},
+  );
+}
+
+/**
+ * @param {number} status @param {number} code @param {string} message
+ * @param {{ extraCodes?: number[], headers?: Record<string, string> }} [opts]
+ * @returns {never}
+ */
+function fail(status, code, message, opts) {
+  throw new Reply(apiError(status, code, message, opts));
+}
+
+/**
+ * @param {number} status @param {string} error @param {string} description @param {Record<string, string>} [headers]
+ */
+function oauthError(status, error, description, headers = {}) {
+  return json(status, { error, error_description: description }, { 'cache-control': 'no-store', pragma: 'no-cache', ...headers });
+}
+
+/** @param {number} status @param {string} html @param {Record<string, string>} [headers] */
+function htmlResponse(status, html, headers = {}) {
+  return { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers }, body: Buffer.from(html, 'utf8') };
+}
+
+/** @param {number} status @param {string} text @param {Record<string, string>} [headers] */
+function textResponse(status, text, headers = {}) {
+  return { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...headers }, body: Buffer.from(text, 'utf8') };
+}
+
+/** @param {number} status @param {Record<string, string>} [headers] @returns {Response} */
+function empty(status, headers = {}) {
+  return { status, headers: { ...headers }, body: null };
+}
+
+/** @param {string} location @param {Record<string, string | string[]>} [headers] @returns {Response} */
+function redirect(location, headers = {}) {
+  return {
+    status: 302,
+    headers: { location, 'content-type': 'text/html; charset=utf-8', ...headers },
+    body: Buffer.from(`<html><body>Redirecting to <a href="${escapeHtml(location)}">${escapeHtml(location)}</a></body></html>`),
+  };
+}
+
+/** @param {string} s */
+function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] || c);
+}
+
+/** @param {string | undefined} contentType media type, lower-cased, without parameters */
+function mediaType(contentType) {
+  return (contentType || '').split(';')[0].trim().toLowerCase();
+}
+
+/** @param {number} ms */
+function isoLocal(ms) {
+  return new Date(ms).toISOString().replace('Z', '');
+}
+/** @param {number} ms */
+function isoOffset(ms) {
+  return new Date(ms).toISOString().replace('Z', '+00:00');
+}
+
+/**
+ * Case-insensitive property lookup (the deployed service binds JSON case-insensitively).
+ * @param {Record<string, any>} obj
+ * @param {string} name
+ */
+function prop(obj, name) {
+  if (Object.prototype.hasOwnProperty.call(obj, name)) return obj[name];
+  const lower = name.toLowerCase();
+  for (const k of Object.keys(obj)) if (k.toLowerCase() === lower) return obj[k];
+  return undefined;
+}
+
+const EMAIL_RE = /^[^\s@;,<>()]+@[^\s@;,<>()]+\.[^\s@;,<>()]+$/;
+
+/**
+ * Splits a semicolon/comma separated list of e-mail addresses; returns null when one is invalid.
+ * @param {string} value
+ * @returns {string[] | null}
+ */
+function splitEmails(value) {
+  const list = value
+    .split(/[;,]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (list.length === 0) return null;
+  return list.every((e) => EMAIL_RE.test(e)) ? list : null;
+}
+
+module.exports = {
+  Reply,
+  E,
+  json,
+  apiError,
+  fail,
+  oauthError,
+  htmlResponse,
+  textResponse,
+  empty,
+  redirect,
+  escapeHtml,
+  mediaType,
+  isoLocal,
+  isoOffset,
+  prop,
+  splitEmails,
+  EMAIL_RE,
+  stringify,
+  parse,
+  JsonSyntaxError,
+};

@@ -1,0 +1,811 @@
+// @ts-check
+'use strict';
+
+/**
+ * Local emulator of the Work Order Service REST API (see README.md beside this file).
+ *
+ *   const { startEmulator } = require('./test/emulator');
+ *   const emu = await startEmulator({ port: 0 });
+ *   // emu.baseUrl = http://127.0.0.1:PORT/api   (API under emu.baseUrl + '/v3/...')
+ *   // emu.authUrl = http://127.0.0.1:PORT/auth  (/oauth/token, /oauth/authorize, /jwt/token)
+ *   await emu.close();
+ *
+ * Plain Node 20, no dependencies.
+ */
+
+const http = require('node:http');
+const crypto = require('node:crypto');
+const { buildSeed } = require('./fixtures');
+const { handleAuth } = require('./auth');
+const { handleApi } = require('./api');
+const { parseMultipart } = require('./multipart');
+const { Reply, E, json, apiError, textResponse, mediaType, stringify, parse } = require('./http-util');
+
+/**
+ * @typedef {import('./http-util').Response} Response
+ * @typedef {{
+ *   seq: number, time: string, method: string, rawPath: string, path: string, query: Record<string, any>,
+ *   headers: Record<string, any>, body: any, rawBody: Buffer | undefined, bodySize: number,
+ *   parts: any[] | undefined, status: number | null, clientId: string | null, username: string | null,
+ *   tokenKind: string | null, injected?: boolean, dropped?: boolean, throttled?: boolean, error?: string,
+ *   durationMs?: number, processedStatus?: number, responseHeaders?: Record<string, any>, responseBody?: string,
+ *   bodyError?: string
+ * }} LogEntry
+ * @typedef {{
+ *   req: import('node:http').IncomingMessage, method: string, rawPath: string, path: string, segments: string[],
+ *   badPath: string | null, query: Record<string, any>, searchParams: URLSearchParams, headers: Record<string, any>,
+ *   body: Buffer, multipart: { parts?: import('./multipart').Part[], error?: string } | null, log: LogEntry
+ * }} RequestContext
+ * @typedef {{ method?: string, path?: string | RegExp, status?: number, body?: any, contentType?: string,
+ *   headers?: Record<string, string>, count?: number, afterProcessing?: boolean }} FaultSpec
+ */
+
+const DEFAULTS = {
+  port: 0,
+  host: '127.0.0.1',
+  accessTokenTtl: 600,
+  refreshTokenTtl: 30 * 86400,
+  jwtTtl: 14400,
+  logBodies: true,
+  workOrderCount: 120,
+  maxBodyBytes: 512 * 1024 * 1024,
+};
+
+function defaultFaults() {
+  return {
+    latencyMs: 0,
+    /** @type {null | { limit: number, windowMs: number, status?: number, retryAfter?: 'seconds' | 'date' | 'none', retryAfterSeconds?: number }} */
+    rateLimit: null,
+    /** @type {null | { perUserMs: number, retryAfter?: 'seconds' | 'date' | 'none', retryAfterSeconds?: number }} */
+    tokenRateLimit: null,
+    badClientRedirect: false,
+    /** hide notes created less than this many ms ago (emulator clock) from reads, like a lagging replica */
+    replicaLagMs: 0,
+  };
+}
+
+const PARSE_LIMIT = 16 * 1024 * 1024;
+
+class Emulator {
+  /** @param {Partial<typeof DEFAULTS>} [options] */
+  constructor(options = {}) {
+    this.options = { ...DEFAULTS, ...options };
+    this._clockOffsetMs = 0;
+    this.ttl = { access: this.options.accessTokenTtl, refresh: this.options.refreshTokenTtl, jwt: this.options.jwtTtl };
+    /** @type {LogEntry[]} */
+    this.requests = [];
+    this._seq = 0;
+    const seed = buildSeed({ workOrderCount: this.options.workOrderCount, now: this.now() });
+    this.state = seed.state;
+    this.fixtures = seed.fixtures;
+    this.faults = defaultFaults();
+    /** @type {Map<string, any>} access tokens and JWTs */
+    this._tokens = new Map();
+    /** @type {Map<string, any>} refresh tokens (OAuth and JWT) */
+    this._refresh = new Map();
+    /** @type {Map<string, any>} */
+    this._codes = new Map();
+    /** @type {Map<string, string>} */
+    this._sessions = new Map();
+    /** @type {Map<string, number>} */
+    this._tokenWindow = new Map();
+    /** @type {Map<string, number[]>} */
+    this._rate = new Map();
+    /** @type {Array<FaultSpec & { kind: 'fail' | 'drop', remaining: number }>} */
+    this._faultQueue = [];
+    this._jwtSecret = crypto.randomBytes(32);
+    this._ids = { checklistResponse: 5500001, picture: 7700001, attachment: 880101, checkIn: 770001, note: 9007199254741000n };
+    /** @type {import('node:http').Server | null} */
+    this.server = null;
+    /** @type {Set<import('node:net').Socket>} */
+    this._sockets = new Set();
+    this.origin = '';
+    this.baseUrl = '';
+    this.authUrl = '';
+    this.port = 0;
+    /** @type {null | ((entry: LogEntry) => void)} called after each logged request was answered or dropped */
+    this.onResponse = null;
+  }
+
+  // ---- clock ---------------------------------------------------------------------------------
+
+  /** Emulator clock in ms (real time plus advanceTime offsets); token expiry is judged with it. */
+  now() {
+    return Date.now() + this._clockOffsetMs;
+  }
+
+  /** @param {number} seconds */
+  advanceTime(seconds) {
+    this._clockOffsetMs += seconds * 1000;
+  }
+
+  // ---- lifecycle -----------------------------------------------------------------------------
+
+  async listen() {
+    const server = http.createServer((req, res) => {
+      this._handle(req, res).catch((err) => {
+        try {
+          if (!res.headersSent) {
+            res.writeHead(500, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ ErrorCodes: [E.INTERNAL], ErrorCode: E.INTERNAL, ErrorMessage: String(err && err.message) }));
+          } else res.destroy();
+        } catch {
+          /* ignore */
+        }
+      });
+    });
+    server.on('connection', (socket) => {
+      this._sockets.add(socket);
+      socket.on('close', () => this._sockets.delete(socket));
+    });
+    server.on('clientError', (err, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      else socket.destroy();
+    });
+    this.server = server;
+    await new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.options.port, this.options.host, () => {
+        server.off('error', reject);
+        resolve(undefined);
+      });
+    });
+    const addr = /** @type {import('node:net').AddressInfo} */ (server.address());
+    this.port = addr.port;
+    const host = this.options.host === '0.0.0.0' || this.options.host === '::' ? '127.0.0.1' : this.options.host;
+    this.origin = `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
+    this.baseUrl = `${this.origin}/api`;
+    this.authUrl = `${this.origin}/auth`;
+    return this;
+  }
+
+  /** @returns {Promise<void>} */
+  close() {
+    const server = this.server;
+    if (!server) return Promise.resolve();
+    this.server = null;
+    return new Promise((resolve) => {
+      server.close(() => resolve());
+      if (typeof server.closeAllConnections === 'function') server.closeAllConnections();
+      for (const s of this._sockets) s.destroy();
+    });
+  }
+
+  // ---- request log ---------------------------------------------------------------------------
+
+  clearRequests() {
+    this.requests.length = 0;
+  }
+
+  /** Requests to the two token endpoints so far. */
+  tokenRequests() {
+    return this.requests.filter((r) => /^\/auth\/(oauth|jwt)\/token$/i.test(r.path));
+  }
+
+  // ---- faults --------------------------------------------------------------------------------
+
+  /** @param {Partial<ReturnType<typeof defaultFaults>> & { failNext?: FaultSpec | FaultSpec[], dropNext?: FaultSpec | FaultSpec[] }} partial */
+  setFaults(partial) {
+    const { failNext, dropNext, ...rest } = partial || {};
+    Object.assign(this.faults, rest);
+    if (failNext) for (const f of [].concat(/** @type {any} */ (failNext))) this.failNext(f);
+    if (dropNext) for (const f of [].concat(/** @type {any} */ (dropNext))) this.dropNext(f);
+    return this.faults;
+  }
+
+  resetFaults() {
+    this.faults = defaultFaults();
+    this._faultQueue.length = 0;
+    this._rate.clear();
+    this._tokenWindow.clear();
+  }
+
+  /** Queue an injected response for the next matching request(s). @param {FaultSpec} spec */
+  failNext(spec = {}) {
+    this._faultQueue.push({ ...spec, kind: 'fail', remaining: spec.count === undefined ? 1 : spec.count });
+  }
+
+  /** Destroy the socket of the next matching request(s) without a response. @param {FaultSpec} spec */
+  dropNext(spec = {}) {
+    this._faultQueue.push({ ...spec, kind: 'drop', remaining: spec.count === undefined ? 1 : spec.count });
+  }
+
+  /**
+   * @param {RequestContext} ctx @param {boolean} afterProcessing
+   */
+  _takeFault(ctx, afterProcessing) {
+    for (let i = 0; i < this._faultQueue.length; i++) {
+      const f = this._faultQueue[i];
+      if (!!f.afterProcessing !== afterProcessing) continue;
+      if (f.method && f.method.toUpperCase() !== ctx.method) continue;
+      if (f.path !== undefined) {
+        if (f.path instanceof RegExp) {
+          if (!f.path.test(ctx.path) && !f.path.test(ctx.rawPath)) continue;
+        } else if (!ctx.path.startsWith(f.path) && !ctx.rawPath.startsWith(f.path)) continue;
+      }
+      f.remaining--;
+      if (f.remaining <= 0) this._faultQueue.splice(i, 1);
+      return f;
+    }
+    return null;
+  }
+
+  /** @param {FaultSpec} f @returns {Response} */
+  _injected(f) {
+    const status = f.status || 500;
+    /** @type {Record<string, string>} */
+    const headers = {};
+    let body = null;
+    if (f.body === undefined || f.body === null) {
+      body = null;
+    } else if (Buffer.isBuffer(f.body)) {
+      body = f.body;
+    } else if (typeof f.body === 'string') {
+      body = Buffer.from(f.body, 'utf8');
+      headers['content-type'] = 'text/plain; charset=utf-8';
+    } else {
+      body = Buffer.from(stringify(f.body), 'utf8');
+      headers['content-type'] = 'application/json; charset=utf-8';
+    }
+    if (f.contentType) headers['content-type'] = f.contentType;
+    for (const [k, v] of Object.entries(f.headers || {})) headers[k.toLowerCase()] = v;
+    return { status, headers, body };
+  }
+
+  /**
+   * @param {'seconds' | 'date' | 'none'} mode @param {number} seconds
+   * @returns {Record<string, string>}
+   */
+  _retryAfterHeaders(mode, seconds) {
+    if (mode === 'none') return {};
+    if (mode === 'date') return { 'retry-after': new Date(Date.now() + seconds * 1000).toUTCString() };
+    return { 'retry-after': String(seconds) };
+  }
+
+  /**
+   * Per-client sliding window (faults.rateLimit). Returns a throttle response or null.
+   * @param {string} clientId
+   * @returns {Response | null}
+   */
+  _rateLimit(clientId) {
+    const cfg = this.faults.rateLimit;
+    if (!cfg || !cfg.limit) return null;
+    const windowMs = cfg.windowMs || 60000;
+    const now = this.now();
+    const list = (this._rate.get(clientId) || []).filter((t) => t > now - windowMs);
+    this._rate.set(clientId, list);
+    if (list.length >= cfg.limit) {
+      const wait = Math.max(1, Math.ceil((list[0] + windowMs - now) / 1000));
+      const seconds = cfg.retryAfterSeconds !== undefined ? cfg.retryAfterSeconds : wait;
+      const status = cfg.status || 429;
+      return apiError(status, E.THROTTLED, `Rate limit exceeded for client ${clientId}: ${cfg.limit} requests per ${windowMs} ms`, {
+        headers: this._retryAfterHeaders(cfg.retryAfter || 'seconds', seconds),
+      });
+    }
+    list.push(now);
+    return null;
+  }
+
+  // ---- tokens --------------------------------------------------------------------------------
+
+  /** @param {{ access?: number, refresh?: number, jwt?: number }} ttl seconds */
+  setTtl(ttl) {
+    for (const k of /** @type {const} */ (['access', 'refresh', 'jwt'])) if (ttl[k] !== undefined) this.ttl[k] = /** @type {number} */ (ttl[k]);
+  }
+
+  /** Every current access token and JWT is expired from now on (refresh tokens stay valid). */
+  expireAccessTokens() {
+    const now = this.now();
+    for (const rec of this._tokens.values()) rec.expiresAt = Math.min(rec.expiresAt, now);
+  }
+
+  expireRefreshTokens() {
+    const now = this.now();
+    for (const rec of this._refresh.values()) rec.expiresAt = Math.min(rec.expiresAt, now);
+  }
+
+  /** Every current access token and JWT answers 401 from now on; refresh tokens stay valid. */
+  revokeAccessTokens() {
+    for (const rec of this._tokens.values()) rec.revoked = true;
+  }
+
+  /**
+   * @param {{ client: any, user: any, grant: string, subscriberId?: number | null, scope?: string | null }} o
+   */
+  _issueOAuth(o) {
+    const now = this.now();
+    const user = o.user;
+    let subscriberId = o.subscriberId !== undefined && o.subscriberId !== null ? o.subscriberId : user.subscriberId ?? null;
+    let scope = o.scope !== undefined ? o.scope : null;
+    if (scope === null && user.kind === 'universal') scope = 'universal';
+    if (user.kind === 'contractor') subscriberId = null;
+    const access = `at_${crypto.randomBytes(24).toString('hex')}`;
+    const refresh = `rt_${crypto.randomBytes(24).toString('hex')}`;
+    const rec = {
+      kind: 'oauth',
+      token: access,
+      refreshToken: refresh,
+      clientId: o.client.clientId,
+      username: user.username,
+      subscriberId,
+      scope,
+      grant: o.grant,
+      issuedAt: now,
+      expiresAt: now + this.ttl.access * 1000,
+      revoked: false,
+    };
+    this._tokens.set(access, rec);
+    this.state.tokens.push(rec);
+    this._refresh.set(refresh, {
+      kind: 'oauth-refresh',
+      token: refresh,
+      clientId: o.client.clientId,
+      username: user.username,
+      subscriberId,
+      scope,
+      issuedAt: now,
+      expiresAt: now + this.ttl.refresh * 1000,
+      used: false,
+    });
+    /** @type {Record<string, any>} */
+    const body = { access_token: access, token_type: 'bearer', expires_in: this.ttl.access, refresh_token: refresh };
+    if (scope !== null) body.scope = scope;
+    return body;
+  }
+
+  /** @param {{ client: any, user: any, grant: string }} o */
+  _issueJwt(o) {
+    const now = this.now();
+    const user = o.user;
+    const iat = Math.floor(now / 1000);
+    const ttl = this.ttl.jwt;
+    const b64 = (/** @type {any} */ v) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const header = b64({ alg: 'HS256', typ: 'JWT' });
+    const payload = b64({
+      iss: this.authUrl,
+      sub: user.username,
+      uid: user.userId,
+      cid: o.client.clientId,
+      pid: user.providerId ?? null,
+      sid: user.subscriberId ?? null,
+      iat,
+      exp: iat + ttl,
+      jti: crypto.randomBytes(8).toString('hex'),
+    });
+    const sig = crypto.createHmac('sha256', this._jwtSecret).update(`${header}.${payload}`).digest('base64url');
+    const access = `${header}.${payload}.${sig}`;
+    const refresh = `jrt_${crypto.randomBytes(24).toString('hex')}`;
+    const rec = {
+      kind: 'jwt',
+      token: access,
+      refreshToken: refresh,
+      clientId: o.client.clientId,
+      username: user.username,
+      subscriberId: user.kind === 'contractor' ? null : user.subscriberId ?? null,
+      scope: null,
+      grant: o.grant,
+      issuedAt: now,
+      expiresAt: now + ttl * 1000,
+      revoked: false,
+    };
+    this._tokens.set(access, rec);
+    this.state.tokens.push(rec);
+    this._refresh.set(refresh, {
+      kind: 'jwt-refresh',
+      token: refresh,
+      clientId: o.client.clientId,
+      username: user.username,
+      issuedAt: now,
+      expiresAt: now + this.ttl.refresh * 1000,
+      used: false,
+    });
+    return { access_token: access, token_type: 'jwt', expires_in: ttl, refresh_token: refresh };
+  }
+
+  // ---- helpers for tests ---------------------------------------------------------------------
+
+  /** @param {string} clientId @param {string} uri */
+  addCallbackUri(clientId, uri) {
+    const client = this.state.clients[clientId];
+    if (!client) throw new Error(`unknown client ${clientId}`);
+    if (!client.callbackUris.includes(uri)) client.callbackUris.push(uri);
+  }
+
+  /** Notes of a work order (the stored objects; Id is a BigInt). @param {number} workOrderId */
+  notesOf(workOrderId) {
+    return this.state.notes[workOrderId] || [];
+  }
+
+  // ---- pipeline ------------------------------------------------------------------------------
+
+  /**
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   */
+  async _handle(req, res) {
+    const started = Date.now();
+    let url = req.url || '/';
+    if (/^https?:\/\//i.test(url)) {
+      const u = new URL(url);
+      url = u.pathname + u.search;
+    }
+    const q = url.indexOf('?');
+    const rawPath = q === -1 ? url : url.slice(0, q);
+    const queryString = q === -1 ? '' : url.slice(q + 1);
+    const searchParams = new URLSearchParams(queryString);
+    /** @type {Record<string, any>} */
+    const query = {};
+    for (const [k, v] of searchParams) {
+      if (k in query) query[k] = [].concat(query[k], /** @type {any} */ (v));
+      else query[k] = v;
+    }
+    const { segments, badPath } = decodePath(rawPath);
+    const path = badPath ? rawPath : `/${segments.join('/')}`;
+    const method = (req.method || 'GET').toUpperCase();
+    const control = /^\/__emulator(\/|$)/.test(rawPath);
+
+    /** @type {LogEntry} */
+    const log = {
+      seq: 0,
+      time: new Date(this.now()).toISOString(),
+      method,
+      rawPath,
+      path,
+      query,
+      headers: { ...req.headers },
+      body: null,
+      rawBody: undefined,
+      bodySize: 0,
+      parts: undefined,
+      status: null,
+      clientId: null,
+      username: null,
+      tokenKind: null,
+    };
+    if (!control) {
+      log.seq = ++this._seq;
+      this.requests.push(log);
+    }
+
+    let body;
+    try {
+      body = await readBody(req, this.options.maxBodyBytes);
+    } catch (err) {
+      if (err && /** @type {any} */ (err).code === 'TOO_LARGE') {
+        const r = apiError(413, E.TOO_LARGE, `Request body exceeds ${this.options.maxBodyBytes} bytes`, { headers: { connection: 'close' } });
+        this._send(res, r, log, started);
+        return;
+      }
+      log.status = null;
+      log.error = `request aborted: ${err && /** @type {any} */ (err).message}`;
+      return;
+    }
+    log.bodySize = body.length;
+    if (this.options.logBodies) log.rawBody = body;
+
+    /** @type {RequestContext} */
+    const ctx = { req, method, rawPath, path, segments, badPath, query, searchParams, headers: req.headers, body, multipart: null, log };
+    this._parseForLog(ctx);
+
+    if (control) {
+      let r;
+      try {
+        r = this._control(ctx);
+      } catch (e) {
+        r = e instanceof Reply ? e.response : json(400, { error: String(e && /** @type {any} */ (e).message) });
+      }
+      this._send(res, r, log, started);
+      return;
+    }
+
+    if (this.faults.latencyMs > 0) await new Promise((r) => setTimeout(r, this.faults.latencyMs));
+
+    const pre = this._takeFault(ctx, false);
+    if (pre) {
+      if (pre.kind === 'drop') {
+        log.dropped = true;
+        log.durationMs = Date.now() - started;
+        req.socket.destroy();
+        this._notify(log);
+        return;
+      }
+      log.injected = true;
+      this._send(res, this._injected(pre), log, started);
+      return;
+    }
+
+    /** @type {Response} */
+    let response;
+    try {
+      response = this._route(ctx);
+    } catch (e) {
+      if (e instanceof Reply) response = e.response;
+      else {
+        log.error = e && /** @type {any} */ (e).stack ? /** @type {any} */ (e).stack : String(e);
+        response = apiError(500, E.INTERNAL, `Internal emulator error: ${e && /** @type {any} */ (e).message}`);
+      }
+    }
+
+    const post = this._takeFault(ctx, true);
+    if (post) {
+      if (post.kind === 'drop') {
+        log.dropped = true;
+        log.processedStatus = response.status;
+        log.durationMs = Date.now() - started;
+        req.socket.destroy();
+        this._notify(log);
+        return;
+      }
+      log.injected = true;
+      log.processedStatus = response.status;
+      response = this._injected(post);
+    }
+    this._send(res, response, log, started);
+  }
+
+  /** @param {RequestContext} ctx */
+  _parseForLog(ctx) {
+    const { log, body } = ctx;
+    const type = mediaType(ctx.headers['content-type']);
+    if (body.length === 0) return;
+    if (type === 'multipart/form-data') {
+      try {
+        const parts = parseMultipart(body, ctx.headers['content-type']);
+        ctx.multipart = { parts };
+        log.parts = parts.map((p) => {
+          /** @type {Record<string, any>} */
+          const entry = { name: p.name, filename: p.filename, contentType: p.contentType, size: p.size };
+          if (this.options.logBodies) entry.data = p.data;
+          if (p.size < PARSE_LIMIT && (!p.filename || /json/i.test(p.contentType || ''))) {
+            const text = p.data.toString('utf8');
+            if (/^\s*[[{]/.test(text)) {
+              try {
+                entry.json = parse(text);
+              } catch {
+                /* not JSON */
+              }
+            }
+            if (entry.json === undefined && !p.filename) entry.text = text;
+          }
+          return entry;
+        });
+      } catch (e) {
+        ctx.multipart = { error: String(e && /** @type {any} */ (e).message) };
+        log.parts = [];
+        log.bodyError = ctx.multipart.error;
+      }
+      return;
+    }
+    if (body.length > PARSE_LIMIT) return;
+    if (type === 'application/json' || type.endsWith('+json')) {
+      try {
+        log.body = parse(body.toString('utf8'));
+      } catch (e) {
+        log.bodyError = String(e && /** @type {any} */ (e).message);
+      }
+    } else if (type === 'application/x-www-form-urlencoded') {
+      log.body = Object.fromEntries(new URLSearchParams(body.toString('utf8')));
+    } else if (type.startsWith('text/') || type === '') {
+      log.body = body.toString('utf8');
+    }
+  }
+
+  /**
+   * @param {RequestContext} ctx
+   * @returns {Response}
+   */
+  _route(ctx) {
+    if (ctx.badPath) {
+      return apiError(400, E.BAD_PATH, ctx.badPath);
+    }
+    const [first, ...rest] = ctx.segments;
+    const top = (first || '').toLowerCase();
+    if (top === 'auth') return handleAuth(this, ctx, rest);
+    if (top === 'api') return handleApi(this, ctx, rest);
+    if (top === '' && ctx.segments.length <= 1 && ctx.method === 'GET') {
+      return json(200, {
+        service: 'Work Order Service emulator',
+        baseUrl: this.baseUrl,
+        authUrl: this.authUrl,
+        api: `${this.baseUrl}/v3`,
+        tokenUrl: `${this.authUrl}/oauth/token`,
+        authorizeUrl: `${this.authUrl}/oauth/authorize`,
+        jwtTokenUrl: `${this.authUrl}/jwt/token`,
+      });
+    }
+    return apiError(404, E.NO_ROUTE, `No resource matches ${ctx.method} ${ctx.path}`);
+  }
+
+  /**
+   * @param {import('node:http').ServerResponse} res @param {Response} r @param {LogEntry} log @param {number} started
+   */
+  _send(res, r, log, started) {
+    log.status = r.status;
+    log.responseHeaders = r.headers;
+    if (r.body && r.body.length < PARSE_LIMIT) log.responseBody = r.body.toString('utf8');
+    log.durationMs = Date.now() - started;
+    const headers = { ...r.headers };
+    if (r.body && r.status !== 204 && r.status !== 304) headers['content-length'] = String(r.body.length);
+    else if (r.status !== 204 && r.status !== 304) headers['content-length'] = '0';
+    try {
+      res.writeHead(r.status, headers);
+      res.end(r.status === 204 || r.status === 304 ? undefined : r.body || undefined);
+    } catch {
+      res.destroy();
+    }
+    this._notify(log);
+  }
+
+  /** @param {LogEntry} log */
+  _notify(log) {
+    if (!this.onResponse || !log.seq) return;
+    try {
+      this.onResponse(log);
+    } catch {
+      /* a listener's error must not break the server */
+    }
+  }
+
+  /**
+   * Out-of-band control endpoints for runs where the emulator is in another process
+   * (npm run emulator). Not part of the service; never logged; faults do not apply.
+   * @param {RequestContext} ctx
+   * @returns {Response}
+   */
+  _control(ctx) {
+    const route = `${ctx.method} ${ctx.segments.join('/').toLowerCase()}`;
+    const bodyJson = () => (ctx.body.length ? parse(ctx.body.toString('utf8')) : {});
+    switch (route) {
+      case 'GET __emulator':
+      case 'GET __emulator/fixtures':
+        return json(200, this.fixtures);
+      case 'GET __emulator/state':
+        return json(200, publicState(this.state));
+      case 'GET __emulator/requests':
+        return json(200, this.requests);
+      case 'DELETE __emulator/requests':
+        this.clearRequests();
+        return json(200, { ok: true });
+      case 'POST __emulator/faults':
+        return json(200, this.setFaults(bodyJson()));
+      case 'DELETE __emulator/faults':
+        this.resetFaults();
+        return json(200, { ok: true });
+      case 'POST __emulator/fail-next':
+        this.failNext(bodyJson());
+        return json(200, { ok: true });
+      case 'POST __emulator/drop-next':
+        this.dropNext(bodyJson());
+        return json(200, { ok: true });
+      case 'POST __emulator/time': {
+        const b = bodyJson();
+        this.advanceTime(Number(b.advanceSeconds || 0));
+        return json(200, { now: new Date(this.now()).toISOString() });
+      }
+      case 'POST __emulator/tokens/expire-access':
+        this.expireAccessTokens();
+        return json(200, { ok: true });
+      case 'POST __emulator/tokens/expire-refresh':
+        this.expireRefreshTokens();
+        return json(200, { ok: true });
+      case 'POST __emulator/tokens/revoke-access':
+        this.revokeAccessTokens();
+        return json(200, { ok: true });
+      case 'POST __emulator/ttl':
+        this.setTtl(bodyJson());
+        return json(200, this.ttl);
+      default:
+        return textResponse(404, `unknown control endpoint ${ctx.method} ${ctx.path}`);
+    }
+  }
+}
+
+/** @param {any} state */
+function publicState(state) {
+  const { users, ...rest } = state;
+  return rest;
+}
+
+/**
+ * Decodes a raw path per segment. An encoded slash, a NUL, "." or ".." (raw or encoded) is
+ * refused so it can never reach another resource.
+ * @param {string} rawPath
+ * @returns {{ segments: string[], badPath: string | null }}
+ */
+function decodePath(rawPath) {
+  const raw = rawPath.split('/');
+  if (raw[0] === '') raw.shift();
+  /** @type {string[]} */
+  const segments = [];
+  for (const s of raw) {
+    let d;
+    try {
+      d = decodeURIComponent(s);
+    } catch {
+      return { segments: [], badPath: `Malformed percent-encoding in path segment '${s}'` };
+    }
+    if (d === '.' || d === '..' || d.includes('/') || d.includes('\\') || d.includes('\0')) {
+      return { segments: [], badPath: `Path segment '${s}' is not allowed` };
+    }
+    segments.push(d);
+  }
+  // ignore one trailing slash
+  if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+  return { segments, badPath: null };
+}
+
+/**
+ * Reads the whole body into one Buffer (preallocated from Content-Length when known).
+ * @param {import('node:http').IncomingMessage} req @param {number} limit
+ * @returns {Promise<Buffer>}
+ */
+function readBody(req, limit) {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      req.resume();
+      reject(Object.assign(new Error('too large'), { code: 'TOO_LARGE' }));
+      return;
+    }
+    /** @type {Buffer | null} */
+    let buf = Number.isFinite(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : null;
+    /** @type {Buffer[]} */
+    const chunks = [];
+    let size = 0;
+    let done = false;
+    req.on('data', (/** @type {Buffer} */ chunk) => {
+      if (done) return;
+      if (buf && size + chunk.length <= buf.length) {
+        chunk.copy(buf, size);
+      } else {
+        if (buf) {
+          chunks.push(buf.subarray(0, size));
+          buf = null;
+        }
+        chunks.push(chunk);
+      }
+      size += chunk.length;
+      if (size > limit) {
+        done = true;
+        reject(Object.assign(new Error('too large'), { code: 'TOO_LARGE' }));
+      }
+    });
+    req.on('end', () => {
+      if (done) return;
+      done = true;
+      resolve(buf ? buf.subarray(0, size) : Buffer.concat(chunks, size));
+    });
+    req.on('error', (err) => {
+      if (done) return;
+      done = true;
+      reject(err);
+    });
+    req.on('close', () => {
+      if (done) return;
+      if (!req.complete) {
+        done = true;
+        reject(new Error('aborted'));
+      }
+    });
+  });
+}
+
+/**
+ * @param {Partial<typeof DEFAULTS>} [options]
+ * @returns {Emulator} not yet listening: call `await emu.listen()`
+ */
+function createEmulator(options) {
+  return new Emulator(options);
+}
+
+/**
+ * @param {Partial<typeof DEFAULTS>} [options]
+ * @returns {Promise<Emulator>} listening on options.port (0 = a free port) at options.host
+ */
+async function startEmulator(options) {
+  const emu = new Emulator(options);
+  await emu.listen();
+  return emu;
+}
+
+module.exports = { startEmulator, createEmulator, Emulator, decodePath };
