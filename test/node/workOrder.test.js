@@ -215,7 +215,7 @@ describe('workOrder.checkIn / checkOut', () => {
 				resource: 'workOrder',
 				operation: 'checkIn',
 				workOrderId: 90000001,
-				additionalFields: { latitude: 32.7767, longitude: -96.797, userId: 11, date: '2026-05-01T09:30:00Z' },
+				additionalFields: { latitude: 32.7767, longitude: -96.797, userId: 11, technicianId: 4001, numberOfTechnicians: 2, comment: 'Arrived, store manager informed' },
 			},
 		});
 		expect(r.error).toBeUndefined();
@@ -223,31 +223,31 @@ describe('workOrder.checkIn / checkOut', () => {
 		expectJsonRequest(r.api[0], {
 			method: 'POST',
 			path: '/api/v3/workorders/90000001/universalCheckIn',
-			body: { Latitude: 32.7767, Longitude: -96.797, UserId: 11, CheckInDate: '2026-05-01T09:30:00Z' },
+			body: { Latitude: 32.7767, Longitude: -96.797, UserId: 11, TechnicianId: 4001, NumberOfTechnicians: 2, Comment: 'Arrived, store manager informed' },
 		});
 		expectBearer(env, r.api[0]);
 		expect(r.api[0].status).toBe(201);
 		const record = env.emulator.state.checkIns.at(-1);
-		expect(record).toMatchObject({ WorkOrderId: 90000001, ActivityType: 'CheckIn', Latitude: 32.7767, Longitude: -96.797, UserId: 11 });
+		expect(record).toMatchObject({ WorkOrderId: 90000001, ActivityType: 'CheckIn', Latitude: 32.7767, Longitude: -96.797, UserId: 11, TechnicianId: 4001, NumberOfTechnicians: 2, Comment: 'Arrived, store manager informed' });
 		expect(r.output).toEqual([{ json: plain(record), pairedItem: { item: 0 } }]);
 		expect(env.emulator.state.workOrders[90000001].Status).toEqual({ Primary: 'IN PROGRESS', Extended: 'ON SITE' });
 	});
 
-	test('checkOut: POST universalCheckOut, linked to the open check-in; CheckOutDate in the body', async () => {
+	test('checkOut: POST universalCheckOut, linked to the open check-in; WorkCompleted in the body', async () => {
 		const checkInId = env.emulator.state.checkIns.at(-1).Id;
 		const r = await env.run({
 			parameters: {
 				resource: 'workOrder',
 				operation: 'checkOut',
 				workOrderId: 90000001,
-				additionalFields: { date: '2026-05-01T11:00:00Z', latitude: 32.7768 },
+				additionalFields: { workCompleted: true, latitude: 32.7768 },
 			},
 		});
 		expect(r.error).toBeUndefined();
 		expectJsonRequest(r.api[0], {
 			method: 'POST',
 			path: '/api/v3/workorders/90000001/universalCheckOut',
-			body: { Latitude: 32.7768, CheckOutDate: '2026-05-01T11:00:00Z' },
+			body: { Latitude: 32.7768, WorkCompleted: true },
 		});
 		expect(r.output).toHaveLength(1);
 		expect(r.output[0].json).toMatchObject({ ActivityType: 'CheckOut', WorkOrderId: 90000001, CheckInId: checkInId });
@@ -289,7 +289,9 @@ describe('workOrder.checkIn / checkOut', () => {
 	test.each([
 		['checkIn', { longitude: 181 }, 'additionalFields.longitude', /-180 to 180/],
 		['checkOut', { userId: 0 }, 'additionalFields.userId', /1 or greater/],
-		['checkIn', { date: 'next tuesday' }, 'additionalFields.date', /ISO 8601/],
+		['checkIn', { technicianId: -4 }, 'additionalFields.technicianId', /1 or greater/],
+		['checkOut', { numberOfTechnicians: 1.5 }, 'additionalFields.numberOfTechnicians', /positive whole number/],
+		['checkOut', { workCompleted: '={{ "yes" }}' }, 'additionalFields.workCompleted', /true or false/],
 	])('%s: %j is refused before any request', async (operation, fields, parameter, problem) => {
 		const r = await env.run({
 			parameters: { resource: 'workOrder', operation, workOrderId: '={{ $json.id }}', additionalFields: fields },

@@ -134,11 +134,13 @@ export function optionalText(
 	value: unknown,
 	maxLength?: number,
 ): string | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
+	if (value === undefined || value === null) return undefined;
 	if (typeof value !== 'string' && typeof value !== 'number') {
 		throw invalid(node, itemIndex, field, 'must be text', value);
 	}
 	const text = String(value);
+	// Blank text means "not given", as the service treats it.
+	if (text.trim() === '') return undefined;
 	if (maxLength !== undefined && text.length > maxLength) {
 		throw invalid(node, itemIndex, field, `is ${text.length} characters long, at most ${maxLength} are allowed`, `${text.slice(0, 20)}...`);
 	}

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
-import { invalid, optionalDateTime, optionalPositiveInteger, positiveInteger } from '../../helpers/validation';
+import { invalid, optionalBoolean, optionalPositiveInteger, optionalText, positiveInteger } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 
 /** Check-in and check-out share their parameters: POST /workorders/{id}/universalCheckIn|Out. */
@@ -22,11 +22,11 @@ export function checkInOutDescription(operation: Direction): INodeProperties[] {
 			default: {},
 			options: [
 				{
-					displayName: 'Date',
-					name: 'date',
-					type: 'dateTime',
+					displayName: 'Comment',
+					name: 'comment',
+					type: 'string',
 					default: '',
-					description: `When the technician checked ${operation === 'checkIn' ? 'in' : 'out'}. Default: now, as the service sees it.`,
+					description: 'Remark recorded with the activity',
 				},
 				{
 					displayName: 'Latitude',
@@ -45,6 +45,22 @@ export function checkInOutDescription(operation: Direction): INodeProperties[] {
 					description: 'Longitude of the technician, -180 to 180',
 				},
 				{
+					displayName: 'Number of Technicians',
+					name: 'numberOfTechnicians',
+					type: 'number',
+					default: 1,
+					typeOptions: { minValue: 1, numberPrecision: 0 },
+					description: 'How many technicians are on site',
+				},
+				{
+					displayName: 'Technician ID',
+					name: 'technicianId',
+					type: 'number',
+					default: 0,
+					typeOptions: { minValue: 1, numberPrecision: 0 },
+					description: 'ID of the technician (of the work order\'s provider) checking in or out',
+				},
+				{
 					displayName: 'User ID',
 					name: 'userId',
 					type: 'number',
@@ -55,6 +71,19 @@ export function checkInOutDescription(operation: Direction): INodeProperties[] {
 			],
 		},
 	];
+	if (operation === 'checkOut') {
+		const collection = properties[1];
+		collection.options = [
+			...(collection.options ?? []),
+			{
+				displayName: 'Work Completed',
+				name: 'workCompleted',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the work is completed with this check-out',
+			},
+		];
+	}
 	return updateDisplayOptions({ show: { resource: ['workOrder'], operation: [operation] } }, properties);
 }
 
@@ -78,8 +107,21 @@ export async function checkInOut(this: IExecuteFunctions, i: number, operation: 
 	if (longitude !== undefined) body.Longitude = longitude;
 	const userId = optionalPositiveInteger(node, i, { name: 'additionalFields.userId', label: 'User ID' }, fields.userId);
 	if (userId !== undefined) body.UserId = userId;
-	const date = optionalDateTime(node, i, { name: 'additionalFields.date', label: 'Date' }, fields.date);
-	if (date !== undefined) body[operation === 'checkIn' ? 'CheckInDate' : 'CheckOutDate'] = date;
+	const technicianId = optionalPositiveInteger(node, i, { name: 'additionalFields.technicianId', label: 'Technician ID' }, fields.technicianId);
+	if (technicianId !== undefined) body.TechnicianId = technicianId;
+	const technicians = optionalPositiveInteger(
+		node,
+		i,
+		{ name: 'additionalFields.numberOfTechnicians', label: 'Number of Technicians' },
+		fields.numberOfTechnicians,
+	);
+	if (technicians !== undefined) body.NumberOfTechnicians = technicians;
+	const comment = optionalText(node, i, { name: 'additionalFields.comment', label: 'Comment' }, fields.comment);
+	if (comment !== undefined) body.Comment = comment;
+	if (operation === 'checkOut') {
+		const completed = optionalBoolean(node, i, { name: 'additionalFields.workCompleted', label: 'Work Completed' }, fields.workCompleted);
+		if (completed !== undefined) body.WorkCompleted = completed;
+	}
 
 	const response = await apiRequest.call(this, {
 		method: 'POST',
