@@ -1,0 +1,275 @@
+'use strict';
+/**
+ * Token economy of the password-grant credential (workOrderServiceApi), through n8n-core's real
+ * WorkflowExecute and CredentialsHelper against the emulator:
+ * - one login per credential, reused for every item and every execution in the token's lifetime;
+ * - expired access token: refresh grant (not the password); both expired: password grant;
+ * - a token revoked in the middle of a run: exactly one re-login, and the run completes;
+ * - a second 401 after the re-login is reported, never looped.
+ * Ends with a leak check over every run of this file.
+ */
+const H = require('./helpers');
+
+const MINUTE = 60;
+const DAY = 24 * 3600;
+
+let env;
+let emulator;
+let harness;
+let recorder;
+
+beforeAll(async () => {
+	env = await H.setupWithLeakIdentities();
+	({ emulator, harness } = env);
+	recorder = new H.Recorder(harness);
+});
+afterAll(async () => {
+	if (env) await env.close();
+});
+beforeEach(() => {
+	emulator.clearRequests();
+	emulator.resetFaults();
+	emulator.onResponse = null;
+});
+
+/** Work-order ids cycling over the main subscriber's work orders. */
+function workOrderItems(count) {
+	const first = emulator.fixtures.workOrders.mainFirst;
+	const n = emulator.fixtures.workOrders.mainCount;
+	return H.items(Array.from({ length: count }, (_, k) => ({ id: first + (k % n) })));
+}
+
+function expectPasswordGrant(request, userKey = 'subscriber') {
+	const user = H.LEAK.users[userKey];
+	expect(request.method).toBe('POST');
+	expect(request.path).toBe('/auth/oauth/token');
+	expect(request.query).toEqual({});
+	expect(request.headers.authorization).toBe(H.basic());
+	expect(request.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
+	// the user's credentials only in the body; the client's only in the Basic header
+	expect(request.body).toEqual({ grant_type: 'password', username: user.username, password: user.password });
+}
+
+function expectRefreshGrant(request, refreshToken) {
+	expect(request.method).toBe('POST');
+	expect(request.path).toBe('/auth/oauth/token');
+	expect(request.query).toEqual({});
+	expect(request.headers.authorization).toBe(H.basic());
+	expect(request.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
+	expect(request.body).toEqual({ grant_type: 'refresh_token', refresh_token: refreshToken });
+}
+
+describe('one login serves a whole execution and the next ones', () => {
+	const CRED = 'economy-500';
+
+	test('500 items on one credential: exactly one token request, every call carries its token', async () => {
+		const { result, output } = await recorder.run({
+			credentialId: CRED,
+			credentialData: H.passwordCredential(emulator),
+			parameters: H.GET_WORK_ORDER,
+			items: workOrderItems(500),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.status).toBe('success');
+		expect(output).toHaveLength(500);
+		expect(output[499].json.Id).toBe(emulator.fixtures.workOrders.mainFirst + (499 % emulator.fixtures.workOrders.mainCount));
+
+		const tokens = H.tokenRequests(emulator);
+		expect(tokens).toHaveLength(1);
+		expectPasswordGrant(tokens[0]);
+		expect(tokens[0].status).toBe(200);
+		const issued = H.responseJson(tokens[0]);
+
+		const api = H.apiRequests(emulator);
+		expect(api).toHaveLength(500);
+		expect(new Set(api.map((r) => r.headers.authorization))).toEqual(new Set([`Bearer ${issued.access_token}`]));
+		expect(api.every((r) => r.status === 200)).toBe(true);
+
+		// the token was persisted by n8n (updateCredentials after preAuthentication), once
+		const stored = harness.credentials.get(CRED);
+		expect(stored.accessToken).toBe(issued.access_token);
+		expect(stored.refreshToken).toBe(issued.refresh_token);
+		expect(Number(stored.accessTokenExpiresAt)).toBeGreaterThan(Date.now() + 590_000);
+		expect(Number(stored.accessTokenExpiresAt)).toBeLessThanOrEqual(Date.now() + 600_000);
+		expect(Number(stored.refreshTokenExpiresAt)).toBeGreaterThan(Date.now() + 29 * DAY * 1000);
+		const updates = harness.credentials.updates.filter((u) => u.id === CRED);
+		expect(updates).toHaveLength(1);
+		expect(updates[0].via).toBe('updateCredentials');
+	});
+
+	test('a second execution within the token lifetime makes no token request', async () => {
+		const before = harness.credentials.get(CRED);
+		const updatesBefore = harness.credentials.updates.filter((u) => u.id === CRED).length;
+		emulator.advanceTime(5 * MINUTE); // later, but still inside the 600 s lifetime
+
+		const { result, output } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER, items: workOrderItems(500) });
+		expect(result.status).toBe('success');
+		expect(output).toHaveLength(500);
+		expect(H.tokenRequests(emulator)).toHaveLength(0);
+		const api = H.apiRequests(emulator);
+		expect(api).toHaveLength(500);
+		expect(new Set(api.map((r) => r.headers.authorization))).toEqual(new Set([`Bearer ${before.accessToken}`]));
+		expect(harness.credentials.updates.filter((u) => u.id === CRED)).toHaveLength(updatesBefore);
+		expect(harness.credentials.get(CRED).accessToken).toBe(before.accessToken);
+	});
+});
+
+describe('expired tokens', () => {
+	test('access token expired, refresh token valid: a 401, then exactly one refresh grant (not the password), and the run completes', async () => {
+		const CRED = 'expiry-refresh';
+		await recorder.run({ credentialId: CRED, credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		const first = harness.credentials.get(CRED);
+		expect(first.accessToken).toMatch(/^at_/);
+		emulator.clearRequests();
+
+		emulator.advanceTime(601); // the 600 s access token is over; the refresh token lives 30 days
+
+		const { result, output } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER, items: workOrderItems(3) });
+		expect(result.error).toBeUndefined();
+		expect(result.status).toBe('success');
+		expect(output.map((i) => i.json.Id)).toEqual(workOrderItems(3).map((i) => i.json.id));
+
+		const tokens = H.tokenRequests(emulator);
+		expect(tokens.map(H.grantOf)).toEqual(['refresh_token']);
+		expectRefreshGrant(tokens[0], first.refreshToken);
+		expect(tokens[0].status).toBe(200);
+		const issued = H.responseJson(tokens[0]);
+
+		const api = H.apiRequests(emulator);
+		expect(api.map((r) => r.status)).toEqual([401, 200, 200, 200]);
+		expect(H.bearerOf(api[0])).toBe(first.accessToken);
+		expect(api.slice(1).map(H.bearerOf)).toEqual([issued.access_token, issued.access_token, issued.access_token]);
+
+		const stored = harness.credentials.get(CRED);
+		expect(stored.accessToken).toBe(issued.access_token);
+		expect(stored.refreshToken).toBe(issued.refresh_token); // refresh tokens rotate
+		expect(stored.refreshToken).not.toBe(first.refreshToken);
+	});
+
+	test('the same with emulator.expireAccessTokens(): refresh grant, not the password', async () => {
+		const CRED = 'expiry-refresh-2';
+		await recorder.run({ credentialId: CRED, credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		const first = harness.credentials.get(CRED);
+		emulator.clearRequests();
+		emulator.expireAccessTokens();
+
+		const { result } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER, items: workOrderItems(2) });
+		expect(result.status).toBe('success');
+		const tokens = H.tokenRequests(emulator);
+		expect(tokens.map(H.grantOf)).toEqual(['refresh_token']);
+		expectRefreshGrant(tokens[0], first.refreshToken);
+		expect(H.apiRequests(emulator).map((r) => r.status)).toEqual([401, 200, 200]);
+	});
+
+	test('both expired (31 days later on the server; the stored expiry does not know it yet): the refused refresh falls back to the password grant once, and the run completes', async () => {
+		const CRED = 'expiry-both-server';
+		await recorder.run({ credentialId: CRED, credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		const first = harness.credentials.get(CRED);
+		emulator.clearRequests();
+
+		emulator.advanceTime(31 * DAY);
+
+		const { result, output } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER, items: workOrderItems(3) });
+		expect(result.error).toBeUndefined();
+		expect(result.status).toBe('success');
+		expect(output).toHaveLength(3);
+
+		const tokens = H.tokenRequests(emulator);
+		// The credential's clock says the refresh token is still valid, so one refresh attempt is
+		// legitimate; the server refuses it (expired) and the password grant follows, once.
+		expect(tokens.map(H.grantOf)).toEqual(['refresh_token', 'password']);
+		expectRefreshGrant(tokens[0], first.refreshToken);
+		expect(tokens[0].status).toBe(400);
+		expectPasswordGrant(tokens[1]);
+		expect(tokens[1].status).toBe(200);
+		const issued = H.responseJson(tokens[1]);
+		expect(H.apiRequests(emulator).map((r) => r.status)).toEqual([401, 200, 200, 200]);
+		expect(harness.credentials.get(CRED).accessToken).toBe(issued.access_token);
+		expect(harness.credentials.get(CRED).refreshToken).toBe(issued.refresh_token);
+	});
+
+	test('both expired and the stored refresh expiry says so: the password grant directly, no refresh attempt', async () => {
+		const CRED = 'expiry-both-known';
+		await recorder.run({ credentialId: CRED, credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		// 31 days pass for both sides: the server's tokens expire and the stored expiry is in the past
+		emulator.advanceTime(31 * DAY);
+		const stored = harness.credentials.get(CRED);
+		harness.credentials.set(CRED, {
+			name: 'Emulator password',
+			type: 'workOrderServiceApi',
+			data: { ...stored, accessTokenExpiresAt: String(Date.now() - DAY * 1000), refreshTokenExpiresAt: String(Date.now() - 1000) },
+		});
+		emulator.clearRequests();
+
+		const { result } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER, items: workOrderItems(2) });
+		expect(result.status).toBe('success');
+		const tokens = H.tokenRequests(emulator);
+		expect(tokens.map(H.grantOf)).toEqual(['password']);
+		expectPasswordGrant(tokens[0]);
+		expect(H.apiRequests(emulator).map((r) => r.status)).toEqual([401, 200, 200]);
+	});
+});
+
+describe('revocation and repeated 401', () => {
+	test('a token revoked mid-run (after the first item\'s request) causes exactly one re-login and the run completes', async () => {
+		const CRED = 'revoke-mid-run';
+		// Revocation happens inside the execution: the emulator's onResponse hook revokes every
+		// access token right after it answered the first API request of this run.
+		let revoked = false;
+		emulator.onResponse = (entry) => {
+			if (!revoked && entry.path.startsWith('/api/')) {
+				revoked = true;
+				emulator.revokeAccessTokens();
+			}
+		};
+		const { result, output } = await recorder.run({
+			credentialId: CRED,
+			credentialData: H.passwordCredential(emulator),
+			parameters: H.GET_WORK_ORDER,
+			items: workOrderItems(3),
+		});
+		expect(revoked).toBe(true);
+		expect(result.error).toBeUndefined();
+		expect(result.status).toBe('success');
+		expect(output.map((i) => i.json.Id)).toEqual(workOrderItems(3).map((i) => i.json.id));
+		expect(output.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+
+		const tokens = H.tokenRequests(emulator);
+		expect(tokens.map(H.grantOf)).toEqual(['password', 'refresh_token']); // the login, then ONE re-login
+		const login = H.responseJson(tokens[0]);
+		const relogin = H.responseJson(tokens[1]);
+		expectRefreshGrant(tokens[1], login.refresh_token);
+
+		const api = H.apiRequests(emulator);
+		expect(api.map((r) => r.status)).toEqual([200, 401, 200, 200]);
+		expect(api.map(H.bearerOf)).toEqual([login.access_token, login.access_token, relogin.access_token, relogin.access_token]);
+		expect(harness.credentials.get(CRED).accessToken).toBe(relogin.access_token);
+	});
+
+	test('a 401 that persists after the re-login is reported after one retry, never looped', async () => {
+		const CRED = 'repeated-401';
+		await recorder.run({ credentialId: CRED, credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		emulator.clearRequests();
+		emulator.failNext({
+			path: '/api/v3/workorders/',
+			status: 401,
+			count: 5,
+			body: { ErrorCodes: [401001], ErrorCode: 401001, ErrorMessage: 'The request was rejected by security permissions' },
+		});
+
+		const { result, output } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		expect(result.status).toBe('error');
+		expect(output).toHaveLength(0);
+		expect(H.tokenRequests(emulator).map(H.grantOf)).toEqual(['refresh_token']);
+		expect(H.apiRequests(emulator).map((r) => r.status)).toEqual([401, 401]);
+		expect(result.error.message).toMatch(/401/);
+		expect(result.error.message).toMatch(/rejected by security permissions/);
+	});
+});
+
+test('leak check: no client secret, password, access or refresh token in any output, error or log of this file', () => {
+	expect(recorder.results.length).toBeGreaterThanOrEqual(8);
+	const secrets = H.allSecrets(emulator);
+	expect(secrets.length).toBeGreaterThan(10);
+	expect(recorder.leaks(secrets)).toEqual([]);
+});
