@@ -60,7 +60,8 @@ export class WorkOrderServiceContractorApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl}}',
+			// The API Base URL may be entered with or without a trailing slash or /v3.
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "").replace(/\\/v3$/i, "")}}',
 			url: '/v3/odata/workorders',
 			qs: { $top: 1 },
 		},

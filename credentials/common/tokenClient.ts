@@ -166,13 +166,14 @@ function describeNetworkError(error: unknown): string {
 	return 'network error';
 }
 
+/** Sends the form; a network failure comes back as `{ networkError }` instead of a throw. */
 async function postForm(
 	helpers: IHttpRequestHelper,
 	url: string,
 	form: Record<string, string>,
 	authorization: string,
-): Promise<HttpResult> {
-	const response = (await helpers.helpers.httpRequest({
+): Promise<HttpResult | { networkError: unknown }> {
+	const sent = helpers.helpers.httpRequest({
 		method: 'POST',
 		url,
 		body: new URLSearchParams(form).toString(),
@@ -188,7 +189,12 @@ async function postForm(
 		encoding: 'arraybuffer',
 		json: false,
 		timeout: TOKEN_REQUEST_TIMEOUT_MS,
-	})) as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
+	}) as Promise<{ statusCode: number; headers?: Record<string, unknown>; body: unknown }>;
+	const response = await sent.then(
+		(value) => value,
+		(networkError: unknown) => ({ networkError }),
+	);
+	if ('networkError' in response) return response;
 	return {
 		statusCode: response.statusCode,
 		headers: response.headers ?? {},
@@ -215,13 +221,11 @@ export async function requestToken(helpers: IHttpRequestHelper, request: TokenRe
 	const { origin } = new URL(request.url);
 	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
-		let result: HttpResult;
-		try {
-			result = await postForm(helpers, request.url, request.form, request.authorization);
-		} catch (error) {
+		const result = await postForm(helpers, request.url, request.form, request.authorization);
+		if ('networkError' in result) {
 			throw new WorkOrderServiceAuthError(
 				'unreachable',
-				`Could not reach the authorization server at ${origin} (${describeNetworkError(error)}) during the ${request.purpose}. Check the Authorization Server URL and the network.`,
+				`Could not reach the authorization server at ${origin} (${describeNetworkError(result.networkError)}) during the ${request.purpose}. Check the Authorization Server URL and the network.`,
 			);
 		}
 		const { statusCode, headers, body } = result;
@@ -316,6 +320,20 @@ export async function requestToken(helpers: IHttpRequestHelper, request: TokenRe
 	}
 }
 
+/**
+ * Tries a refresh; `undefined` when the service refused the refresh token (expired, revoked,
+ * rotated), so that the caller logs in afresh. Any other failure is thrown.
+ */
+async function tryRefresh(helpers: IHttpRequestHelper, request: TokenRequest): Promise<TokenResponse | undefined> {
+	const outcome = await requestToken(helpers, request).then(
+		(token) => ({ token }),
+		(failure: unknown) => ({ failure }),
+	);
+	if ('token' in outcome) return outcome.token;
+	if (outcome.failure instanceof WorkOrderServiceAuthError && outcome.failure.kind === 'invalidGrant') return undefined;
+	throw outcome.failure;
+}
+
 /** What a login stores in the credential (hidden fields); n8n persists it. */
 export function storedTokenFields(
 	token: TokenResponse,
@@ -383,19 +401,15 @@ export async function passwordGrantLogin(
 
 	const refreshToken = usableRefreshToken(credentials, identity);
 	if (refreshToken !== undefined) {
-		try {
-			const token = await requestToken(helpers, {
-				url: tokenUrl,
-				form: { grant_type: 'refresh_token', refresh_token: refreshToken },
-				authorization: basic,
-				purpose: 'token refresh',
-				grantRefusalKind: 'invalidGrant',
-			});
-			return storedTokenFields(token, identity, refreshToken, MAIN_REFRESH_TOKEN_LIFETIME_MS);
-		} catch (error) {
-			// An expired or revoked refresh token is not an error: log in again with the password.
-			if (!(error instanceof WorkOrderServiceAuthError && error.kind === 'invalidGrant')) throw error;
-		}
+		// An expired or revoked refresh token is not an error: log in again with the password.
+		const refreshed = await tryRefresh(helpers, {
+			url: tokenUrl,
+			form: { grant_type: 'refresh_token', refresh_token: refreshToken },
+			authorization: basic,
+			purpose: 'token refresh',
+			grantRefusalKind: 'invalidGrant',
+		});
+		if (refreshed) return storedTokenFields(refreshed, identity, refreshToken, MAIN_REFRESH_TOKEN_LIFETIME_MS);
 	}
 
 	let token = await requestToken(helpers, {
@@ -436,18 +450,14 @@ export async function contractorJwtLogin(
 
 	const refreshToken = usableRefreshToken(credentials, identity);
 	if (refreshToken !== undefined) {
-		try {
-			const token = await requestToken(helpers, {
-				url: tokenUrl,
-				form: { refresh_token: refreshToken },
-				authorization: basic,
-				purpose: 'JWT renewal',
-				grantRefusalKind: 'invalidGrant',
-			});
-			return storedTokenFields(token, identity, refreshToken, undefined);
-		} catch (error) {
-			if (!(error instanceof WorkOrderServiceAuthError && error.kind === 'invalidGrant')) throw error;
-		}
+		const refreshed = await tryRefresh(helpers, {
+			url: tokenUrl,
+			form: { refresh_token: refreshToken },
+			authorization: basic,
+			purpose: 'JWT renewal',
+			grantRefusalKind: 'invalidGrant',
+		});
+		if (refreshed) return storedTokenFields(refreshed, identity, refreshToken, undefined);
 	}
 	const token = await requestToken(helpers, {
 		url: tokenUrl,

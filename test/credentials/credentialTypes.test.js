@@ -165,13 +165,14 @@ describe('authenticate: n8n applies Authorization: Bearer <token>', () => {
 });
 
 describe('test requests', () => {
-	test.each(Object.keys(TYPES))('%s: GET {baseUrl}/v3/... resolved from the credential', async (name) => {
+	test.each(Object.keys(TYPES))('%s: GET {baseUrl}/v3/... resolved from the credential, whatever the base URL\'s trailing slash or /v3', async (name) => {
 		const { request } = harness.credentialTypes.getByName(name).test;
-		expect(request.baseURL).toBe('={{$credentials.baseUrl}}');
 		expect(request.url).toMatch(/^\/v3\//);
 		expect(request.method ?? 'GET').toBe('GET');
-		const url = await withExpressionContext((workflow, node) => `${resolve(request.baseURL, { baseUrl: emulator.baseUrl }, workflow, node)}${request.url}`);
-		expect(url).toBe(`${emulator.baseUrl}/v3/odata/workorders`);
+		for (const entered of [emulator.baseUrl, `${emulator.baseUrl}/`, `${emulator.baseUrl}/v3`, `${emulator.baseUrl}/v3/`]) {
+			const url = await withExpressionContext((workflow, node) => `${resolve(request.baseURL, { baseUrl: entered }, workflow, node)}${request.url}`);
+			expect(url).toBe(`${emulator.baseUrl}/v3/odata/workorders`);
+		}
 	});
 
 	test('workOrderServiceApi: the credential test logs in for real (even with a stored token) and the test request is answered 200', async () => {

@@ -112,7 +112,9 @@ describe('loading', () => {
 		expect(harness.packageName).toBe('n8n-nodes-harness-fixture');
 		expect(Object.keys(harness.nodeTypes.getKnownTypes()).sort()).toEqual([
 			'harness.items',
+			'n8n-nodes-base.convertToFile',
 			'n8n-nodes-base.manualTrigger',
+			'n8n-nodes-base.set',
 			'n8n-nodes-harness-fixture.harnessFixture',
 		]);
 		expect(harness.credentialTypes.recognizes('fixtureTokenApi')).toBe(true);

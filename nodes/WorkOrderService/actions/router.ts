@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as checklistResponse from './checklistResponse';
@@ -81,9 +81,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				returnData.push({ json, pairedItem: { item: i } });
 				continue;
 			}
-			if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+			if (error instanceof NodeApiError) {
 				if (error.context.itemIndex === undefined) error.context.itemIndex = i;
-				throw error;
+				// Re-wrapping hands back the same error (n8n-workflow keeps one NodeApiError).
+				throw new NodeApiError(this.getNode(), error as unknown as JsonObject, { itemIndex: i });
+			}
+			if (error instanceof NodeOperationError && error.context.itemIndex === undefined) {
+				error.context.itemIndex = i;
 			}
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
 		}

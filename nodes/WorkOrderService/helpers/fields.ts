@@ -20,7 +20,7 @@ export const noteIdField: INodeProperties = {
 	default: '',
 	placeholder: '9007199254740993',
 	description:
-		'ID of the work order note. Note IDs are 64-bit numbers: pass them as text (e.g. the "Id" output of a previous step) so that no digit is lost.',
+		'ID of the work order note. Note IDs are 64-bit numbers: map them as text from a previous step\'s output so that no digit is lost.',
 };
 
 export const returnAllField: INodeProperties = {

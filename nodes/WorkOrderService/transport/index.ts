@@ -30,10 +30,14 @@ import { buildMultipart, type MultipartPart } from './multipart';
 
 export type AuthenticationMethod = 'password' | 'oAuth2' | 'contractor';
 
+const PASSWORD_GRANT_CREDENTIAL = 'workOrderServiceApi';
+const CODE_GRANT_CREDENTIAL = 'workOrderServiceOAuth2Api';
+const CONTRACTOR_CREDENTIAL = 'workOrderServiceContractorApi';
+
 export const CREDENTIAL_TYPES: Record<AuthenticationMethod, string> = {
-	password: 'workOrderServiceApi',
-	oAuth2: 'workOrderServiceOAuth2Api',
-	contractor: 'workOrderServiceContractorApi',
+	password: PASSWORD_GRANT_CREDENTIAL,
+	oAuth2: CODE_GRANT_CREDENTIAL,
+	contractor: CONTRACTOR_CREDENTIAL,
 };
 
 type Context = IExecuteFunctions | ILoadOptionsFunctions;
@@ -81,7 +85,7 @@ interface FullResponse {
 interface RunState {
 	nextSlot: number;
 	settings?: RequestSettings;
-	baseUrl?: Promise<{ baseUrl: string; secrets: string[] }>;
+	resolved?: { baseUrl: string; secrets: string[] };
 }
 
 const runStates = new WeakMap<object, RunState>();
@@ -231,14 +235,9 @@ export async function apiRequest(this: Context, request: ApiRequest): Promise<Ap
 	const credentialType = CREDENTIAL_TYPES[authentication];
 	const settings = getSettings(this);
 	const state = runState(this);
-	state.baseUrl ??= resolveBaseUrl(this, credentialType);
-	let resolved: { baseUrl: string; secrets: string[] };
-	try {
-		resolved = await state.baseUrl;
-	} catch (error) {
-		state.baseUrl = undefined;
-		throw error;
-	}
+	// Items run one after another, so the credential's base URL is read once per execution.
+	state.resolved ??= await resolveBaseUrl(this, credentialType);
+	const resolved = state.resolved;
 	const { baseUrl } = resolved;
 	const method = request.method.toUpperCase();
 	const url = `${baseUrl}${request.path}`;
@@ -287,7 +286,9 @@ export async function apiRequest(this: Context, request: ApiRequest): Promise<Ap
 					if (itemIndex >= 0) error.context.itemIndex = itemIndex;
 					error.message = redact(error.message, resolved.secrets);
 					if (error.description) error.description = redact(error.description, resolved.secrets);
-					throw error;
+					// Re-wrapping hands back the same error object.
+					if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+					throw new NodeOperationError(this.getNode(), error);
 				}
 			}
 			const decision = failure.authErrorMessage === undefined ? decide(failure, method) : { retry: false, delayMs: 0, reason: 'auth' };
@@ -364,5 +365,10 @@ function failureError(
 	description = redact(description, secrets);
 	const errorObject: JsonObject = { message, description };
 	if (httpCode) errorObject.httpCode = httpCode;
-	return new NodeApiError(ctx.getNode(), errorObject, { message, description, httpCode, itemIndex });
+	const error = new NodeApiError(ctx.getNode(), errorObject, { message, description, httpCode, itemIndex });
+	// NodeApiError swaps a message that mentions a network code (ECONNREFUSED, ...) for generic
+	// text; ours already says what happened and what to check, so keep it.
+	error.message = message;
+	error.description = description;
+	return error;
 }

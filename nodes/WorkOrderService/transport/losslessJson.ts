@@ -226,12 +226,11 @@ export function parseJsonLossless(text: string): unknown {
 	if (rewritten === '') return JSON.parse(source);
 	try {
 		return JSON.parse(rewritten) as unknown;
-	} catch (error) {
-		// Report the error exactly as JSON.parse does for the original text
+	} catch {
+		// Invalid JSON: report the error exactly as JSON.parse does for the original text
 		// (positions in the rewritten text are shifted by the added quotes).
-		JSON.parse(source);
-		throw error;
 	}
+	return JSON.parse(source);
 }
 
 /** Outcome of validating an int64 identifier. */

@@ -35,7 +35,6 @@ function quote(value: string): string {
 
 /** Header parameter for a file name; non-ASCII names also get the RFC 5987 form. */
 function fileNameParameters(fileName: string): string {
-	// eslint-disable-next-line no-control-regex
 	const ascii = fileName.replace(/[^\x20-\x7e]/g, '_');
 	if (ascii === fileName) return `filename=${quote(fileName)}`;
 	return `filename=${quote(ascii)}; filename*=UTF-8''${encodeURIComponent(fileName)}`;

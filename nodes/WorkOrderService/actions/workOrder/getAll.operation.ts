@@ -45,7 +45,7 @@ const properties: INodeProperties[] = [
 				name: 'select',
 				type: 'string',
 				default: '',
-				placeholder: 'Id,Number,Status',
+				placeholder: 'Number,Status,Trade',
 				description: 'Comma-separated fields to return (OData $select)',
 			},
 		],

@@ -1,0 +1,223 @@
+'use strict';
+/**
+ * Case 2: per-item overhead. 1,000 proposal status updates (Put On Hold of the same proposal; the
+ * emulator allows the move from any state) through the node in n8n-core's WorkflowExecute (the
+ * harness), against the same 1,000 PUTs from a plain fetch loop with a pre-fetched token (Node's
+ * global fetch, keep-alive by default). Rounds are interleaved in one process and the arm order
+ * rotates every round. A third arm, for diagnosis only, sends the same PUTs with node:http and a
+ * new TCP connection per request (agent: false), which is what n8n-core's HTTP helper does.
+ *
+ * Per-item latency: the emulator runs in this process and records performance.now() when it has
+ * answered each API request (its onResponse hook); the gaps between consecutive answers are the
+ * per-item cycle times (client work + request + server work) of either arm, measured the same way.
+ *
+ * A CPU profile of one extra node run (node:inspector) splits where the time goes: the package's own
+ * code vs n8n-core/n8n-workflow, axios, Node's HTTP stack, the in-process emulator, GC.
+ */
+const http = require('node:http');
+const inspector = require('node:inspector');
+const S = require('../../test/support');
+const { median, percentile, round, log } = require('../lib/util');
+
+const ITEMS_DEFAULT = 1000;
+
+async function passwordToken(emulator) {
+	const client = emulator.fixtures.clients.main;
+	const user = emulator.fixtures.users.subscriber;
+	const res = await fetch(`${emulator.authUrl}/oauth/token`, {
+		method: 'POST',
+		headers: {
+			authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+			'content-type': 'application/x-www-form-urlencoded',
+		},
+		body: new URLSearchParams({ grant_type: 'password', username: user.username, password: user.password }).toString(),
+	});
+	const body = await res.json();
+	if (!body.access_token) throw new Error(`token: HTTP ${res.status}`);
+	return body.access_token;
+}
+
+function httpPut(url, headers, body) {
+	return new Promise((resolve, reject) => {
+		const req = http.request(url, { method: 'PUT', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent: false }, (res) => {
+			res.resume();
+			res.on('end', () => resolve(res.statusCode));
+		});
+		req.on('error', reject);
+		req.end(body);
+	});
+}
+
+function profileSummary(profile, items) {
+	const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+	const buckets = {};
+	let total = 0;
+	const bucketOf = (frame) => {
+		const url = frame.url || '';
+		if (url.includes('/dist/nodes/') || url.includes('/dist/credentials/')) return 'package (dist/)';
+		if (url.includes('/test/emulator/')) return 'emulator (in-process server)';
+		if (url.includes('/test/harness/')) return 'harness (stands in for n8n CLI credentials helper)';
+		if (/node_modules\/(n8n-core|n8n-workflow|@n8n)\//.test(url)) return 'n8n-core / n8n-workflow';
+		if (/node_modules\/(axios|follow-redirects|proxy-from-env|form-data)/.test(url)) return 'axios (used by n8n-core)';
+		if (url.includes('node_modules/')) return 'other dependencies of n8n-core';
+		if (url.startsWith('node:')) return 'Node.js http/net/streams';
+		if (frame.functionName === '(idle)') return 'idle (waiting on I/O)';
+		if (frame.functionName === '(garbage collector)') return 'GC';
+		return 'native / V8 / other';
+	};
+	for (let i = 0; i < profile.samples.length; i++) {
+		const node = byId.get(profile.samples[i]);
+		const dt = profile.timeDeltas[i] || 0;
+		total += dt;
+		const b = bucketOf(node.callFrame);
+		buckets[b] = (buckets[b] || 0) + dt;
+	}
+	const out = {};
+	for (const [k, v] of Object.entries(buckets).sort((a, b) => b[1] - a[1])) {
+		out[k] = { ms: round(v / 1000, 1), share: round(v / total, 3), usPerItem: round(v / items, 1) };
+	}
+	return { totalMs: round(total / 1000, 1), buckets: out };
+}
+
+async function cpuProfile(fn) {
+	const session = new inspector.Session();
+	session.connect();
+	const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
+	await post('Profiler.enable');
+	await post('Profiler.setSamplingInterval', { interval: 200 });
+	await post('Profiler.start');
+	let profile;
+	try {
+		await fn();
+	} finally {
+		({ profile } = await post('Profiler.stop'));
+		session.disconnect();
+	}
+	return profile;
+}
+
+async function run({ emulator, harness, rounds = 5, warmup = 1, items = ITEMS_DEFAULT }) {
+	const f = emulator.fixtures;
+	const proposalId = f.proposals.open;
+	const credId = 'bench-overhead';
+	harness.credentials.set(credId, { name: 'Bench overhead', type: 'workOrderServiceApi', data: S.passwordCredential(emulator, 'subscriber') });
+	const wf = S.workflow({
+		credentialId: credId,
+		parameters: { resource: 'proposal', operation: 'putOnHold', proposalId },
+		items: Array.from({ length: items }, () => ({ json: {} })),
+	});
+	const token = await passwordToken(emulator);
+	const url = `${emulator.baseUrl}/v3/proposals/${proposalId}/onhold`;
+	const headers = { accept: 'application/json', 'content-type': 'application/json', authorization: `Bearer ${token}` };
+
+	let answers = [];
+	let connections = 0;
+	const onConnection = () => connections++;
+	emulator.server.on('connection', onConnection);
+	emulator.onResponse = (entry) => {
+		if (entry.path.startsWith('/api/')) answers.push(performance.now());
+	};
+
+	const arms = {
+		node: async () => {
+			const result = await harness.run(wf, { timeoutMs: 300_000 });
+			const out = result.outputs[S.NODE_NAME] ?? [];
+			if (result.status !== 'success' || out.length !== items) throw new Error(`node run: ${result.status}, ${out.length} items: ${result.error?.message}`);
+			return {};
+		},
+		fetchLoop: async () => {
+			const lat = [];
+			for (let i = 0; i < items; i++) {
+				const t0 = performance.now();
+				const res = await fetch(url, { method: 'PUT', headers, body: '{}' });
+				await res.arrayBuffer();
+				lat.push(performance.now() - t0);
+				if (res.status >= 300) throw new Error(`fetch loop: HTTP ${res.status}`);
+			}
+			return { latencies: lat };
+		},
+		httpNoKeepAlive: async () => {
+			for (let i = 0; i < items; i++) {
+				const status = await httpPut(url, headers, '{}');
+				if (status >= 300) throw new Error(`http loop: HTTP ${status}`);
+			}
+			return {};
+		},
+	};
+	const names = Object.keys(arms);
+	const samples = Object.fromEntries(names.map((n) => [n, { ms: [], p50: [], p99: [], connections: [], tokenRequests: [], requestLatencyP50: [], requestLatencyP99: [] }]));
+
+	// warm-up (JIT, the node's first login), not recorded
+	for (let w = 0; w < warmup; w++) for (const n of names) await arms[n]();
+
+	for (let r = 0; r < rounds; r++) {
+		const order = names.map((_, i) => names[(i + r) % names.length]);
+		for (const n of order) {
+			emulator.clearRequests();
+			answers = [];
+			connections = 0;
+			const t0 = performance.now();
+			const extra = await arms[n]();
+			const ms = performance.now() - t0;
+			const gaps = [];
+			for (let i = 1; i < answers.length; i++) gaps.push(answers[i] - answers[i - 1]);
+			const s = samples[n];
+			s.ms.push(ms);
+			s.p50.push(percentile(gaps, 50));
+			s.p99.push(percentile(gaps, 99));
+			s.connections.push(connections);
+			s.tokenRequests.push(emulator.tokenRequests().length);
+			if (answers.length !== items) throw new Error(`${n}: ${answers.length} API answers for ${items} items`);
+			if (extra.latencies) {
+				s.requestLatencyP50.push(percentile(extra.latencies, 50));
+				s.requestLatencyP99.push(percentile(extra.latencies, 99));
+			}
+		}
+		log(`case 2: round ${r + 1}/${rounds}: ${names.map((n) => `${n} ${Math.round(samples[n].ms.at(-1))} ms`).join(', ')}`);
+	}
+
+	// one more node run under the CPU profiler (not part of the timings above)
+	emulator.clearRequests();
+	const profile = await cpuProfile(() => arms.node());
+	emulator.server.off('connection', onConnection);
+	emulator.onResponse = null;
+	emulator.clearRequests();
+
+	const summary = {};
+	for (const n of names) {
+		const s = samples[n];
+		const ms = median(s.ms);
+		summary[n] = {
+			ms: round(ms, 1),
+			itemsPerSecond: round(items / (ms / 1000), 1),
+			cycleP50Ms: round(median(s.p50), 3),
+			cycleP99Ms: round(median(s.p99), 3),
+			connections: median(s.connections),
+			tokenRequests: median(s.tokenRequests),
+			samplesMs: s.ms.map((x) => round(x, 1)),
+		};
+		if (s.requestLatencyP50.length) {
+			summary[n].requestLatencyP50Ms = round(median(s.requestLatencyP50), 3);
+			summary[n].requestLatencyP99Ms = round(median(s.requestLatencyP99), 3);
+		}
+	}
+	const ratio = summary.fetchLoop.ms / summary.node.ms;
+	const perRoundRatios = samples.node.ms.map((m, i) => samples.fetchLoop.ms[i] / m);
+	const nodeProfile = profileSummary(profile, items);
+	return {
+		items,
+		rounds,
+		warmupRounds: warmup,
+		operation: `proposal putOnHold ${proposalId} (PUT /v3/proposals/${proposalId}/onhold, body {})`,
+		arms: summary,
+		throughputRatio: round(ratio, 3),
+		perRoundRatios: perRoundRatios.map((x) => round(x, 3)),
+		extraMsPerItem: round((summary.node.ms - summary.fetchLoop.ms) / items, 3),
+		latencyMethod:
+			'cycle time per item = gap between consecutive API answers, timed with performance.now() in the in-process emulator (onResponse); p50/p99 over the 999 gaps of a run, median over rounds. The fetch loop also reports request latency timed around each fetch.',
+		nodeCpuProfile: nodeProfile,
+		met: ratio >= 0.9,
+	};
+}
+
+module.exports = { run };
