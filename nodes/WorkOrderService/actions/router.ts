@@ -66,11 +66,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const operation = this.getNodeParameter('operation', i) as string;
 			const execute = findOperation(this, resource, operation);
 			const records = await execute.call(this, i);
-			returnData.push(
-				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), {
-					itemData: { item: i },
-				}),
-			);
+			const paired = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), {
+				itemData: { item: i },
+			});
+			// A loop, not push(...spread): a Return All can yield more items than a call's argument limit.
+			for (const item of paired) returnData.push(item);
 		} catch (error) {
 			if (this.continueOnFail()) {
 				const json: IDataObject = { error: (error as Error).message };

@@ -1,11 +1,50 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
+import type { FileSource } from '../transport/multipart';
 import { invalid, isMimeType, type Field } from './validation';
 
 export interface FileToSend {
-	data: Buffer;
+	data: FileSource;
 	fileName: string;
 	mimeType: string;
+}
+
+/**
+ * The file's bytes without loading them first: n8n keeps binary data either inline (base64 in the
+ * item) or in a binary data store (an `id`). Either way the bytes are written once, straight into
+ * the request body, so a 100 MB photo costs 100 MB, not 200.
+ */
+async function fileSource(ctx: IExecuteFunctions, itemIndex: number, name: string, binary: IBinaryData): Promise<FileSource> {
+	if (binary.id) {
+		const id = binary.id;
+		const { fileSize } = await ctx.helpers.getBinaryMetadata(id);
+		return {
+			size: fileSize,
+			copyTo: async (target, offset) => {
+				let written = 0;
+				const stream = await ctx.helpers.getBinaryStream(id);
+				for await (const chunk of stream) {
+					const bytes = chunk as Buffer;
+					if (written + bytes.length > fileSize) return written + bytes.length;
+					written += bytes.copy(target, offset + written);
+				}
+				return written;
+			},
+		};
+	}
+	const base64 = binary.data ?? '';
+	const size = Buffer.byteLength(base64, 'base64');
+	const decodedExactly = (target: Buffer, offset: number) => target.write(base64, offset, size, 'base64');
+	return {
+		size,
+		copyTo: async (target, offset) => {
+			const written = decodedExactly(target, offset);
+			if (written === size) return written;
+			// Unusual base64 (line breaks, ...): let n8n decode it.
+			const data = await ctx.helpers.getBinaryDataBuffer(itemIndex, name);
+			return data.length === size ? data.copy(target, offset) : data.length;
+		},
+	};
 }
 
 export interface BinaryRules {
@@ -51,8 +90,8 @@ export async function readBinaryFile(
 	}
 	const why = rules.mimeRule?.(mimeType);
 	if (why) throw invalid(node, itemIndex, field, why, mimeType);
-	const data = await ctx.helpers.getBinaryDataBuffer(itemIndex, name);
-	if (data.length === 0) {
+	const data = await fileSource(ctx, itemIndex, name, binary);
+	if (data.size === 0) {
 		throw invalid(node, itemIndex, field, `the file "${binary.fileName ?? name}" is empty (0 bytes)`, name);
 	}
 	let fileName = (binary.fileName ?? '').trim();

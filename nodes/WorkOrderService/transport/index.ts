@@ -245,7 +245,7 @@ export async function apiRequest(this: Context, request: ApiRequest): Promise<Ap
 	let body: Buffer | string | undefined;
 	const headers: IDataObject = { Accept: 'application/json' };
 	if (request.multipart) {
-		const multipart = buildMultipart(request.multipart);
+		const multipart = await buildMultipart(request.multipart);
 		body = multipart.body;
 		headers['Content-Type'] = multipart.contentType;
 	} else if (request.body !== undefined) {

@@ -1,7 +1,18 @@
 /**
- * multipart/form-data built as one Buffer, so that n8n can send it again after a 401 re-login
- * (a stream or a FormData object is consumed by the first attempt and cannot be resent).
+ * multipart/form-data assembled in ONE Buffer, allocated once at its final size:
+ * - n8n can send it again after a 401 re-login (a stream or a FormData object is consumed by the
+ *   first attempt and cannot be resent);
+ * - a file is written straight into it from the item's binary data, so a large upload costs one
+ *   copy of the file, not two.
  */
+
+/** Bytes of a file that can be written into a target buffer. */
+export interface FileSource {
+	/** Exact size in bytes. */
+	size: number;
+	/** Writes the bytes at `offset`; resolves to the number of bytes written. */
+	copyTo(target: Buffer, offset: number): Promise<number>;
+}
 
 export interface MultipartField {
 	name: string;
@@ -14,7 +25,7 @@ export interface MultipartFile {
 	name: string;
 	fileName: string;
 	contentType: string;
-	data: Buffer;
+	data: Buffer | FileSource;
 }
 
 export type MultipartPart = MultipartField | MultipartFile;
@@ -46,18 +57,46 @@ function randomBoundary(): string {
 	return `----n8nWorkOrderService${text}`;
 }
 
-export function buildMultipart(parts: MultipartPart[], boundary = randomBoundary()): MultipartBody {
-	const chunks: Buffer[] = [];
+function bufferSource(data: Buffer): FileSource {
+	return {
+		size: data.length,
+		copyTo: async (target, offset) => data.copy(target, offset),
+	};
+}
+
+type Segment = Buffer | FileSource;
+
+export async function buildMultipart(parts: MultipartPart[], boundary = randomBoundary()): Promise<MultipartBody> {
+	const segments: Segment[] = [];
 	for (const part of parts) {
 		let head = `--${boundary}\r\nContent-Disposition: form-data; name=${quote(part.name)}`;
 		if (isFile(part)) {
-			head += `; ${fileNameParameters(part.fileName)}\r\nContent-Type: ${part.contentType}\r\n\r\n`;
-			chunks.push(Buffer.from(head, 'utf8'), part.data, Buffer.from('\r\n', 'utf8'));
+			head += `; ${fileNameParameters(part.fileName)}\r\nContent-Type: ${part.contentType.replace(/[\r\n]+/g, ' ')}\r\n\r\n`;
+			segments.push(
+				Buffer.from(head, 'utf8'),
+				Buffer.isBuffer(part.data) ? bufferSource(part.data) : part.data,
+				Buffer.from('\r\n', 'utf8'),
+			);
 		} else {
 			if (part.contentType) head += `\r\nContent-Type: ${part.contentType}`;
-			chunks.push(Buffer.from(`${head}\r\n\r\n${part.value}\r\n`, 'utf8'));
+			segments.push(Buffer.from(`${head}\r\n\r\n${part.value}\r\n`, 'utf8'));
 		}
 	}
-	chunks.push(Buffer.from(`--${boundary}--\r\n`, 'utf8'));
-	return { contentType: `multipart/form-data; boundary=${boundary}`, body: Buffer.concat(chunks) };
+	segments.push(Buffer.from(`--${boundary}--\r\n`, 'utf8'));
+
+	const total = segments.reduce((sum, s) => sum + (Buffer.isBuffer(s) ? s.length : s.size), 0);
+	const body = Buffer.allocUnsafe(total);
+	let offset = 0;
+	for (const segment of segments) {
+		if (Buffer.isBuffer(segment)) {
+			offset += segment.copy(body, offset);
+			continue;
+		}
+		const written = await segment.copyTo(body, offset);
+		if (written !== segment.size) {
+			throw new RangeError(`File size changed while reading it (${written} of ${segment.size} bytes)`);
+		}
+		offset += written;
+	}
+	return { contentType: `multipart/form-data; boundary=${boundary}`, body };
 }
