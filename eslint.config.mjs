@@ -5,9 +5,7 @@
 // tests, fixtures, examples and the emulator live outside nodes/ and credentials/.
 import js from '@eslint/js';
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { globalIgnores } from 'eslint/config';
-import importX from 'eslint-plugin-import-x';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import tseslint from 'typescript-eslint';
 
@@ -23,7 +21,6 @@ export default tseslint.config(
 			js.configs.recommended,
 			tseslint.configs.recommended,
 			communityRecommended,
-			importX.configs['flat/recommended'],
 		],
 		rules: {
 			'prefer-spread': 'off',
@@ -32,7 +29,6 @@ export default tseslint.config(
 	},
 	{
 		plugins: { 'n8n-nodes-base': n8nNodesBase },
-		settings: { 'import-x/resolver-next': [createTypeScriptImportResolver()] },
 	},
 	{
 		files: ['package.json'],
