@@ -333,7 +333,7 @@ describe('workOrderNote.create', () => {
 		['bad work order ID', { wo: -1 }, 'workOrderId', /1 or greater/],
 		['bad e-mail among several', { to: 'ok@demo-retail.example;bad@' }, 'additionalFields.mailedTo', /e-mail address/],
 		['bad date', { date: '01/06/2026' }, 'additionalFields.scheduledDate', /ISO 8601/],
-		['negative visibility', { vis: -1 }, 'additionalFields.visibility', /0 or greater/],
+		['negative visibility', { vis: -1 }, 'additionalFields.visibility', /must be from 0 to 2147483647/],
 		['non-boolean flag', { pin: 'yes' }, 'additionalFields.isPinned', /true or false/],
 	])('%s is refused before any request', async (_name, bad, parameter, problem) => {
 		const good = { note: 'fine', wo: CREATE_WO, to: '', date: '', vis: 0, pin: false };

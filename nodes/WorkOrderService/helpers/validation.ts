@@ -167,8 +167,22 @@ export function optionalDateTime(node: INode, itemIndex: number, field: Field, v
 	const iso = value instanceof Date ? value.toISOString() : typeof (value as { toISO?: unknown })?.toISO === 'function'
 		? String((value as { toISO: () => string }).toISO())
 		: value;
-	if (typeof iso !== 'string' || !/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(iso.trim()) || Number.isNaN(Date.parse(iso.trim()))) {
-		throw invalid(node, itemIndex, field, 'must be an ISO 8601 date-time such as 2026-05-01T09:30:00Z', value);
+	const match =
+		typeof iso === 'string'
+			? /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(iso.trim())
+			: null;
+	const [year, month, day, hour = '0', minute = '0', second = '0'] = match ? match.slice(1).map((p) => p ?? undefined) : [];
+	const calendar = match ? new Date(Date.UTC(Number(year), Number(month) - 1, Number(day))) : undefined;
+	const realDay =
+		calendar !== undefined &&
+		calendar.getUTCFullYear() === Number(year) &&
+		calendar.getUTCMonth() === Number(month) - 1 &&
+		calendar.getUTCDate() === Number(day) &&
+		Number(hour) < 24 &&
+		Number(minute) < 60 &&
+		Number(second) < 60;
+	if (!realDay || typeof iso !== 'string') {
+		throw invalid(node, itemIndex, field, 'must be a real ISO 8601 date-time such as 2026-05-01T09:30:00Z', value);
 	}
 	return iso.trim();
 }
@@ -190,10 +204,35 @@ export function acknowledgementAnswer(node: INode, itemIndex: number, field: Fie
 export function numericAnswer(node: INode, itemIndex: number, field: Field, value: unknown): number {
 	let n: number | undefined;
 	if (typeof value === 'number') n = value;
-	else if (typeof value === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value)) n = Number(value);
+	else if (typeof value === 'string' && DECIMAL.test(value)) n = Number(value);
 	if (n === undefined || !Number.isFinite(n)) {
 		throw invalid(node, itemIndex, field, 'must be a finite number', value);
 	}
+	return n;
+}
+
+const DECIMAL = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
+
+/**
+ * An optional number within bounds, as a JSON number or decimal text (no hex, no booleans, no
+ * arrays). Blank means "not given".
+ */
+export function optionalNumber(
+	node: INode,
+	itemIndex: number,
+	field: Field,
+	value: unknown,
+	rules: { min: number; max: number; integer?: boolean },
+): number | undefined {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+	let n: number | undefined;
+	if (typeof value === 'number') n = value;
+	else if (typeof value === 'string' && DECIMAL.test(value)) n = Number(value);
+	const range = `from ${rules.min} to ${rules.max}`;
+	if (n === undefined || !Number.isFinite(n) || (rules.integer && !Number.isInteger(n))) {
+		throw invalid(node, itemIndex, field, `must be ${rules.integer ? 'a whole number' : 'a number'} ${range}`, value);
+	}
+	if (n < rules.min || n > rules.max) throw invalid(node, itemIndex, field, `must be ${range}`, value);
 	return n;
 }
 

@@ -340,6 +340,9 @@ function failureError(
 				? ` Gave up: ${info.gaveUp}.`
 				: '';
 	const maybeProcessed = method === 'POST' || method === 'PATCH';
+	const throttled =
+		failure.status === 429 ||
+		(failure.status === 503 && parseRetryAfter(headerValue(failure.headers, 'retry-after')) !== undefined);
 	if (failure.authErrorMessage !== undefined) {
 		message = `Login to the Work Order Service failed: ${failure.authErrorMessage}`;
 		description = 'The request was not sent. Fix the credential, then run the workflow again.';
@@ -349,8 +352,9 @@ function failureError(
 		const words = serviceMessage(failure.bodyText, contentType);
 		const code = serviceErrorCode(failure.bodyText);
 		message = `The Work Order Service answered ${statusLabel(failure.status)} to ${route}${words ? `: ${words}` : ''}${code !== undefined ? ` (error code ${code})` : ''}`;
+		if (info.attempts > 1) message += ` (gave up after ${info.attempts} attempts)`;
 		description = hintForStatus(failure.status, method) + retryNote;
-		if (failure.status >= 500 && maybeProcessed && failure.status !== 503) {
+		if (failure.status >= 500 && maybeProcessed && !throttled) {
 			description = `The submission may or may not have been recorded by the service: it was not sent again automatically, to avoid a duplicate. Check the work order before running this item again.${retryNote}`;
 		}
 	} else {

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
-import { invalid, optionalBoolean, optionalPositiveInteger, optionalText, positiveInteger } from '../../helpers/validation';
+import { optionalBoolean, optionalNumber, optionalPositiveInteger, optionalText, positiveInteger } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 
 /** Check-in and check-out share their parameters: POST /workorders/{id}/universalCheckIn|Out. */
@@ -87,22 +87,13 @@ export function checkInOutDescription(operation: Direction): INodeProperties[] {
 	return updateDisplayOptions({ show: { resource: ['workOrder'], operation: [operation] } }, properties);
 }
 
-function coordinate(node: ReturnType<IExecuteFunctions['getNode']>, i: number, name: string, label: string, value: unknown, bound: number) {
-	if (value === undefined || value === null || value === '') return undefined;
-	const n = typeof value === 'string' ? Number(value) : value;
-	if (typeof n !== 'number' || !Number.isFinite(n) || Math.abs(n) > bound) {
-		throw invalid(node, i, { name: `additionalFields.${name}`, label }, `must be a number from -${bound} to ${bound}`, value);
-	}
-	return n;
-}
-
 export async function checkInOut(this: IExecuteFunctions, i: number, operation: Direction): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
 	const fields = (this.getNodeParameter('additionalFields', i, {}) ?? {}) as IDataObject;
 	const body: IDataObject = {};
-	const latitude = coordinate(node, i, 'latitude', 'Latitude', fields.latitude, 90);
-	const longitude = coordinate(node, i, 'longitude', 'Longitude', fields.longitude, 180);
+	const latitude = optionalNumber(node, i, { name: 'additionalFields.latitude', label: 'Latitude' }, fields.latitude, { min: -90, max: 90 });
+	const longitude = optionalNumber(node, i, { name: 'additionalFields.longitude', label: 'Longitude' }, fields.longitude, { min: -180, max: 180 });
 	if (latitude !== undefined) body.Latitude = latitude;
 	if (longitude !== undefined) body.Longitude = longitude;
 	const userId = optionalPositiveInteger(node, i, { name: 'additionalFields.userId', label: 'User ID' }, fields.userId);

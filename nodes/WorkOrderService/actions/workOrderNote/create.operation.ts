@@ -3,10 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
 import {
-	invalid,
 	optionalBoolean,
 	optionalDateTime,
 	optionalEmail,
+	optionalNumber,
 	optionalText,
 	positiveInteger,
 	requiredText,
@@ -127,13 +127,8 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	if (scheduledDate !== undefined) body.ScheduledDate = scheduledDate;
 	const followUpDate = optionalDateTime(node, i, field('followUpDate', 'Follow-Up Date'), fields.followUpDate);
 	if (followUpDate !== undefined) body.FollowUpDate = followUpDate;
-	if (fields.visibility !== undefined && fields.visibility !== '') {
-		const visibility = Number(fields.visibility);
-		if (!Number.isInteger(visibility) || visibility < 0) {
-			throw invalid(node, i, field('visibility', 'Visibility'), 'must be a whole number, 0 or greater', fields.visibility);
-		}
-		body.Visibility = visibility;
-	}
+	const visibility = optionalNumber(node, i, field('visibility', 'Visibility'), fields.visibility, { min: 0, max: 2147483647, integer: true });
+	if (visibility !== undefined) body.Visibility = visibility;
 
 	const response = await apiRequest.call(this, {
 		method: 'POST',

@@ -1,0 +1,685 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * End-to-end run of this package inside a real n8n (2.41.1), headless:
+ *
+ *   npm run test:e2e                      (= npm run build && node test/e2e/run-e2e.js)
+ *   node test/e2e/run-e2e.js [--build]    (--build runs `npm run build` first)
+ *   node test/e2e/run-e2e.js --tarball f.tgz   (test a given tarball, e.g. a published version)
+ *
+ * 1. the cached n8n runtime (setup-n8n.sh via n8n.ensureRuntime; cold install on first use);
+ * 2. `npm pack` of this package, installed as a community package into a fresh
+ *    N8N_USER_FOLDER/.n8n/nodes (the way Settings > Community Nodes does it);
+ * 3. the emulator of the Work Order Service in this process; credentials of every kind imported
+ *    into n8n's encrypted store, the example workflows (examples/*.json) plus three e2e workflows
+ *    imported, each run with `n8n execute --id=... --rawOutput`;
+ * 4. assertions on n8n's result JSON, on the emulator's request log and state, and on the
+ *    credentials n8n persisted (export:credentials --decrypted).
+ *
+ * One line per check ("ok   ..." / "FAIL ..."), timings, and a closing line
+ * `e2e: N passed, M failed`. Exit code 1 on any failure. Only 127.0.0.1 traffic.
+ * N8N_E2E_KEEP=1 keeps the n8n user folder for debugging.
+ */
+
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const n8n = require('./n8n');
+const { startEmulator } = require('../emulator');
+const { demoCredentials } = require('../../examples/demo-credentials');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const EXAMPLES = path.join(ROOT, 'examples');
+const PKG = 'n8n-nodes-work-order-service';
+const NODE_TYPE = `${PKG}.workOrderService`;
+const CREDENTIAL_TYPES = ['workOrderServiceApi', 'workOrderServiceOAuth2Api', 'workOrderServiceContractorApi'];
+const ENCRYPTION_KEY = 'wos-e2e-fixed-encryption-key-0123456789';
+// n8n's OAuth2 callback URL for an instance on localhost:5678 (registered for the emulator's clients).
+const OAUTH_REDIRECT_URI = 'http://localhost:5678/rest/oauth2-credential/callback';
+const TWO_53 = 2n ** 53n;
+
+// ------------------------------------------------------------------ small helpers
+const started = Date.now();
+const results = [];
+/** Runs one check; never throws. Returns whether it passed. */
+async function check(name, fn) {
+  const t = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`ok   ${name} (${Date.now() - t} ms)`);
+    return true;
+  } catch (err) {
+    results.push({ name, ok: false });
+    console.log(`FAIL ${name} (${Date.now() - t} ms)\n${String(err && err.stack ? err.stack : err).replace(/^/gm, '     ')}`);
+    return false;
+  }
+}
+
+function readExample(file) {
+  return JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
+}
+
+function basic(id, secret) {
+  return `Basic ${Buffer.from(`${id}:${secret}`, 'utf8').toString('base64')}`;
+}
+
+function bearerOf(entry) {
+  const m = /^Bearer (.+)$/i.exec(entry.headers.authorization || '');
+  return m ? m[1] : null;
+}
+
+const isTokenRequest = (r) => r.path.startsWith('/auth/');
+const isApiRequest = (r) => r.path.startsWith('/api/');
+
+/** Newest mtime of the source files vs. their compiled counterparts in dist/. */
+function staleDistFiles() {
+  const stale = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+        const out = path.join(ROOT, 'dist', path.relative(ROOT, p)).replace(/\.ts$/, '.js');
+        if (!fs.existsSync(out) || fs.statSync(out).mtimeMs < fs.statSync(p).mtimeMs) stale.push(path.relative(ROOT, p));
+      }
+    }
+  };
+  for (const d of ['nodes', 'credentials']) walk(path.join(ROOT, d));
+  return stale;
+}
+
+/** Env for npm run from here: without the npm_* that `npm run` exports (e.g. the clone's ignore-scripts). */
+function cleanEnv() {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
+  return env;
+}
+
+/** Log in through the emulator's authorize form and exchange the code the way n8n's callback does. */
+async function authorizationCodeGrant(emu, user, client) {
+  const { ClientOAuth2 } = require(path.join(ROOT, 'node_modules', '@n8n', 'client-oauth2'));
+  const state = crypto.randomBytes(12).toString('base64url');
+  // Same options n8n 2.41 builds in OAuth2CredentialController.convertCredentialToOptions for this
+  // credential type: header client auth, scope '' (hidden, empty) split on ','.
+  const oauth = new ClientOAuth2({
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    accessTokenUri: `${emu.authUrl}/oauth/token`,
+    authorizationUri: `${emu.authUrl}/oauth/authorize`,
+    authentication: 'header',
+    redirectUri: OAUTH_REDIRECT_URI,
+    scopes: [''],
+    scopesSeparator: ' ',
+  });
+  const authorizeUrl = oauth.code.getUri({ state });
+
+  // 1. GET the authorize URL: the login form.
+  const page = await fetch(authorizeUrl, { redirect: 'manual' });
+  const html = await page.text();
+  assert.equal(page.status, 200, `GET authorize: ${page.status} ${html.slice(0, 200)}`);
+  const form = /<form[^>]*method="post"[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/i.exec(html);
+  assert.ok(form, 'the authorize page has a login form');
+  const unescape = (s) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const fields = new URLSearchParams();
+  for (const m of form[2].matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) fields.append(unescape(m[1]), unescape(m[2]));
+  fields.set('username', user.username);
+  fields.set('password', user.password);
+
+  // 2. POST the form: 302 to the callback with code and state.
+  const action = new URL(unescape(form[1]), emu.origin).toString();
+  const posted = await fetch(action, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: fields.toString(),
+    redirect: 'manual',
+  });
+  const location = posted.headers.get('location');
+  assert.equal(posted.status, 302, `POST login form: ${posted.status} ${(await posted.text()).slice(0, 200)}`);
+  const callback = new URL(location);
+  assert.equal(`${callback.origin}${callback.pathname}`, OAUTH_REDIRECT_URI, 'redirected to the registered n8n callback');
+  assert.equal(callback.searchParams.get('state'), state, 'state comes back unchanged');
+  assert.ok(callback.searchParams.get('code'), 'code in the callback');
+
+  // 3. Exchange the code (Basic client header, redirect_uri), as n8n's callback handler does.
+  const token = await oauth.code.getToken(location, { state });
+  const data = { ...token.data };
+  // n8n's callback stores the raw token response plus n8n_expires_at.
+  const expiresIn = Number(data.expires_in);
+  if (Number.isFinite(expiresIn) && expiresIn > 0) data.n8n_expires_at = String(Date.now() + expiresIn * 1000);
+  return { data, authorizeUrl, callback: location };
+}
+
+// ------------------------------------------------------------------ e2e-only workflows
+const START = {
+  id: 'e2e00000-0000-4000-8000-000000000001',
+  name: 'Start',
+  type: 'n8n-nodes-base.manualTrigger',
+  typeVersion: 1,
+  position: [0, 0],
+  parameters: {},
+};
+function chain(id, name, nodes) {
+  const all = [START, ...nodes.map((n, i) => ({ id: `e2e00000-0000-4000-8000-${String(i + 2).padStart(12, '0')}`, position: [240 * (i + 1), 0], ...n }))];
+  const connections = {};
+  for (let i = 0; i < all.length - 1; i++) connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
+  return { id, name, nodes: all, connections, settings: { executionOrder: 'v1' } };
+}
+
+const OAUTH_CRED = { id: 'wosOAuthCodeE2e', name: 'Work Order Service OAuth2 (emulator, code grant)' };
+const WF = {
+  unknown: 'wosE2eUnknownType',
+  http: 'wosE2eHttpRequest',
+  oauth: 'wosE2eOAuth2',
+};
+
+function e2eWorkflows(emu, passwordCred) {
+  return [
+    chain(WF.unknown, 'e2e: unknown node type of the package', [
+      { name: 'Missing', type: `${PKG}.workOrderServiceDoesNotExist`, typeVersion: 1, parameters: {} },
+    ]),
+    chain(WF.http, 'e2e: HTTP Request node with the workOrderServiceApi credential', [
+      {
+        name: 'Page API (not covered by the node)',
+        type: 'n8n-nodes-base.httpRequest',
+        typeVersion: 4.2,
+        parameters: {
+          url: `${emu.baseUrl}/v3/workorders?page=1&pageSize=5`,
+          authentication: 'predefinedCredentialType',
+          nodeCredentialType: 'workOrderServiceApi',
+          options: {},
+        },
+        credentials: { workOrderServiceApi: passwordCred },
+      },
+      {
+        name: 'Duplicates at location 502',
+        type: 'n8n-nodes-base.httpRequest',
+        typeVersion: 4.2,
+        parameters: {
+          url: `${emu.baseUrl}/v3/odata/locations(502)/workorders/Service.GetDuplicates()`,
+          authentication: 'predefinedCredentialType',
+          nodeCredentialType: 'workOrderServiceApi',
+          options: {},
+        },
+        credentials: { workOrderServiceApi: passwordCred },
+      },
+    ]),
+    chain(WF.oauth, 'e2e: OAuth2 authorization-code credential', [
+      {
+        name: 'Get work order (OAuth2)',
+        type: NODE_TYPE,
+        typeVersion: 1,
+        parameters: { authentication: 'oAuth2', resource: 'workOrder', operation: 'get', workOrderId: 90000001 },
+        credentials: { workOrderServiceOAuth2Api: OAUTH_CRED },
+      },
+    ]),
+  ];
+}
+
+// ------------------------------------------------------------------ main
+async function main() {
+  console.log(`e2e: ${PKG} in a real n8n ${n8n.N8N_VERSION}`);
+
+  // ---- runtime (cold install or cache hit), measured
+  const setupLog = [];
+  const runtime = await n8n.ensureRuntime({
+    log: (s) => {
+      setupLog.push(s);
+      process.stderr.write(s);
+    },
+  });
+  const setupText = setupLog.join('');
+  const installKind = /\[setup-n8n\] cached/.test(setupText) ? 'cached' : 'cold';
+  const install = { kind: installKind, ms: runtime.setupMs };
+  console.log(`runtime: ${runtime.dir} — ${installKind} (ensureRuntime ${(runtime.setupMs / 1000).toFixed(1)} s)`);
+
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wos-e2e-pack-'));
+  let emu = null;
+  let instance = null;
+  const runs = [];
+  try {
+    // ---- build + pack
+    if (process.argv.includes('--build')) {
+      const b = spawnSync('npm', ['run', 'build'], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'inherit', 'inherit'] });
+      if (b.status !== 0) throw new Error('npm run build failed');
+    }
+    let tarball = null;
+    const tarballArg = process.argv.includes('--tarball') ? process.argv[process.argv.indexOf('--tarball') + 1] : null;
+    const checkTarballFiles = (files) => {
+      assert.ok(files.includes('package.json'), 'package.json in tarball');
+      assert.ok(files.includes('dist/nodes/WorkOrderService/WorkOrderService.node.js'), 'node in tarball');
+      for (const c of ['WorkOrderServiceApi', 'WorkOrderServiceOAuth2Api', 'WorkOrderServiceContractorApi']) {
+        assert.ok(files.includes(`dist/credentials/${c}.credentials.js`), `${c} in tarball`);
+      }
+      assert.deepEqual(files.filter((f) => /^(test|nodes|credentials|examples)\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts'))), []);
+    };
+    if (tarballArg) {
+      await check(`given tarball ${path.basename(tarballArg)} holds the node and its 3 credentials`, async () => {
+        const t = spawnSync('tar', ['-tzf', tarballArg], { encoding: 'utf8' });
+        assert.equal(t.status, 0, t.stderr);
+        checkTarballFiles(t.stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, '')));
+        tarball = path.resolve(tarballArg);
+      });
+    } else {
+      await check('dist/ is built from the current sources', async () => {
+        const stale = staleDistFiles();
+        assert.deepEqual(stale, [], `run "npm run build" first (stale or missing in dist/: ${stale.slice(0, 5).join(', ')})`);
+      });
+      await check('npm pack: the tarball holds the node, its 3 credentials and nothing of src/test', async () => {
+        // --ignore-scripts: prepack would build again; the clone's .npmrc sets it anyway.
+        const p = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workDir], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8' });
+        assert.equal(p.status, 0, `npm pack failed: ${p.stderr}`);
+        const [info] = JSON.parse(p.stdout);
+        checkTarballFiles(info.files.map((f) => f.path));
+        tarball = path.join(workDir, info.filename);
+        console.log(`     ${info.filename}: ${info.files.length} files, ${(info.size / 1024).toFixed(0)} KiB`);
+      });
+    }
+    if (!tarball) throw new Error('no tarball; cannot go on');
+
+    // ---- emulator + n8n instance
+    emu = await startEmulator({ port: 0 });
+    const fx = emu.fixtures;
+    instance = await n8n.createInstance({ encryptionKey: ENCRYPTION_KEY, runtime });
+    console.log(`emulator: ${emu.origin}; n8n user folder: ${instance.userFolder}`);
+
+    const runWorkflow = async (id) => {
+      const mark = emu.requests.length;
+      const run = await n8n.execute(instance, id);
+      const requests = emu.requests.slice(mark);
+      runs.push({ id, run, requests, ms: run.ms });
+      if (!run.ok) {
+        const why = run.crashed
+          ? `CRASHED (code ${run.code}, signal ${run.signal})`
+          : run.timedOut
+            ? 'TIMED OUT'
+            : `workflow error: ${run.errorMessage || `exit code ${run.code}`}`;
+        const tail = (s) => s.split('\n').slice(-30).join('\n');
+        throw new Error(`n8n execute --id=${id}: ${why}\n--- stdout ---\n${tail(run.stdout)}\n--- stderr ---\n${tail(run.stderr)}`);
+      }
+      return { run, result: run.result, requests, out: (node, opts) => n8n.nodeOutput(run.result, node, opts) };
+    };
+
+    await check('install: tarball installed as a community package in <N8N_USER_FOLDER>/.n8n/nodes (no peer deps)', async () => {
+      const pkg = await n8n.installCommunityPackage(instance, tarball);
+      assert.equal(pkg.packageName, PKG);
+      const ledger = JSON.parse(fs.readFileSync(path.join(instance.nodesDir, 'package.json'), 'utf8'));
+      assert.equal(ledger.dependencies[PKG], pkg.version);
+      const installed = JSON.parse(fs.readFileSync(path.join(pkg.dir, 'package.json'), 'utf8'));
+      assert.equal(installed.peerDependencies, undefined);
+      assert.ok(!fs.existsSync(path.join(instance.nodesDir, 'node_modules', 'n8n-workflow')), 'n8n-workflow comes from n8n');
+    });
+
+    await check(`load: n8n export:nodes lists ${NODE_TYPE} with its 3 credential types, no load warnings`, async () => {
+      const { types, warnings } = await n8n.exportNodeTypes(instance);
+      assert.deepEqual(warnings, [], 'n8n warned while loading packages');
+      const node = types.find((t) => t.name === NODE_TYPE);
+      assert.ok(node, `${NODE_TYPE} not loaded; package types: ${types.filter((t) => t.name.startsWith(PKG)).map((t) => t.name)}`);
+      assert.equal(node.displayName, 'Work Order Service');
+      assert.deepEqual(node.credentials.map((c) => c.name).sort(), [...CREDENTIAL_TYPES].sort());
+      assert.ok(types.some((t) => t.name === 'n8n-nodes-base.httpRequest'));
+    });
+
+    // OAuth2 code grant first, so every credential is imported in one call.
+    let oauthInitial = null;
+    await check('OAuth2 code grant: logged in through the emulator form, code exchanged by @n8n/client-oauth2 (Basic + redirect_uri)', async () => {
+      const mark = emu.requests.length;
+      const { data } = await authorizationCodeGrant(emu, fx.users.subscriber, fx.clients.main);
+      const reqs = emu.requests.slice(mark);
+      const authz = reqs.filter((r) => r.path === '/auth/oauth/authorize');
+      assert.deepEqual(authz.map((r) => `${r.method} ${r.status}`), ['GET 200', 'POST 302']);
+      const tok = reqs.filter((r) => r.path === '/auth/oauth/token');
+      assert.equal(tok.length, 1);
+      assert.equal(tok[0].status, 200);
+      assert.equal(tok[0].body.grant_type, 'authorization_code');
+      assert.equal(tok[0].body.redirect_uri, OAUTH_REDIRECT_URI);
+      assert.equal(tok[0].headers.authorization, basic(fx.clients.main.clientId, fx.clients.main.clientSecret));
+      assert.match(data.access_token, /^at_/);
+      assert.match(data.refresh_token, /^rt_/);
+      oauthInitial = data;
+    });
+
+    const creds = demoCredentials(emu);
+    const passwordCred = creds.find((c) => c.id === 'wosPasswordDemo');
+    const passwordRef = { id: passwordCred.id, name: passwordCred.name };
+    await check('import: credentials of every kind into n8n\'s encrypted store; 6 example + 3 e2e workflows', async () => {
+      const all = [...creds];
+      if (oauthInitial) {
+        all.push({
+          ...OAUTH_CRED,
+          type: 'workOrderServiceOAuth2Api',
+          // authUrl / accessTokenUrl deliberately absent: their defaults are expressions on
+          // $self["authServerUrl"], which n8n must resolve itself.
+          data: {
+            clientId: fx.clients.main.clientId,
+            clientSecret: fx.clients.main.clientSecret,
+            authServerUrl: emu.authUrl,
+            baseUrl: emu.baseUrl,
+            oauthTokenData: oauthInitial,
+          },
+        });
+      }
+      await n8n.importCredentials(instance, all);
+      const rows = await n8n.queryDatabase(instance, 'select id, type, data from credentials_entity order by id');
+      assert.deepEqual(rows.map((r) => r.id).sort(), all.map((c) => c.id).sort());
+      for (const r of rows) {
+        assert.ok(!r.data.startsWith('{') && !r.data.includes(fx.users.subscriber.password) && !r.data.includes(fx.clients.main.clientSecret), `credential ${r.id} stored unencrypted`);
+      }
+      const examples = fs.readdirSync(EXAMPLES).filter((f) => /^\d\d-.*\.json$/.test(f)).sort();
+      assert.equal(examples.length, 6);
+      const workflows = [...examples.map(readExample), ...e2eWorkflows(emu, passwordRef)];
+      await n8n.importWorkflows(instance, workflows);
+      const wfRows = await n8n.queryDatabase(instance, 'select id from workflow_entity');
+      assert.deepEqual(wfRows.map((r) => r.id).sort(), workflows.map((w) => w.id).sort());
+    });
+
+    await check('load: a workflow with an unknown node type of the package fails ("Unrecognized node type")', async () => {
+      const run = await n8n.execute(instance, WF.unknown);
+      assert.equal(run.crashed, false, `crashed: code ${run.code} signal ${run.signal}`);
+      assert.equal(run.ok, false);
+      assert.equal(run.errorMessage, `Unrecognized node type: ${PKG}.workOrderServiceDoesNotExist`);
+    });
+
+    // ---- 01 checklist answers
+    const windows = {};
+    const photoB64 = JSON.parse(readExample('01-checklist-answers.json').nodes.find((n) => n.name === 'Nameplate photo (base64)').parameters.jsonOutput).photo;
+    const photo = Buffer.from(photoB64, 'base64');
+    await check('01 checklist: one answer of each type (acknowledgement, selector, text, numeric), one with a photo file', async () => {
+      const before = emu.state.checklistResponses.length;
+      const { out, requests } = await runWorkflow('wosDemoChecklist');
+      windows['01'] = requests;
+      const item = (node) => {
+        const items = out(node);
+        assert.equal(items.length, 1, `${node}: ${items.length} items`);
+        return items[0];
+      };
+      const withPhoto = item('Nameplate photo taken (acknowledgement + photo)');
+      assert.equal(withPhoto.CheckListResponse.CheckListQuestionId, 9105);
+      assert.equal(withPhoto.CheckListResponse.Answer, 'yes');
+      assert.equal(withPhoto.CheckListResponsePicture.DocumentName, 'nameplate.png');
+      assert.equal(item('Filters replaced (acknowledgement)').CheckListResponse.Answer, 'true');
+      const selector = item('Unit condition (selector)').CheckListResponse;
+      assert.equal(selector.Answer, 'Needs repair');
+      assert.equal(selector.FreeTextAnswer, 'Compressor contactor pitted; replacement quoted');
+      assert.equal(item('Work performed (text entry)').CheckListResponse.Answer, 'replaced both return-air filters and cleaned the condensate drain.');
+      assert.equal(item('Discharge air temperature (numeric input)').CheckListResponse.Answer, '55.5');
+
+      const stored = emu.state.checklistResponses.slice(before);
+      assert.deepEqual(stored.map((r) => r.questionId), [9105, 9101, 9102, 9103, 9104]);
+      assert.deepEqual([...new Set(stored.map((r) => r.questionType))].length, 4, 'four question types answered');
+      assert.ok(stored.every((r) => r.workOrderId === 90000001 && r.username === fx.users.subscriber.username));
+      const file = stored[0].file;
+      assert.ok(file, 'the emulator stored a file for question 9105');
+      assert.equal(file.filename, 'nameplate.png');
+      assert.equal(file.contentType, 'image/png');
+      assert.equal(file.size, photo.length);
+      assert.ok(Buffer.compare(file.data, photo) === 0, 'stored bytes equal the PNG of the workflow');
+      assert.equal(file.sha256, crypto.createHash('sha256').update(photo).digest('hex'));
+      assert.ok(stored.slice(1).every((r) => r.file === null), 'only the first answer carries a file');
+      const upload = requests.find((r) => r.method === 'POST' && r.parts);
+      const part = upload.parts.find((p) => p.filename);
+      assert.equal(part.filename, 'nameplate.png');
+      assert.equal(part.contentType, 'image/png');
+    });
+
+    // ---- 02 proposals
+    let run02 = null;
+    await check('02 proposals: approve 61001, reject 61002 (reason 1, alert list), hold + reopen 61007 — state in the emulator', async () => {
+      run02 = await runWorkflow('wosDemoProposals');
+      windows['02'] = run02.requests;
+      const p = emu.state.proposals;
+      assert.equal(p[61001].Status, 'Approved');
+      assert.equal(p[61002].Status, 'Rejected');
+      assert.equal(p[61002].RejectReasonCodeId, 1);
+      assert.equal(p[61007].Status, 'Open');
+      assert.deepEqual(p[61007].history.slice(-2).map((h) => h.to), ['OnHold', 'Open']);
+      const n = emu.state.notifications.filter((x) => x.type === 'proposal');
+      const reject = n.find((x) => x.proposalId === 61002 && x.action === 'reject');
+      assert.ok(reject && reject.useProposalAlertEmails === true, 'reject used the proposal-alert list');
+      assert.deepEqual(run02.out('Approve proposal 61001').map((i) => i.status), ['approved']);
+      assert.deepEqual(run02.out('Reject proposal 61002 with reason and alert e-mails').map((i) => i.status), ['rejected']);
+      assert.deepEqual(run02.out('Put proposal 61007 on hold').map((i) => i.status), ['onHold']);
+      assert.deepEqual(run02.out('Reopen proposal 61007').map((i) => i.status), ['open']);
+      assert.equal(run02.out('Rejection reasons').length, 5);
+    });
+
+    await check('02 proposals: over-limit approval of 61005 refused with the service\'s message, kept as an error item', async () => {
+      assert.ok(run02, 'workflow 02 ran');
+      const refused = run02.requests.filter((r) => r.path === '/api/v3/proposals/61005/approve');
+      assert.equal(refused.length, 1, 'one attempt (a 403 is not retried)');
+      assert.equal(refused[0].status, 403);
+      const serviceMessage = JSON.parse(refused[0].responseBody).ErrorMessage;
+      assert.match(serviceMessage, /exceeds your approval limit/);
+      const items = run02.out('Approve proposal 61005 (over the approval limit)');
+      assert.equal(items.length, 1);
+      assert.equal(typeof items[0].error, 'string');
+      assert.ok(items[0].error.includes(serviceMessage), `error item: ${items[0].error}`);
+      assert.equal(emu.state.proposals[61005].Status, 'Open', 'refused approval leaves the proposal open');
+      assert.equal(run02.result.data.resultData.lastNodeExecuted, 'Rejection reasons', 'the workflow went on');
+    });
+
+    // ---- 03 notes
+    await check('03 notes: note created with an ID above 2^53, read back by that ID, every digit intact', async () => {
+      const { out, requests } = await runWorkflow('wosDemoNotes');
+      windows['03'] = requests;
+      const created = out('Create note')[0].Id;
+      assert.equal(typeof created, 'string', `Id is a ${typeof created}: ${created}`);
+      assert.match(created, /^\d+$/);
+      assert.ok(BigInt(created) > TWO_53, `${created} is not above 2^53`);
+      const stored = emu.notesOf(90000005).find((x) => x.Id === BigInt(created));
+      assert.ok(stored, `the emulator has note ${created}`);
+      assert.equal(out('Read the note back')[0].Id, created);
+      const get = requests.find((r) => r.method === 'GET' && r.path === `/api/v3/odata/workorders(90000005)/notes(${created})`);
+      assert.ok(get && get.status === 200, `GET notes(${created}) of the exact id; GETs: ${requests.filter((r) => r.method === 'GET').map((r) => r.path)}`);
+      const attach = requests.find((r) => r.method === 'POST' && r.path === `/api/v3/workorders/90000005/notes/${created}/attachments`);
+      assert.ok(attach && attach.status === 201, 'attachment posted to the exact id');
+      assert.deepEqual(out('Attachments of the note').map((a) => [a.NoteId, a.FileName]), [[created, 'nameplate.png']]);
+      const all = out('All notes of the work order').map((x) => x.Id);
+      assert.ok(all.includes(created) && all.includes('9223372036854775807') && all.includes('9007199254740993'), `notes: ${all}`);
+    });
+
+    // ---- 04 work orders
+    await check('04 work orders: check in/out, get, Return All = 120 work orders in 3 OData requests ($skip 0/50/100)', async () => {
+      const { out, requests } = await runWorkflow('wosDemoWorkOrders');
+      windows['04'] = requests;
+      assert.equal(out('Check in')[0].ActivityType, 'CheckIn');
+      assert.equal(out('Check out')[0].ActivityType, 'CheckOut');
+      const wo = out('Get work order')[0];
+      assert.equal(wo.Id, 90000001);
+      assert.deepEqual(wo.Status, emu.state.workOrders[90000001].Status);
+      const list = out('All work orders (pages of 50)');
+      assert.equal(list.length, 120);
+      assert.equal(new Set(list.map((w) => w.Id)).size, 120);
+      assert.deepEqual(list.map((w) => w.Id), Array.from({ length: 120 }, (_, i) => 90000001 + i));
+      const odata = requests.filter((r) => r.method === 'GET' && r.path === '/api/v3/odata/workorders');
+      assert.deepEqual(odata.map((r) => r.query.$skip), ['0', '50', '100']);
+      assert.ok(odata.every((r) => r.status === 200));
+    });
+
+    // ---- token persistence through n8n's credential store
+    let storedPasswordToken = null;
+    await check('token persistence: 01 then 02 (password credential) made exactly 1 token request; 03, 04 none; stored accessToken reused', async () => {
+      for (const k of ['01', '02', '03', '04']) assert.ok(windows[k], `workflow ${k} ran`);
+      const tokenReqs = (k) => windows[k].filter(isTokenRequest);
+      assert.deepEqual(['01', '02', '03', '04'].map((k) => tokenReqs(k).length), [1, 0, 0, 0]);
+      const [login] = tokenReqs('01');
+      assert.equal(login.path, '/auth/oauth/token');
+      assert.equal(login.body.grant_type, 'password');
+      assert.equal(login.body.username, fx.users.subscriber.username);
+      const issued = JSON.parse(login.responseBody).access_token;
+      const bearers = new Set(['01', '02', '03', '04'].flatMap((k) => windows[k].filter(isApiRequest).map(bearerOf)));
+      assert.deepEqual([...bearers], [issued], 'every API call of the four executions used the one token');
+      const exported = await n8n.exportCredentials(instance);
+      const c = exported.find((x) => x.id === passwordCred.id);
+      assert.equal(c.data.accessToken, issued, 'n8n stored the token in the credential');
+      assert.ok(c.data.refreshToken, 'refresh token stored too');
+      assert.equal(c.data.password, fx.users.subscriber.password);
+      storedPasswordToken = c.data.accessToken;
+    });
+
+    // ---- 05 child subscriber
+    const usedTokens = {};
+    let finalExport = null;
+    await check('05 child subscriber: universal user lists children; credential scoped to 2001 reads its 6 work orders', async () => {
+      const { out, requests } = await runWorkflow('wosDemoChildSubscriber');
+      assert.deepEqual(out('Child subscribers of the universal user').map((s) => s.Id), [2001, 2002]);
+      const wos = out('Work orders of child subscriber 2001');
+      assert.deepEqual(wos.map((w) => w.Id), Array.from({ length: 6 }, (_, i) => 92001001 + i));
+      assert.ok(wos.every((w) => w.SubscriberId === 2001));
+      // One password login per credential; the child credential then scopes its token to 2001.
+      const tokens = requests.filter(isTokenRequest);
+      const describeToken = (r) => (r.body.subsidiary_id !== undefined ? `subsidiary ${r.body.subsidiary_id}` : `${r.body.grant_type} ${r.body.username}`);
+      assert.deepEqual(tokens.map((r) => `${describeToken(r)} ${r.status}`), [
+        `password ${fx.users.universal.username} 200`,
+        `password ${fx.users.universal.username} 200`,
+        'subsidiary 2001 200',
+      ]);
+      assert.equal(bearerOf(tokens[2]), JSON.parse(tokens[1].responseBody).access_token, 'child step with the universal user\'s token');
+      const scoped = requests.filter((r) => r.path === '/api/v3/odata/workorders');
+      assert.ok(scoped.length >= 1);
+      assert.ok(scoped.every((r) => bearerOf(r) === JSON.parse(tokens[2].responseBody).access_token), 'work orders read with the child-scoped token');
+      const rec = emu.state.tokens.find((t) => t.token === bearerOf(scoped[0]));
+      usedTokens.wosUniversalDemo = JSON.parse(tokens[0].responseBody).access_token;
+      usedTokens.wosChildDemo = rec.token;
+      assert.equal(rec.scope, 'subsidiary:2001');
+      assert.equal(rec.subscriberId, 2001);
+    });
+
+    // ---- 06 contractor
+    await check('06 contractor: JWT credential (one /auth/jwt/token request) reads its provider\'s work orders and notes', async () => {
+      const { out, requests } = await runWorkflow('wosDemoContractor');
+      const tokens = requests.filter(isTokenRequest);
+      assert.deepEqual(tokens.map((r) => `${r.path} ${r.status}`), ['/auth/jwt/token 200']);
+      assert.equal(tokens[0].headers.authorization, basic(fx.clients.main.clientId, fx.clients.main.clientSecret));
+      const api = requests.filter(isApiRequest);
+      assert.ok(api.length >= 2 && api.every((r) => r.tokenKind === 'jwt' && r.status === 200), 'API calls with the JWT');
+      assert.equal(bearerOf(api[0]).split('.').length, 3);
+      assert.equal(tokens[0].body.username, fx.users.contractor.username);
+      assert.equal(tokens[0].body.grant_type, undefined, 'no grant_type on the JWT endpoint');
+      usedTokens.wosContractorDemo = bearerOf(api[0]);
+      const wos = out('Work orders visible to the contractor');
+      assert.equal(wos.length, 5);
+      assert.ok(wos.every((w) => w.ProviderId === 3001));
+      assert.ok(out('Notes of work order 90000005').length >= 4);
+    });
+
+    // ---- n8n's HTTP Request node with this package's credential
+    await check('HTTP Request node, predefined credential workOrderServiceApi: page API + GetDuplicates() authorised with the stored token', async () => {
+      const { out, requests } = await runWorkflow(WF.http);
+      assert.equal(requests.filter(isTokenRequest).length, 0, 'the stored token is reused');
+      const api = requests.filter(isApiRequest);
+      assert.deepEqual(api.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.query)} ${r.status}`), [
+        'GET /api/v3/workorders {"page":"1","pageSize":"5"} 200',
+        'GET /api/v3/odata/locations(502)/workorders/Service.GetDuplicates() {} 200',
+      ]);
+      assert.ok(storedPasswordToken, 'stored token known from the persistence check');
+      assert.ok(api.every((r) => r.headers.authorization === `Bearer ${storedPasswordToken}`), 'Bearer = the credential\'s stored accessToken');
+      const [page] = out('Page API (not covered by the node)');
+      assert.equal(page.WorkOrders.length, 5);
+      assert.equal(page.TotalCount, 120);
+      const [dups] = out('Duplicates at location 502');
+      assert.deepEqual(dups.value.map((w) => w.Id).sort(), [90000011, 90000012]);
+    });
+
+    // ---- OAuth2 authorization-code credential: use, expire, refresh
+    let oauthRun1Token = null;
+    await check('OAuth2 credential: workflow runs with the imported oauthTokenData (no token request)', async () => {
+      assert.ok(oauthInitial, 'tokens obtained');
+      const { out, requests } = await runWorkflow(WF.oauth);
+      assert.equal(requests.filter(isTokenRequest).length, 0);
+      const api = requests.filter(isApiRequest);
+      assert.deepEqual(api.map((r) => `${r.method} ${r.path} ${r.status}`), ['GET /api/v3/workorders/90000001 200']);
+      assert.equal(bearerOf(api[0]), oauthInitial.access_token);
+      assert.equal(out('Get work order (OAuth2)')[0].Id, 90000001);
+      oauthRun1Token = oauthInitial.access_token;
+    });
+
+    await check('OAuth2 credential: access token expired in the emulator -> n8n refreshes (refresh_token + Basic), retries, persists new oauthTokenData', async () => {
+      assert.ok(oauthRun1Token, 'first OAuth2 run passed');
+      emu.expireAccessTokens();
+      const { out, requests } = await runWorkflow(WF.oauth);
+      const seq = requests.map((r) => `${r.method} ${r.path} ${r.status}`);
+      assert.deepEqual(seq, ['GET /api/v3/workorders/90000001 401', 'POST /auth/oauth/token 200', 'GET /api/v3/workorders/90000001 200']);
+      const [expired, refresh, retried] = requests;
+      assert.equal(bearerOf(expired), oauthInitial.access_token);
+      assert.deepEqual(JSON.parse(expired.responseBody).ErrorCodes, [1010, 1003], 'refused as expired');
+      assert.equal(refresh.body.grant_type, 'refresh_token');
+      assert.equal(refresh.body.refresh_token, oauthInitial.refresh_token);
+      assert.equal(refresh.headers.authorization, basic(fx.clients.main.clientId, fx.clients.main.clientSecret));
+      assert.equal(refresh.body.client_secret, undefined, 'no client secret in the body');
+      const issued = JSON.parse(refresh.responseBody);
+      assert.equal(bearerOf(retried), issued.access_token);
+      assert.equal(out('Get work order (OAuth2)')[0].Id, 90000001);
+      const exported = await n8n.exportCredentials(instance);
+      finalExport = exported;
+      const c = exported.find((x) => x.id === OAUTH_CRED.id);
+      assert.equal(c.data.oauthTokenData.access_token, issued.access_token, 'new access token stored');
+      assert.equal(c.data.oauthTokenData.refresh_token, issued.refresh_token, 'rotated refresh token stored');
+      assert.notEqual(c.data.oauthTokenData.refresh_token, oauthInitial.refresh_token);
+      // The hidden authUrl/accessTokenUrl were never stored: n8n resolved their $self["authServerUrl"] defaults.
+      assert.equal(c.data.accessTokenUrl, undefined);
+      assert.equal(c.data.authUrl, undefined);
+      // The password credential's token is unchanged (the HTTP Request node check used it).
+      assert.equal(exported.find((x) => x.id === passwordCred.id).data.accessToken, storedPasswordToken);
+    });
+
+    await check('credential store: the universal, child-subscriber and contractor credentials hold the tokens they used (JWT for the contractor)', async () => {
+      assert.ok(finalExport, 'credentials exported after the OAuth2 refresh');
+      for (const id of ['wosUniversalDemo', 'wosChildDemo', 'wosContractorDemo']) {
+        assert.ok(usedTokens[id], `${id} ran`);
+        const c = finalExport.find((x) => x.id === id);
+        assert.equal(c.data.accessToken, usedTokens[id], `${id}: stored accessToken`);
+      }
+      assert.equal(finalExport.find((x) => x.id === 'wosChildDemo').data.tokenScope, 'subsidiary:2001');
+    });
+
+    // ---- overall
+    await check('no n8n process crashed or timed out; the emulator answered no 5xx', async () => {
+      const bad = instance.timings.filter((t) => t.signal || (typeof t.code === 'number' && t.code >= 128));
+      assert.deepEqual(bad, []);
+      assert.ok(runs.every((r) => !r.run.crashed && !r.run.timedOut));
+      const errors = emu.requests.filter((r) => r.status === null || r.status >= 500);
+      assert.deepEqual(errors.map((r) => `${r.method} ${r.path} ${r.status}`), []);
+    });
+  } catch (err) {
+    results.push({ name: 'setup', ok: false });
+    console.log(`FAIL setup\n${String(err.stack || err).replace(/^/gm, '     ')}`);
+  } finally {
+    if (runs.length) {
+      console.log('\nexecutions: workflow, result, wall ms, requests to the emulator (token endpoints)');
+      for (const r of runs) {
+        const state = r.run.ok ? 'success' : r.run.crashed ? `CRASHED ${r.run.code ?? r.run.signal}` : `failed (${r.run.errorMessage})`;
+        console.log(`  ${r.id.padEnd(24)} ${state.padEnd(8)} ${String(r.ms).padStart(6)}  ${r.requests.length} (${r.requests.filter(isTokenRequest).length})`);
+      }
+    }
+    if (instance) {
+      console.log('\nn8n calls (ms):');
+      for (const t of instance.timings) console.log(`  ${String(t.ms).padStart(6)}  code=${t.code}${t.signal ? ` signal=${t.signal}` : ''}  ${t.command}`);
+      const exec = instance.timings.filter((t) => t.command.startsWith('execute'));
+      if (exec.length) console.log(`  execute: ${exec.length} runs, ${(exec.reduce((s, t) => s + t.ms, 0) / exec.length / 1000).toFixed(1)} s average`);
+      await n8n.destroyInstance(instance);
+    }
+    if (emu) {
+      console.log(`emulator: ${emu.requests.length} requests, ${emu.tokenRequests().length} to the token endpoints`);
+      await emu.close();
+    }
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+  const passed = results.filter((r) => r.ok).length;
+  const failed = results.length - passed;
+  const wall = (Date.now() - started) / 1000;
+  console.log(`\nruntime install: ${install.kind} ${(install.ms / 1000).toFixed(1)} s (n8n ${n8n.N8N_VERSION}, Node ${n8n.NODE_VERSION}, ${runtime.dir})`);
+  console.log(`e2e wall time: ${wall.toFixed(1)} s (of which runtime ${(install.ms / 1000).toFixed(1)} s)`);
+  console.log(`e2e: ${passed} passed, ${failed} failed`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((err) => {
+  console.error(err);
+  console.log('e2e: 0 passed, 1 failed');
+  process.exitCode = 1;
+});
