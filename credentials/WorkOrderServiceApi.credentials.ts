@@ -11,6 +11,9 @@ import type {
 import {
 	authServerUrlField,
 	baseUrlField,
+	bearerAuthentication,
+	credentialIcon,
+	credentialTest,
 	clientIdField,
 	clientSecretField,
 	passwordField,
@@ -29,10 +32,7 @@ export class WorkOrderServiceApi implements ICredentialType {
 
 	displayName = 'Work Order Service API';
 
-	icon: Icon = {
-		light: 'file:../nodes/WorkOrderService/workOrderService.svg',
-		dark: 'file:../nodes/WorkOrderService/workOrderService.dark.svg',
-	};
+	icon: Icon = credentialIcon;
 
 	documentationUrl = 'https://github.com/n8n-nodes-work-order-service/n8n-nodes-work-order-service#credentials';
 
@@ -59,21 +59,7 @@ export class WorkOrderServiceApi implements ICredentialType {
 		return await passwordGrantLogin(this, credentials);
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.accessToken}}',
-			},
-		},
-	};
+	authenticate: IAuthenticateGeneric = bearerAuthentication;
 
-	test: ICredentialTestRequest = {
-		request: {
-			// The API Base URL may be entered with or without a trailing slash or /v3.
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "").replace(/\\/v3$/i, "")}}',
-			url: '/v3/odata/workorders',
-			qs: { $top: 1 },
-		},
-	};
+	test: ICredentialTestRequest = credentialTest;
 }

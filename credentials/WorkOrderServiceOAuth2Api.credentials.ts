@@ -1,5 +1,12 @@
 import type { ICredentialTestRequest, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 
+import {
+	authServerUrlField,
+	baseUrlField,
+	credentialIcon,
+	credentialTest,
+} from './common/fields';
+
 /**
  * OAuth2 authorization-code grant. n8n's own OAuth2 machinery does the Connect flow, stores the
  * tokens and refreshes them; this type only points it at the service's endpoints and sends the
@@ -12,10 +19,7 @@ export class WorkOrderServiceOAuth2Api implements ICredentialType {
 
 	displayName = 'Work Order Service OAuth2 API';
 
-	icon: Icon = {
-		light: 'file:../nodes/WorkOrderService/workOrderService.svg',
-		dark: 'file:../nodes/WorkOrderService/workOrderService.dark.svg',
-	};
+	icon: Icon = credentialIcon;
 
 	documentationUrl = 'https://github.com/n8n-nodes-work-order-service/n8n-nodes-work-order-service#credentials';
 
@@ -27,24 +31,11 @@ export class WorkOrderServiceOAuth2Api implements ICredentialType {
 			default: 'authorizationCode',
 		},
 		{
-			displayName: 'Authorization Server URL',
-			name: 'authServerUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://login.example.com',
+			...authServerUrlField,
 			description:
 				'Address of the authorization server that serves /oauth/authorize and /oauth/token. It differs between production and sandbox.',
 		},
-		{
-			displayName: 'API Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://api.example.com',
-			description: 'Address of the service API, without the version segment: the node appends /v3',
-		},
+		baseUrlField,
 		{
 			displayName: 'Authorization URL',
 			name: 'authUrl',
@@ -77,12 +68,5 @@ export class WorkOrderServiceOAuth2Api implements ICredentialType {
 		},
 	];
 
-	test: ICredentialTestRequest = {
-		request: {
-			// The API Base URL may be entered with or without a trailing slash or /v3.
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "").replace(/\\/v3$/i, "")}}',
-			url: '/v3/odata/workorders',
-			qs: { $top: 1 },
-		},
-	};
+	test: ICredentialTestRequest = credentialTest;
 }

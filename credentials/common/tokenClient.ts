@@ -371,6 +371,29 @@ function usableRefreshToken(credentials: ICredentialDataDecryptedObject, identit
 	return refreshToken;
 }
 
+interface LoginSettings {
+	authServerUrl: string;
+	username: string;
+	password: string;
+	clientId: string;
+	/** `Basic BASE64(client_id:client_secret)` */
+	basic: string;
+}
+
+/** The fields both token logins need, checked before anything is sent. */
+function loginSettings(credentials: ICredentialDataDecryptedObject): LoginSettings {
+	const authServerUrl = requireUrl(credentials.authServerUrl, 'Authorization Server URL');
+	const clientId = requireText(credentials.clientId, 'Client ID');
+	const clientSecret = requireSecret(credentials.clientSecret, 'Client Secret');
+	return {
+		authServerUrl,
+		clientId,
+		basic: basicAuthHeader(clientId, clientSecret),
+		username: requireText(credentials.username, 'Username'),
+		password: requireSecret(credentials.password, 'Password'),
+	};
+}
+
 /**
  * Main API login (credential `workOrderServiceApi`): refresh token first, password grant next, then
  * the child-subscriber exchange when a Child Subscriber ID is set (spec 4.1 and 5.5-5.8).
@@ -379,11 +402,7 @@ export async function passwordGrantLogin(
 	helpers: IHttpRequestHelper,
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<IDataObject> {
-	const authServerUrl = requireUrl(credentials.authServerUrl, 'Authorization Server URL');
-	const clientId = requireText(credentials.clientId, 'Client ID');
-	const clientSecret = requireSecret(credentials.clientSecret, 'Client Secret');
-	const username = requireText(credentials.username, 'Username');
-	const password = requireSecret(credentials.password, 'Password');
+	const { authServerUrl, clientId, basic, username, password } = loginSettings(credentials);
 	const subsidiaryRaw = credentials.subsidiaryId;
 	const subsidiaryId =
 		subsidiaryRaw === undefined || subsidiaryRaw === null || String(subsidiaryRaw).trim() === ''
@@ -396,7 +415,6 @@ export async function passwordGrantLogin(
 		);
 	}
 	const tokenUrl = joinUrl(authServerUrl, '/oauth/token');
-	const basic = basicAuthHeader(clientId, clientSecret);
 	const identity = ['oauth', authServerUrl, clientId, username, subsidiaryId ?? ''].join('|');
 
 	const refreshToken = usableRefreshToken(credentials, identity);
@@ -439,13 +457,8 @@ export async function contractorJwtLogin(
 	helpers: IHttpRequestHelper,
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<IDataObject> {
-	const authServerUrl = requireUrl(credentials.authServerUrl, 'Authorization Server URL');
-	const clientId = requireText(credentials.clientId, 'Client ID');
-	const clientSecret = requireSecret(credentials.clientSecret, 'Client Secret');
-	const username = requireText(credentials.username, 'Username');
-	const password = requireSecret(credentials.password, 'Password');
+	const { authServerUrl, clientId, basic, username, password } = loginSettings(credentials);
 	const tokenUrl = joinUrl(authServerUrl, '/jwt/token');
-	const basic = basicAuthHeader(clientId, clientSecret);
 	const identity = ['jwt', authServerUrl, clientId, username].join('|');
 
 	const refreshToken = usableRefreshToken(credentials, identity);
