@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { limitField, returnAllField } from '../../helpers/fields';
-import { positiveInteger } from '../../helpers/validation';
+import { readLimit } from '../../helpers/limit';
 import { apiRequest } from '../../transport';
 import { toRecords } from '../../transport/paging';
 
@@ -14,10 +14,7 @@ export function simpleListOperation(resource: string, path: string) {
 	);
 
 	async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
-		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-		const limit = returnAll
-			? undefined
-			: positiveInteger(this.getNode(), i, { name: 'limit', label: 'Limit' }, this.getNodeParameter('limit', i, 50));
+		const limit = readLimit(this, i);
 		const response = await apiRequest.call(this, { method: 'GET', path, itemIndex: i });
 		const records = toRecords(response.body);
 		return limit === undefined ? records : records.slice(0, limit);

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { limitField, returnAllField } from '../../helpers/fields';
-import { optionalPositiveInteger, optionalText, positiveInteger } from '../../helpers/validation';
+import { optionalPositiveInteger, optionalText } from '../../helpers/validation';
+import { readLimit } from '../../helpers/limit';
 import { getODataList } from '../../transport/paging';
 
 const properties: INodeProperties[] = [
@@ -59,10 +60,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-	const limit = returnAll
-		? undefined
-		: positiveInteger(node, i, { name: 'limit', label: 'Limit' }, this.getNodeParameter('limit', i, 50));
+	const limit = readLimit(this, i);
 	const options = (this.getNodeParameter('options', i, {}) ?? {}) as IDataObject;
 	const option = (name: string, label: string) => ({ name: `options.${name}`, label });
 	const qs: IDataObject = {};

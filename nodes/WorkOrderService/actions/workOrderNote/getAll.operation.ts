@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { limitField, returnAllField, workOrderIdField } from '../../helpers/fields';
 import { positiveInteger } from '../../helpers/validation';
+import { readLimit } from '../../helpers/limit';
 import { getNotesList } from '../../transport/paging';
 
 const properties: INodeProperties[] = [
@@ -19,9 +20,6 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
-	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-	const limit = returnAll
-		? undefined
-		: positiveInteger(node, i, { name: 'limit', label: 'Limit' }, this.getNodeParameter('limit', i, 50));
+	const limit = readLimit(this, i);
 	return await getNotesList.call(this, { path: `/workorders/${workOrderId}/notes`, limit, itemIndex: i });
 }

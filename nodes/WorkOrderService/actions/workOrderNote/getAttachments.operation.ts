@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { limitField, returnAllField, workOrderIdField } from '../../helpers/fields';
 import { int64Id, positiveInteger } from '../../helpers/validation';
+import { readLimit } from '../../helpers/limit';
 import { getODataList } from '../../transport/paging';
 
 const properties: INodeProperties[] = [
@@ -33,10 +34,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 		rawNoteId === '' || rawNoteId === undefined || rawNoteId === null
 			? undefined
 			: int64Id(node, i, { name: 'noteId', label: 'Note ID' }, rawNoteId);
-	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-	const limit = returnAll
-		? undefined
-		: positiveInteger(node, i, { name: 'limit', label: 'Limit' }, this.getNodeParameter('limit', i, 50));
+	const limit = readLimit(this, i);
 	const path =
 		noteId === undefined
 			? `/odata/workorders(${workOrderId})/attachments`
