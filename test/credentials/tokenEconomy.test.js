@@ -246,6 +246,53 @@ describe('revocation and repeated 401', () => {
 		expect(harness.credentials.get(CRED).accessToken).toBe(relogin.access_token);
 	});
 
+	test.each([
+		['checklist picture', 'POST /api/v3/checklists/CheckListResponse'],
+		['note attachment', 'POST /api/v3/workorders/90000005/notes/9007199254740993/attachments'],
+	])('a multipart upload (%s) rejected with 401 is re-sent once after the re-login, with the identical body', async (kind, route) => {
+		const CRED = `multipart-401-${kind}`;
+		// log in first, then revoke: the upload is the first request to meet the 401
+		await recorder.run({ credentialId: CRED, credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		emulator.revokeAccessTokens();
+		emulator.clearRequests();
+		const photo = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4096, 7)]);
+		const f = emulator.fixtures;
+		const parameters =
+			kind === 'checklist picture'
+				? {
+						resource: 'checklistResponse',
+						operation: 'submit',
+						workOrderId: f.workOrders.checklist,
+						questionId: f.questions.pictureRequired,
+						questionType: 'acknowledgement',
+						answer: 'yes',
+						providerId: f.providerId,
+						technicianId: f.technicianId,
+						attempt: 1,
+						binaryPropertyName: 'data',
+					}
+				: { resource: 'workOrderNote', operation: 'addAttachment', workOrderId: 90000005, noteId: '9007199254740993', binaryPropertyName: 'data' };
+		const storedBefore = kind === 'checklist picture' ? emulator.state.checklistResponses.length : emulator.state.attachments.length;
+		const { result, output } = await recorder.run({
+			credentialId: CRED,
+			parameters,
+			items: [{ json: {}, binary: { data: { base64: photo.toString('base64'), fileName: 'unit.png', mimeType: 'image/png' } } }],
+		});
+		expect(result.error).toBeUndefined();
+		expect(output).toHaveLength(1);
+		expect(H.tokenRequests(emulator).map(H.grantOf)).toEqual(['refresh_token']);
+		const api = H.apiRequests(emulator);
+		expect(api.map((r) => `${r.method} ${r.path}`)).toEqual([route, route]);
+		expect(api.map((r) => r.status)).toEqual([401, 201]);
+		expect(api[1].rawBody.equals(api[0].rawBody)).toBe(true);
+		const file = api[1].parts.find((part) => part.name === 'file');
+		expect(file.filename).toBe('unit.png');
+		expect(file.contentType).toBe('image/png');
+		expect(file.data.equals(photo)).toBe(true);
+		const storedAfter = kind === 'checklist picture' ? emulator.state.checklistResponses.length : emulator.state.attachments.length;
+		expect(storedAfter).toBe(storedBefore + 1);
+	});
+
 	test('a 401 that persists after the re-login is reported after one retry, never looped', async () => {
 		const CRED = 'repeated-401';
 		await recorder.run({ credentialId: CRED, credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
