@@ -204,8 +204,8 @@ function backoffMs(attempt: number): number {
 
 interface Decision {
 	retry: boolean;
+	/** -1: no Retry-After, back off exponentially */
 	delayMs: number;
-	reason: string;
 }
 
 function decide(failure: HttpFailure, method: string): Decision {
@@ -213,15 +213,15 @@ function decide(failure: HttpFailure, method: string): Decision {
 	const status = failure.status;
 	if (status === 429 || (status === 503 && retryAfterMs !== undefined)) {
 		// A throttled request was not processed: safe to send again, whatever the method.
-		return { retry: true, delayMs: retryAfterMs ?? -1, reason: 'throttled' };
+		return { retry: true, delayMs: retryAfterMs ?? -1 };
 	}
 	const transient =
 		(status !== undefined && status >= 500 && status <= 599) ||
 		(status === undefined && failure.networkCode !== undefined);
 	if (transient && IDEMPOTENT_METHODS.has(method)) {
-		return { retry: true, delayMs: retryAfterMs ?? -1, reason: 'transient' };
+		return { retry: true, delayMs: retryAfterMs ?? -1 };
 	}
-	return { retry: false, delayMs: 0, reason: 'final' };
+	return { retry: false, delayMs: 0 };
 }
 
 /**
@@ -291,7 +291,8 @@ export async function apiRequest(this: Context, request: ApiRequest): Promise<Ap
 					throw new NodeOperationError(this.getNode(), error);
 				}
 			}
-			const decision = failure.authErrorMessage === undefined ? decide(failure, method) : { retry: false, delayMs: 0, reason: 'auth' };
+			// A failed login already waited out throttling in the credential; it is final here.
+			const decision: Decision = failure.authErrorMessage === undefined ? decide(failure, method) : { retry: false, delayMs: 0 };
 			if (decision.retry && attempt < settings.maxRetries) {
 				const delay = decision.delayMs >= 0 ? decision.delayMs : backoffMs(attempt);
 				if (waitedMs + delay <= settings.maxWaitMs) {
