@@ -6,23 +6,11 @@
  */
 const H = require('./helpers');
 
-let env;
 let emulator;
 let harness;
 let recorder;
 
-beforeAll(async () => {
-	env = await H.setupWithLeakIdentities();
-	({ emulator, harness } = env);
-	recorder = new H.Recorder(harness);
-});
-afterAll(async () => {
-	if (env) await env.close();
-});
-beforeEach(() => {
-	emulator.clearRequests();
-	emulator.resetFaults();
-});
+H.useSuite((suite) => ({ emulator, harness, recorder } = suite));
 
 const CRED = 'contractor';
 const IDS = [90000001, 90000004, 90000005]; // provider 3001's work orders: visible to the contractor

@@ -12,21 +12,10 @@ const { ClientOAuth2 } = require('@n8n/client-oauth2');
 const { Workflow } = require('n8n-workflow');
 const H = require('./helpers');
 
-let env;
 let emulator;
 let harness;
 
-beforeAll(async () => {
-	env = await H.setupWithLeakIdentities();
-	({ emulator, harness } = env);
-});
-afterAll(async () => {
-	if (env) await env.close();
-});
-beforeEach(() => {
-	emulator.clearRequests();
-	emulator.resetFaults();
-});
+H.useSuite((suite) => ({ emulator, harness } = suite));
 
 const TYPES = {
 	workOrderServiceApi: 'Work Order Service API',

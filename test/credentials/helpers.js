@@ -61,6 +61,29 @@ async function setupWithLeakIdentities() {
 }
 
 /**
+ * Registers the set-up every credential test file shares: emulator + harness with the distinctive
+ * identities, a Recorder of every run, closed after the file; each test starts with no faults, no
+ * response hook and an empty request log. `assign` receives { env, emulator, harness, recorder }.
+ * @param {(suite: { env: any, emulator: any, harness: any, recorder: Recorder }) => void} assign
+ */
+function useSuite(assign) {
+	/** @type {any} */
+	let env;
+	beforeAll(async () => {
+		env = await setupWithLeakIdentities();
+		assign({ env, emulator: env.emulator, harness: env.harness, recorder: new Recorder(env.harness) });
+	});
+	afterAll(async () => {
+		if (env) await env.close();
+	});
+	beforeEach(() => {
+		env.emulator.clearRequests();
+		env.emulator.resetFaults();
+		env.emulator.onResponse = null;
+	});
+}
+
+/**
  * Password-grant credential data on the distinctive client and user.
  * @param {any} emulator @param {keyof typeof LEAK.users} [userKey] @param {object} [extra]
  */
@@ -263,6 +286,7 @@ module.exports = {
 	CALLBACK_URI,
 	addLeakIdentities,
 	setupWithLeakIdentities,
+	useSuite,
 	passwordCredential,
 	contractorCredential,
 	basic,

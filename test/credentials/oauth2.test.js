@@ -10,23 +10,11 @@
 const { ClientOAuth2 } = require('@n8n/client-oauth2');
 const H = require('./helpers');
 
-let env;
 let emulator;
 let harness;
 let recorder;
 
-beforeAll(async () => {
-	env = await H.setupWithLeakIdentities();
-	({ emulator, harness } = env);
-	recorder = new H.Recorder(harness);
-});
-afterAll(async () => {
-	if (env) await env.close();
-});
-beforeEach(() => {
-	emulator.clearRequests();
-	emulator.resetFaults();
-});
+H.useSuite((suite) => ({ emulator, harness, recorder } = suite));
 
 const TYPE = 'workOrderServiceOAuth2Api';
 const CRED = 'oauth2-code';

@@ -13,24 +13,11 @@ const H = require('./helpers');
 const MINUTE = 60;
 const DAY = 24 * 3600;
 
-let env;
 let emulator;
 let harness;
 let recorder;
 
-beforeAll(async () => {
-	env = await H.setupWithLeakIdentities();
-	({ emulator, harness } = env);
-	recorder = new H.Recorder(harness);
-});
-afterAll(async () => {
-	if (env) await env.close();
-});
-beforeEach(() => {
-	emulator.clearRequests();
-	emulator.resetFaults();
-	emulator.onResponse = null;
-});
+H.useSuite((suite) => ({ emulator, harness, recorder } = suite));
 
 /** Work-order ids cycling over the main subscriber's work orders. */
 function workOrderItems(count) {

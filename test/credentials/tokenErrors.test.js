@@ -7,23 +7,11 @@
  */
 const H = require('./helpers');
 
-let env;
 let emulator;
 let harness;
 let recorder;
 
-beforeAll(async () => {
-	env = await H.setupWithLeakIdentities();
-	({ emulator, harness } = env);
-	recorder = new H.Recorder(harness);
-});
-afterAll(async () => {
-	if (env) await env.close();
-});
-beforeEach(() => {
-	emulator.clearRequests();
-	emulator.resetFaults();
-});
+H.useSuite((suite) => ({ emulator, harness, recorder } = suite));
 
 const GET_ONE = { resource: 'workOrder', operation: 'get', workOrderId: 90000001 };
 let credCounter = 0;

@@ -16,6 +16,7 @@ const {
   mediaType,
   isoLocal,
   isoOffset,
+  noteRecord,
   prop,
   splitEmails,
   parse,
@@ -276,28 +277,7 @@ function storeAttachment(emu, o) {
  */
 function addNote(emu, wo, user, text, extra = {}) {
   const now = emu.now();
-  const note = {
-    Id: emu._ids.note++,
-    WorkOrderId: wo.Id,
-    NoteData: text,
-    DateCreated: isoLocal(now),
-    DateCreatedDto: isoOffset(now),
-    CreatedBy: user.fullName,
-    MailedTo: null,
-    ActionRequired: false,
-    ScheduledDate: null,
-    ScheduledDateDto: null,
-    FollowUpDate: null,
-    FollowUpDateDto: null,
-    IsPinned: false,
-    Visibility: 0,
-    NotifyFollowers: false,
-    DoNotSendEmail: false,
-    ProposalId: null,
-    Attachments: [],
-    ...extra,
-    _createdAt: now,
-  };
+  const note = noteRecord({ id: emu._ids.note++, workOrderId: wo.Id, text, at: now, createdBy: user.fullName, extra, createdAt: now });
   (emu.state.notes[wo.Id] = emu.state.notes[wo.Id] || []).push(note);
   return note;
 }

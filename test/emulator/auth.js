@@ -93,6 +93,26 @@ function checkUser(emu, username, password) {
   return user;
 }
 
+
+/**
+ * Checks a refresh token of the given kind (OAuth or JWT: they do not cross endpoints) and marks it
+ * used: refresh tokens rotate. Throttled like every token request of its user.
+ * @param {any} emu @param {any} ctx @param {any} client @param {string} token @param {'oauth-refresh' | 'jwt-refresh'} kind
+ */
+function consumeRefreshToken(emu, ctx, client, token, kind) {
+  const rec = emu._refresh.get(token);
+  if (rec) {
+    ctx.log.username = rec.username;
+    tokenThrottle(emu, ctx, rec.username);
+  }
+  if (!rec || rec.kind !== kind) throw new Reply(oauthError(400, 'invalid_grant', 'The refresh token is invalid'));
+  if (rec.used) throw new Reply(oauthError(400, 'invalid_grant', 'The refresh token was already used (refresh tokens rotate)'));
+  if (emu.now() >= rec.expiresAt) throw new Reply(oauthError(400, 'invalid_grant', 'The refresh token has expired'));
+  if (rec.clientId !== client.clientId) throw new Reply(oauthError(400, 'invalid_grant', 'The refresh token was issued to another client'));
+  rec.used = true;
+  rec.usedAt = emu.now();
+  return rec;
+}
 /**
  * One token request per user per window (faults.tokenRateLimit.perUserMs).
  * @param {Emulator} emu @param {RequestContext} ctx @param {string} userKey
@@ -151,17 +171,7 @@ function oauthToken(emu, ctx) {
   if (grant === 'refresh_token') {
     const token = form.get('refresh_token');
     if (!token) throw new Reply(oauthError(400, 'invalid_request', 'refresh_token is required'));
-    const rec = emu._refresh.get(token);
-    if (rec) {
-      ctx.log.username = rec.username;
-      tokenThrottle(emu, ctx, rec.username);
-    }
-    if (!rec || rec.kind !== 'oauth-refresh') throw new Reply(oauthError(400, 'invalid_grant', 'The refresh token is invalid'));
-    if (rec.used) throw new Reply(oauthError(400, 'invalid_grant', 'The refresh token was already used (refresh tokens rotate)'));
-    if (emu.now() >= rec.expiresAt) throw new Reply(oauthError(400, 'invalid_grant', 'The refresh token has expired'));
-    if (rec.clientId !== client.clientId) throw new Reply(oauthError(400, 'invalid_grant', 'The refresh token was issued to another client'));
-    rec.used = true;
-    rec.usedAt = emu.now();
+    const rec = consumeRefreshToken(emu, ctx, client, token, 'oauth-refresh');
     const user = emu.state.users[rec.username];
     return json(
       200,
@@ -263,17 +273,7 @@ function jwtToken(emu, ctx) {
     throw new Reply(oauthError(400, 'invalid_request', 'Send either username and password, or refresh_token, not both'));
   }
   if (refresh !== null) {
-    const rec = emu._refresh.get(refresh);
-    if (rec) {
-      ctx.log.username = rec.username;
-      tokenThrottle(emu, ctx, rec.username);
-    }
-    if (!rec || rec.kind !== 'jwt-refresh') throw new Reply(oauthError(400, 'invalid_grant', 'The refresh token is invalid'));
-    if (rec.used) throw new Reply(oauthError(400, 'invalid_grant', 'The refresh token was already used (refresh tokens rotate)'));
-    if (emu.now() >= rec.expiresAt) throw new Reply(oauthError(400, 'invalid_grant', 'The refresh token has expired'));
-    if (rec.clientId !== client.clientId) throw new Reply(oauthError(400, 'invalid_grant', 'The refresh token was issued to another client'));
-    rec.used = true;
-    rec.usedAt = emu.now();
+    const rec = consumeRefreshToken(emu, ctx, client, refresh, 'jwt-refresh');
     const user = emu.state.users[rec.username];
     return json(200, emu._issueJwt({ client, user, grant: 'refresh_token' }), { 'cache-control': 'no-store', pragma: 'no-cache' });
   }

@@ -14,16 +14,9 @@ const N8N_CALLBACKS = [
   'http://127.0.0.1:5678/rest/oauth2-credential/callback',
 ];
 
-const HOUR = 3600 * 1000;
+const { isoLocal, isoOffset, noteRecord } = require('./http-util');
 
-/** @param {number} ms */
-function isoLocal(ms) {
-  return new Date(ms).toISOString().replace('Z', '');
-}
-/** @param {number} ms */
-function isoOffset(ms) {
-  return new Date(ms).toISOString().replace('Z', '+00:00');
-}
+const HOUR = 3600 * 1000;
 
 /**
  * @param {{ workOrderCount?: number, now: number }} opts
@@ -349,28 +342,7 @@ function buildSeed({ workOrderCount = 120, now }) {
    */
   const note = (woId, id, text, ageHours, by, extra = {}) => {
     const at = now - ageHours * HOUR;
-    (notes[woId] = notes[woId] || []).push({
-      Id: id,
-      WorkOrderId: woId,
-      NoteData: text,
-      DateCreated: isoLocal(at),
-      DateCreatedDto: isoOffset(at),
-      CreatedBy: by,
-      MailedTo: null,
-      ActionRequired: false,
-      ScheduledDate: null,
-      ScheduledDateDto: null,
-      FollowUpDate: null,
-      FollowUpDateDto: null,
-      IsPinned: false,
-      Visibility: 0,
-      NotifyFollowers: false,
-      DoNotSendEmail: false,
-      ProposalId: null,
-      Attachments: [],
-      ...extra,
-      _createdAt: 0,
-    });
+    (notes[woId] = notes[woId] || []).push(noteRecord({ id, workOrderId: woId, text, at, createdBy: by, extra, createdAt: 0 }));
   };
   note(WO.notes, 15001n, 'Technician dispatched, ETA 2 hours.', 60, 'Acme Facility Services');
   note(WO.notes, 2147483648n, 'Compressor amps high; ordering capacitor.', 50, 'Tom Tech', { ActionRequired: true });

@@ -152,6 +152,36 @@ function isoOffset(ms) {
 }
 
 /**
+ * A work-order note as the service returns it (field notes: Id, NoteData, DateCreated(+Dto),
+ * CreatedBy, MailedTo, ActionRequired, dates, IsPinned, Visibility, ...). `Id` is a BigInt.
+ * @param {{ id: bigint, workOrderId: number, text: string, at: number, createdBy: string, extra?: Record<string, any>, createdAt: number }} n
+ */
+function noteRecord({ id, workOrderId, text, at, createdBy, extra = {}, createdAt }) {
+  return {
+    Id: id,
+    WorkOrderId: workOrderId,
+    NoteData: text,
+    DateCreated: isoLocal(at),
+    DateCreatedDto: isoOffset(at),
+    CreatedBy: createdBy,
+    MailedTo: null,
+    ActionRequired: false,
+    ScheduledDate: null,
+    ScheduledDateDto: null,
+    FollowUpDate: null,
+    FollowUpDateDto: null,
+    IsPinned: false,
+    Visibility: 0,
+    NotifyFollowers: false,
+    DoNotSendEmail: false,
+    ProposalId: null,
+    Attachments: [],
+    ...extra,
+    _createdAt: createdAt,
+  };
+}
+
+/**
  * Case-insensitive property lookup (the deployed service binds JSON case-insensitively).
  * @param {Record<string, any>} obj
  * @param {string} name
@@ -194,6 +224,7 @@ module.exports = {
   mediaType,
   isoLocal,
   isoOffset,
+  noteRecord,
   prop,
   splitEmails,
   EMAIL_RE,

@@ -9,43 +9,7 @@ const { NodeApiError, NodeOperationError, Workflow } = require('n8n-workflow');
 const { LoadOptionsContext } = require('n8n-core');
 const support = require('../support');
 
-const CRED_ID = 'cred-1';
-
-/**
- * Starts emulator + harness for a test file and returns a context object whose fields are filled
- * in beforeAll. Call at the top level of a test file.
- */
-function useEnvironment(options = {}) {
-	const env = { emulator: null, harness: null, close: null, fixtures: null };
-	beforeAll(async () => {
-		const s = await support.setup(options);
-		env.emulator = s.emulator;
-		env.harness = s.harness;
-		env.close = s.close;
-		env.fixtures = s.emulator.fixtures;
-		env.harness.credentials.set(CRED_ID, {
-			name: 'Emulator password',
-			type: 'workOrderServiceApi',
-			data: support.passwordCredential(s.emulator),
-		});
-	});
-	afterAll(async () => {
-		if (env.close) await env.close();
-	});
-	beforeEach(() => {
-		if (env.emulator) env.emulator.clearRequests();
-	});
-	/**
-	 * Runs the node. spec: { parameters, items?, continueOnFail?, credentialId?, credentialData? }
-	 * Returns { result, output, error, api } where api = the API requests the emulator received.
-	 */
-	env.run = async (spec) => {
-		env.emulator.clearRequests();
-		const r = await support.runNode(env.harness, { credentialId: CRED_ID, ...spec });
-		return { ...r, api: support.apiRequests(env.emulator) };
-	};
-	return env;
-}
+const { CRED_ID, useEnvironment } = support;
 
 /** Items with json only. */
 function items(...jsons) {

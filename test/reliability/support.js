@@ -9,7 +9,7 @@
  */
 const support = require('../support');
 
-const CRED_ID = 'cred-1';
+const { CRED_ID, useEnvironment } = support;
 
 /** Fixture IDs used throughout (see test/emulator/fixtures.js). */
 const WO = 90000001; // HVAC PM checklist, location with checklists enabled, provider 3001
@@ -17,49 +17,6 @@ const PROVIDER = 3001;
 const TECH = 4001;
 const TEXT_QUESTION = 9103; // Text Entry
 const PROPOSAL_OPEN = 61001;
-
-/**
- * Starts emulator + harness for a test file; fields are filled in beforeAll.
- * @param {{ emulatorOptions?: object, userKey?: string }} [options]
- */
-function useEnvironment(options = {}) {
-	/** @type {any} */
-	const env = { emulator: null, harness: null, fixtures: null };
-	beforeAll(async () => {
-		const s = await support.setup({ emulatorOptions: options.emulatorOptions });
-		env.emulator = s.emulator;
-		env.harness = s.harness;
-		env.close = s.close;
-		env.fixtures = s.emulator.fixtures;
-		env.harness.credentials.set(CRED_ID, {
-			name: 'Emulator password',
-			type: 'workOrderServiceApi',
-			data: support.passwordCredential(s.emulator, options.userKey ?? 'subscriber'),
-		});
-	});
-	afterAll(async () => {
-		if (env.close) await env.close();
-	});
-	beforeEach(() => {
-		if (env.emulator) {
-			env.emulator.resetFaults();
-			env.emulator.onResponse = null;
-			env.emulator.clearRequests();
-		}
-	});
-	/**
-	 * Runs the node once. spec: { parameters, items?, continueOnFail?, credentialId?, credentialData?, timeoutMs? }
-	 * Returns { result, output, error, api, ms } where api = API requests the emulator received
-	 * during this run (token requests excluded) and ms = wall time of the run.
-	 */
-	env.run = async (spec) => {
-		env.emulator.clearRequests();
-		const started = Date.now();
-		const r = await support.runNode(env.harness, { credentialId: CRED_ID, ...spec });
-		return { ...r, api: support.apiRequests(env.emulator), ms: Date.now() - started };
-	};
-	return env;
-}
 
 /** Items with `json` only. @param {object[]} jsons */
 function items(...jsons) {

@@ -129,6 +129,54 @@ async function runNode(harness, spec) {
 	return { result, output, error: result.error };
 }
 
+const CRED_ID = 'cred-1';
+
+/**
+ * Starts emulator + harness for a test file, stores a password credential under CRED_ID, and
+ * returns a context whose fields are filled in beforeAll. Each test starts with no faults, no
+ * response hook and an empty request log. Call at the top level of a test file.
+ * @param {{ emulatorOptions?: object, userKey?: string }} [options]
+ */
+function useEnvironment(options = {}) {
+	/** @type {any} */
+	const env = { emulator: null, harness: null, close: null, fixtures: null };
+	beforeAll(async () => {
+		const s = await setup({ emulatorOptions: options.emulatorOptions });
+		env.emulator = s.emulator;
+		env.harness = s.harness;
+		env.close = s.close;
+		env.fixtures = s.emulator.fixtures;
+		env.harness.credentials.set(CRED_ID, {
+			name: 'Emulator password',
+			type: 'workOrderServiceApi',
+			data: passwordCredential(s.emulator, options.userKey ?? 'subscriber'),
+		});
+	});
+	afterAll(async () => {
+		if (env.close) await env.close();
+	});
+	beforeEach(() => {
+		if (env.emulator) {
+			env.emulator.resetFaults();
+			env.emulator.onResponse = null;
+			env.emulator.clearRequests();
+		}
+	});
+	/**
+	 * Runs the node once. spec: { parameters, items?, continueOnFail?, credentialId?, credentialData?, timeoutMs? }
+	 * Returns { result, output, error, api, ms }: api = the API requests the emulator received during
+	 * this run (token requests excluded), ms = wall time of the run.
+	 * @param {any} spec
+	 */
+	env.run = async (spec) => {
+		env.emulator.clearRequests();
+		const started = Date.now();
+		const r = await runNode(env.harness, { credentialId: CRED_ID, ...spec });
+		return { ...r, api: apiRequests(env.emulator), ms: Date.now() - started };
+	};
+	return env;
+}
+
 /** Items with `json` only. @param {object[]} jsons */
 function items(jsons) {
 	return jsons.map((json) => ({ json }));
@@ -148,7 +196,9 @@ module.exports = {
 	ROOT,
 	NODE_NAME,
 	CREDENTIAL_TYPES,
+	CRED_ID,
 	setup,
+	useEnvironment,
 	passwordCredential,
 	contractorCredential,
 	workflow,
