@@ -6,16 +6,7 @@
  */
 
 // Deterministic PRNG so every run measures the same document.
-function mulberry32(seed) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+const { mulberry32 } = require('../test/support/prng');
 
 const WORDS = (
 	'technician arrived on site replaced the filter checked pressure valve ' +

@@ -21,16 +21,7 @@ const MAX_SAFE = '9007199254740991';
 // literal's digits; everything else -> what JSON.parse gives for the literal).
 // ---------------------------------------------------------------------------
 
-function mulberry32(seed) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+const { mulberry32 } = require('../support/prng');
 
 function makeGenerator(seed) {
 	const rand = mulberry32(seed);
