@@ -1,5 +1,4 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -11,7 +10,6 @@ import type {
 import {
 	authServerUrlField,
 	baseUrlField,
-	bearerAuthentication,
 	credentialIcon,
 	credentialTest,
 	clientIdField,
@@ -20,7 +18,8 @@ import {
 	tokenFields,
 	usernameField,
 } from './common/fields';
-import { passwordGrantLogin } from './common/tokenClient';
+import { bearerAuthentication } from './common/authenticate';
+import { preAuthenticate } from './common/tokenBroker';
 
 /**
  * OAuth2 resource-owner password grant, with refresh tokens and the optional child-subscriber
@@ -56,10 +55,10 @@ export class WorkOrderServiceApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		return await passwordGrantLogin(this, credentials);
+		return await preAuthenticate('password', this, credentials);
 	}
 
-	authenticate: IAuthenticateGeneric = bearerAuthentication;
+	authenticate = bearerAuthentication('password');
 
 	test: ICredentialTestRequest = credentialTest;
 }

@@ -1,5 +1,4 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -11,7 +10,6 @@ import type {
 import {
 	authServerUrlField,
 	baseUrlField,
-	bearerAuthentication,
 	credentialIcon,
 	credentialTest,
 	clientIdField,
@@ -20,7 +18,8 @@ import {
 	tokenFields,
 	usernameField,
 } from './common/fields';
-import { contractorJwtLogin } from './common/tokenClient';
+import { bearerAuthentication } from './common/authenticate';
+import { preAuthenticate } from './common/tokenBroker';
 
 /**
  * Contractor API login: POST /jwt/token with the client as Basic and the user's name and password
@@ -46,10 +45,10 @@ export class WorkOrderServiceContractorApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		return await contractorJwtLogin(this, credentials);
+		return await preAuthenticate('contractor', this, credentials);
 	}
 
-	authenticate: IAuthenticateGeneric = bearerAuthentication;
+	authenticate = bearerAuthentication('contractor');
 
 	test: ICredentialTestRequest = credentialTest;
 }

@@ -1,4 +1,4 @@
-import type { IAuthenticateGeneric, ICredentialTestRequest, INodeProperties, Icon } from 'n8n-workflow';
+import type { ICredentialTestRequest, INodeProperties, Icon } from 'n8n-workflow';
 
 /**
  * Fields shared by the token-login credentials. The hidden ones are written by
@@ -103,16 +103,6 @@ export const tokenFields: INodeProperties[] = [
 export const credentialIcon: Icon = {
 	light: 'file:../nodes/WorkOrderService/workOrderService.svg',
 	dark: 'file:../nodes/WorkOrderService/workOrderService.dark.svg',
-};
-
-/** The stored token goes out as `Authorization: Bearer <token>` (also for n8n's HTTP Request node). */
-export const bearerAuthentication: IAuthenticateGeneric = {
-	type: 'generic',
-	properties: {
-		headers: {
-			Authorization: '=Bearer {{$credentials.accessToken}}',
-		},
-	},
 };
 
 /** Logs in and reads one work order. The API Base URL may be entered with or without a trailing slash or /v3. */

@@ -82,6 +82,15 @@ export class WorkOrderService implements INodeType {
 				default: {},
 				options: [
 					{
+						displayName: 'Concurrency',
+						name: 'concurrency',
+						type: 'number',
+						default: 20,
+						typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+						description:
+							'How many requests may be in flight at once (1 = one after another). When the service throttles, the node lowers this on its own and every request waits as long as the service asks.',
+					},
+					{
 						displayName: 'Max Retries',
 						name: 'maxRetries',
 						type: 'number',
@@ -113,7 +122,8 @@ export class WorkOrderService implements INodeType {
 						type: 'number',
 						default: 60,
 						typeOptions: { minValue: 1 },
-						description: 'How long to wait for the service to answer one request',
+						description:
+							'How long to wait for the service to answer one request (token requests: at most 30 s). A request that got no answer in time is not sent again.',
 					},
 				],
 			},

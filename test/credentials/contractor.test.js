@@ -78,7 +78,7 @@ test('a second execution reuses the stored JWT: no token request', async () => {
 test('after expiry: a 401, renewal with refresh_token (no grant_type), the retry succeeds', async () => {
 	const before = harness.credentials.get(CRED);
 	emulator.expireAccessTokens();
-	const { result, output } = await runContractor();
+	const { result, output } = await runContractor({ parameters: H.GET_WORK_ORDER_SEQUENTIAL });
 	expect(result.error).toBeUndefined();
 	expect(result.status).toBe('success');
 	expect(output.map((i) => i.json.Id)).toEqual(IDS);
@@ -105,7 +105,7 @@ test('after expiry: a 401, renewal with refresh_token (no grant_type), the retry
 test('after revocation: renewal with refresh_token, the retry succeeds', async () => {
 	const before = harness.credentials.get(CRED);
 	emulator.revokeAccessTokens();
-	const { result } = await runContractor();
+	const { result } = await runContractor({ parameters: H.GET_WORK_ORDER_SEQUENTIAL });
 	expect(result.status).toBe('success');
 	const tokens = H.tokenRequests(emulator);
 	expect(tokens).toHaveLength(1);

@@ -126,21 +126,47 @@ describe('types as n8n loads them', () => {
 	});
 });
 
-describe('authenticate: n8n applies Authorization: Bearer <token>', () => {
-	test.each(['workOrderServiceApi', 'workOrderServiceContractorApi'])('%s', async (name) => {
-		const type = harness.credentialTypes.getByName(name);
-		expect(type.authenticate).toEqual({ type: 'generic', properties: { headers: { Authorization: '=Bearer {{$credentials.accessToken}}' } } });
-		const signed = await withExpressionContext((workflow, node) =>
-			harness.credentialsHelper.authenticate(
-				{ accessToken: 'tok.e2e-1234', clientSecret: H.LEAK.clientSecret },
-				name,
-				{ url: `${emulator.baseUrl}/v3/workorders`, headers: { Accept: 'application/json' } },
-				workflow,
-				node,
-			),
+describe('authenticate: n8n applies Authorization: Bearer <token>, only to the API origin and only for the current settings', () => {
+	const KIND = { workOrderServiceApi: 'password', workOrderServiceContractorApi: 'contractor' };
+	/** The credential as stored after a login with its current settings (tokenIdentity as the login writes it). */
+	function loggedIn(name, extra = {}) {
+		const data = name === 'workOrderServiceApi' ? H.passwordCredential(emulator) : H.contractorCredential(emulator);
+		const { loginConfig } = require('../../dist/credentials/common/tokenClient');
+		return { ...data, accessToken: 'tok.e2e-1234', tokenIdentity: loginConfig(KIND[name], data).identity, ...extra };
+	}
+	async function sign(name, credentials, request) {
+		return await withExpressionContext((workflow, node) =>
+			harness.credentialsHelper.authenticate(credentials, name, { headers: { Accept: 'application/json' }, ...request }, workflow, node),
 		);
+	}
+
+	test.each(Object.keys(KIND))('%s: Bearer for a request to the API Base URL; never credentials across origins on a redirect', async (name) => {
+		expect(typeof harness.credentialTypes.getByName(name).authenticate).toBe('function');
+		const signed = await sign(name, loggedIn(name), { url: `${emulator.baseUrl}/v3/workorders` });
 		expect(signed.headers).toEqual({ Accept: 'application/json', Authorization: 'Bearer tok.e2e-1234' });
+		expect(signed.sendCredentialsOnCrossOriginRedirect).toBe(false);
 		expect(JSON.stringify(signed)).not.toContain(H.LEAK.clientSecret);
+		// the credential test's form: baseURL + relative url
+		const viaBase = await sign(name, loggedIn(name), { baseURL: emulator.baseUrl, url: '/v3/odata/workorders' });
+		expect(viaBase.headers.Authorization).toBe('Bearer tok.e2e-1234');
+	});
+
+	test.each(Object.keys(KIND))('%s: no token for another origin (another port, another scheme, another host)', async (name) => {
+		const port = Number(new URL(emulator.baseUrl).port);
+		for (const url of [`http://127.0.0.1:${port + 1}/api/v3/workorders`, `https://127.0.0.1:${port}/api/v3/workorders`, `http://localhost:${port}/api/v3/workorders`]) {
+			const signed = await sign(name, loggedIn(name), { url });
+			expect([url, signed.headers.Authorization]).toEqual([url, undefined]);
+		}
+	});
+
+	test.each(Object.keys(KIND))('%s: no token issued for other settings (edited API Base URL, server, client or user)', async (name) => {
+		const stale = loggedIn(name);
+		for (const edit of [{ username: 'someone.else' }, { clientId: 'other-client' }, { authServerUrl: 'http://127.0.0.1:1/auth' }]) {
+			const signed = await sign(name, { ...stale, ...edit }, { url: `${emulator.baseUrl}/v3/workorders` });
+			expect([edit, signed.headers.Authorization]).toEqual([edit, undefined]);
+		}
+		const moved = await sign(name, { ...stale, baseUrl: 'http://127.0.0.1:1/api' }, { url: 'http://127.0.0.1:1/api/v3/workorders' });
+		expect(moved.headers.Authorization).toBeUndefined();
 	});
 
 	test('workOrderServiceOAuth2Api: no own authenticate (n8n\'s requestOAuth2 signs it) and the signed request carries Bearer <access_token>', () => {

@@ -280,6 +280,8 @@ function closedPort() {
 }
 
 const GET_WORK_ORDER = { resource: 'workOrder', operation: 'get', workOrderId: '={{ $json.id }}' };
+/** The same, one item after another (Concurrency 1): for tests that assert the exact order of requests. */
+const GET_WORK_ORDER_SEQUENTIAL = { ...GET_WORK_ORDER, requestOptions: { concurrency: 1 } };
 
 module.exports = {
 	LEAK,
@@ -302,5 +304,6 @@ module.exports = {
 	Recorder,
 	closedPort,
 	GET_WORK_ORDER,
+	GET_WORK_ORDER_SEQUENTIAL,
 	items: S.items,
 };

@@ -147,7 +147,12 @@ describe('authorization code flow', () => {
 
 	test('after the access token expires, n8n-core refreshes it (refresh grant + Basic client header), stores the new oauthTokenData, and the run succeeds', async () => {
 		emulator.expireAccessTokens();
-		const { result, output } = await recorder.run({ authentication: 'oAuth2', credentialId: CRED, parameters: GET_ONE, items: H.items([{}, {}]) });
+		const { result, output } = await recorder.run({
+			authentication: 'oAuth2',
+			credentialId: CRED,
+			parameters: { ...GET_ONE, requestOptions: { concurrency: 1 } }, // the exact order of requests is asserted
+			items: H.items([{}, {}]),
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.status).toBe('success');
 		expect(output).toHaveLength(2);

@@ -111,7 +111,7 @@ describe('expired tokens', () => {
 
 		emulator.advanceTime(601); // the 600 s access token is over; the refresh token lives 30 days
 
-		const { result, output } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER, items: workOrderItems(3) });
+		const { result, output } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER_SEQUENTIAL, items: workOrderItems(3) });
 		expect(result.error).toBeUndefined();
 		expect(result.status).toBe('success');
 		expect(output.map((i) => i.json.Id)).toEqual(workOrderItems(3).map((i) => i.json.id));
@@ -140,7 +140,7 @@ describe('expired tokens', () => {
 		emulator.clearRequests();
 		emulator.expireAccessTokens();
 
-		const { result } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER, items: workOrderItems(2) });
+		const { result } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER_SEQUENTIAL, items: workOrderItems(2) });
 		expect(result.status).toBe('success');
 		const tokens = H.tokenRequests(emulator);
 		expect(tokens.map(H.grantOf)).toEqual(['refresh_token']);
@@ -156,7 +156,7 @@ describe('expired tokens', () => {
 
 		emulator.advanceTime(31 * DAY);
 
-		const { result, output } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER, items: workOrderItems(3) });
+		const { result, output } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER_SEQUENTIAL, items: workOrderItems(3) });
 		expect(result.error).toBeUndefined();
 		expect(result.status).toBe('success');
 		expect(output).toHaveLength(3);
@@ -188,7 +188,7 @@ describe('expired tokens', () => {
 		});
 		emulator.clearRequests();
 
-		const { result } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER, items: workOrderItems(2) });
+		const { result } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER_SEQUENTIAL, items: workOrderItems(2) });
 		expect(result.status).toBe('success');
 		const tokens = H.tokenRequests(emulator);
 		expect(tokens.map(H.grantOf)).toEqual(['password']);
@@ -212,7 +212,7 @@ describe('revocation and repeated 401', () => {
 		const { result, output } = await recorder.run({
 			credentialId: CRED,
 			credentialData: H.passwordCredential(emulator),
-			parameters: H.GET_WORK_ORDER,
+			parameters: H.GET_WORK_ORDER_SEQUENTIAL,
 			items: workOrderItems(3),
 		});
 		expect(revoked).toBe(true);

@@ -14,14 +14,15 @@ const {
   fail,
   empty,
   mediaType,
-  isoLocal,
-  isoOffset,
   noteRecord,
   prop,
   splitEmails,
   parse,
 } = require('./http-util');
-const { applyODataQuery, ODataError, compareValues } = require('./odata');
+const { applyODataQuery, ODataError, compareValues, instantOf } = require('./odata');
+const { WORK_ORDER_FIELDS } = require('./fixtures');
+const { applyWorkOrderChanges } = require('./workorders');
+const { UTC } = require('./service-time');
 
 /**
  * @typedef {import('./index').Emulator} Emulator
@@ -165,8 +166,9 @@ function requireMultipart(ctx) {
 /**
  * Optional/required typed fields of a JSON object (case-insensitive names).
  * @param {Record<string, any>} body
+ * @param {import('./service-time').ServiceTime} [time] reads date-times without an offset (default UTC)
  */
-function fields(body) {
+function fields(body, time) {
   /** @param {string} name */
   const get = (name) => {
     const v = prop(body, name);
@@ -227,11 +229,10 @@ function fields(body) {
       const v = get(name);
       if (v === undefined || v === '') return undefined;
       if (typeof v !== 'string') fail(400, E.INVALID_FIELD, `${name} must be an ISO 8601 date-time string`);
-      let text = v.trim();
-      if (/T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text)) text += 'Z';
-      const ms = Date.parse(text);
-      if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(ms)) fail(400, E.INVALID_FIELD, `${name} must be an ISO 8601 date-time, got '${v}'`);
-      return ms;
+      const text = v.trim();
+      const ticks = (time || UTC).parseTicks(text);
+      if (ticks === null) fail(400, E.INVALID_FIELD, `${name} must be an ISO 8601 date-time, got '${v}'`);
+      return Number(ticks / 10000n);
     },
   };
 }
@@ -263,8 +264,8 @@ function storeAttachment(emu, o) {
     ThumbnailPath: image ? `#workorders/${uuid}-thumb` : null,
     HasThumbnail: image,
     UploadedBy: o.user.fullName,
-    DateCreated: isoLocal(now),
-    DateCreatedDto: isoOffset(now),
+    DateCreated: emu.time.local(now),
+    DateCreatedDto: emu.time.dto(now),
     sha256: keep ? crypto.createHash('sha256').update(o.file.data).digest('hex') : null,
     data: keep ? o.file.data : undefined,
   };
@@ -277,7 +278,7 @@ function storeAttachment(emu, o) {
  */
 function addNote(emu, wo, user, text, extra = {}) {
   const now = emu.now();
-  const note = noteRecord({ id: emu._ids.note++, workOrderId: wo.Id, text, at: now, createdBy: user.fullName, extra, createdAt: now });
+  const note = noteRecord({ id: emu._ids.note++, workOrderId: wo.Id, text, at: now, createdBy: user.fullName, extra, createdAt: now, time: emu.time });
   (emu.state.notes[wo.Id] = emu.state.notes[wo.Id] || []).push(note);
   return note;
 }
@@ -290,12 +291,12 @@ function odataContext(emu, suffix) {
 }
 
 /**
- * @param {any[]} items @param {RequestContext} ctx @param {string} context @param {string[]} properties
+ * @param {Emulator} emu @param {any[]} items @param {RequestContext} ctx @param {string} context @param {string[]} properties
  * @param {(a: any, b: any) => number} [defaultOrder]
  */
-function odataList(items, ctx, context, properties, defaultOrder) {
+function odataList(emu, items, ctx, context, properties, defaultOrder) {
   try {
-    return json(200, applyODataQuery(items, ctx.query, { context, properties, defaultOrder }));
+    return json(200, applyODataQuery(items, ctx.query, { context, properties, defaultOrder, time: emu.time }));
   } catch (e) {
     if (e instanceof ODataError) fail(400, E.BAD_QUERY, e.message);
     throw e;
@@ -317,10 +318,9 @@ const CHECKIN_PROPS = [
   'NumberOfTechnicians', 'Comment', 'CheckInId', 'ActivityDate', 'ActivityDateDto', 'Source',
 ];
 
-/** @param {Emulator} emu */
-function woProps(emu) {
-  const any = Object.values(emu.state.workOrders)[0];
-  return any ? Object.keys(any) : ['Id'];
+/** @param {Emulator} _emu */
+function woProps(_emu) {
+  return WORK_ORDER_FIELDS;
 }
 
 // ---- handlers: work orders -------------------------------------------------------------------
@@ -346,7 +346,7 @@ function getWorkOrder(emu, ctx, p, params) {
 
 /** @type {Handler} */
 function odataWorkOrders(emu, ctx, p) {
-  return odataList(visibleWorkOrders(emu, p), ctx, odataContext(emu, 'WorkOrders'), woProps(emu), byId);
+  return odataList(emu, visibleWorkOrders(emu, p), ctx, odataContext(emu, 'WorkOrders'), woProps(emu), byId);
 }
 
 /** @type {Handler} */
@@ -386,7 +386,7 @@ function odataNearBy(emu, ctx, p, params) {
     })
     .filter((x) => x.d <= radius)
     .sort((a, b) => a.d - b.d || a.wo.Id - b.wo.Id);
-  return odataList(withDistance.map((x) => x.wo), ctx, odataContext(emu, 'WorkOrders'), woProps(emu));
+  return odataList(emu, withDistance.map((x) => x.wo), ctx, odataContext(emu, 'WorkOrders'), woProps(emu));
 }
 
 /** @param {Emulator} emu @param {Principal} p @param {number} locationId */
@@ -405,7 +405,7 @@ function requireLocation(emu, p, locationId) {
 function odataLocationWorkOrders(emu, ctx, p, params) {
   const loc = requireLocation(emu, p, params.locationId);
   const list = visibleWorkOrders(emu, p).filter((wo) => wo.LocationId === loc.Id);
-  return odataList(list, ctx, odataContext(emu, 'WorkOrders'), woProps(emu), byId);
+  return odataList(emu, list, ctx, odataContext(emu, 'WorkOrders'), woProps(emu), byId);
 }
 
 /** @type {Handler} */
@@ -419,14 +419,14 @@ function odataDuplicates(emu, ctx, p, params) {
     groups.set(key, [...(groups.get(key) || []), wo]);
   }
   const dups = [...groups.values()].filter((g) => g.length > 1).flat();
-  return odataList(dups, ctx, odataContext(emu, 'WorkOrders'), woProps(emu), byId);
+  return odataList(emu, dups, ctx, odataContext(emu, 'WorkOrders'), woProps(emu), byId);
 }
 
 /** @type {Handler} */
 function odataRecalls(emu, ctx, p, params) {
   const loc = requireLocation(emu, p, params.locationId);
   const list = visibleWorkOrders(emu, p).filter((wo) => wo.LocationId === loc.Id && wo.IsRecall);
-  return odataList(list, ctx, odataContext(emu, 'WorkOrders'), woProps(emu), byId);
+  return odataList(emu, list, ctx, odataContext(emu, 'WorkOrders'), woProps(emu), byId);
 }
 
 // ---- handlers: notes -------------------------------------------------------------------------
@@ -447,7 +447,7 @@ function listNotes(emu, ctx, p, params) {
   }
   const all = notesOf(emu, wo.Id)
     .slice()
-    .sort((a, b) => compareValues(b.DateCreatedDto, a.DateCreatedDto) || compareValues(b.Id, a.Id));
+    .sort((a, b) => compareValues(instantOf(b, 'DateCreated', emu.time), instantOf(a, 'DateCreated', emu.time)) || compareValues(b.Id, a.Id));
   return json(200, {
     Notes: all.slice((page - 1) * size, page * size).map(publicNote),
     AllNotesCount: all.length,
@@ -460,7 +460,7 @@ function listNotes(emu, ctx, p, params) {
 function createNote(emu, ctx, p, params) {
   const wo = requireWo(emu, p, params.woId);
   const body = readJsonBody(ctx, { required: true });
-  const f = fields(body);
+  const f = fields(body, emu.time);
   const text = f.string('NoteData', true);
   if (!text || text.trim() === '') fail(400, E.REQUIRED_FIELD, 'NoteData is required (the note text)');
   if (text.length > 8000) fail(400, E.INVALID_FIELD, 'NoteData must be at most 8000 characters');
@@ -476,10 +476,10 @@ function createNote(emu, ctx, p, params) {
   const note = addNote(emu, wo, p.user, text, {
     MailedTo: mailedTo ? mailedTo.join(';') : null,
     ActionRequired: !!actionRequired,
-    ScheduledDate: scheduled !== undefined ? isoLocal(scheduled) : null,
-    ScheduledDateDto: scheduled !== undefined ? isoOffset(scheduled) : null,
-    FollowUpDate: followUp !== undefined ? isoLocal(followUp) : null,
-    FollowUpDateDto: followUp !== undefined ? isoOffset(followUp) : null,
+    ScheduledDate: scheduled !== undefined ? emu.time.local(scheduled) : null,
+    ScheduledDateDto: scheduled !== undefined ? emu.time.dto(scheduled) : null,
+    FollowUpDate: followUp !== undefined ? emu.time.local(followUp) : null,
+    FollowUpDateDto: followUp !== undefined ? emu.time.dto(followUp) : null,
     IsPinned: !!isPinned,
     Visibility: visibility !== undefined ? visibility : 0,
     NotifyFollowers: !!notifyFollowers,
@@ -502,7 +502,7 @@ function createNote(emu, ctx, p, params) {
 /** @type {Handler} */
 function odataNotes(emu, ctx, p, params) {
   const wo = requireWo(emu, p, params.woId);
-  return odataList(notesOf(emu, wo.Id).map(publicNote), ctx, odataContext(emu, `WorkOrders(${wo.Id})/Notes`), NOTE_PROPS, byId);
+  return odataList(emu, notesOf(emu, wo.Id).map(publicNote), ctx, odataContext(emu, `WorkOrders(${wo.Id})/Notes`), NOTE_PROPS, byId);
 }
 
 /** @type {Handler} */
@@ -531,14 +531,14 @@ function odataNoteAttachments(emu, ctx, p, params) {
   const wo = requireWo(emu, p, params.woId);
   const note = requireNote(emu, wo.Id, params.noteId);
   const list = emu.state.attachments.filter((a) => a.WorkOrderId === wo.Id && a.NoteId === note.Id).map(publicAttachment);
-  return odataList(list, ctx, odataContext(emu, `WorkOrders(${wo.Id})/Notes(${note.Id})/Attachments`), ATTACHMENT_PROPS, byId);
+  return odataList(emu, list, ctx, odataContext(emu, `WorkOrders(${wo.Id})/Notes(${note.Id})/Attachments`), ATTACHMENT_PROPS, byId);
 }
 
 /** @type {Handler} */
 function odataWoAttachments(emu, ctx, p, params) {
   const wo = requireWo(emu, p, params.woId);
   const list = emu.state.attachments.filter((a) => a.WorkOrderId === wo.Id).map(publicAttachment);
-  return odataList(list, ctx, odataContext(emu, `WorkOrders(${wo.Id})/Attachments`), ATTACHMENT_PROPS, byId);
+  return odataList(emu, list, ctx, odataContext(emu, `WorkOrders(${wo.Id})/Attachments`), ATTACHMENT_PROPS, byId);
 }
 
 // ---- handlers: check-in / check-out ------------------------------------------------------------
@@ -584,19 +584,18 @@ function checkInOut(type) {
       NumberOfTechnicians: technicians !== undefined ? technicians : 1,
       Comment: comment !== undefined ? comment : null,
       CheckInId: checkInId,
-      ActivityDate: isoLocal(now),
-      ActivityDateDto: isoOffset(now),
+      ActivityDate: emu.time.local(now),
+      ActivityDateDto: emu.time.dto(now),
       Source: 'API',
     };
     emu.state.checkIns.push(rec);
-    wo.Status =
+    const status =
       type === 'CheckIn'
         ? { Primary: 'IN PROGRESS', Extended: 'ON SITE' }
         : workCompleted
           ? { Primary: 'COMPLETED', Extended: 'PENDING CONFIRMATION' }
           : { Primary: 'IN PROGRESS', Extended: 'INCOMPLETE' };
-    wo.UpdatedDate = isoLocal(now);
-    wo.UpdatedDateDto = isoOffset(now);
+    applyWorkOrderChanges(emu, wo, { Status: status }, { now, source: `api:${type}` });
     return json(201, rec);
   };
 }
@@ -605,7 +604,7 @@ function checkInOut(type) {
 function odataCheckIns(emu, ctx, p, params) {
   const wo = requireWo(emu, p, params.woId);
   const list = emu.state.checkIns.filter((c) => c.WorkOrderId === wo.Id);
-  return odataList(list, ctx, odataContext(emu, 'CheckInActivities'), CHECKIN_PROPS, byId);
+  return odataList(emu, list, ctx, odataContext(emu, 'CheckInActivities'), CHECKIN_PROPS, byId);
 }
 
 // ---- handlers: checklist responses -------------------------------------------------------------
@@ -751,8 +750,8 @@ function postChecklistResponse(emu, ctx, p) {
     EntityId: entityId,
     EntityTypeId: 0,
     Attempt: attempt,
-    UpdatedDate: isoLocal(now),
-    UpdatedDateDto: isoOffset(now),
+    UpdatedDate: emu.time.local(now),
+    UpdatedDateDto: emu.time.dto(now),
   };
   let picture = {
     Id: 0,
@@ -855,8 +854,8 @@ function proposalStatus(action) {
     proposal.Status = target.status;
     if (actionSource) proposal.ActionSource = actionSource;
     if (action === 'reject') proposal.RejectReasonCodeId = reasonCode !== undefined ? reasonCode : null;
-    proposal.UpdatedDate = isoLocal(now);
-    proposal.UpdatedDateDto = isoOffset(now);
+    proposal.UpdatedDate = emu.time.local(now);
+    proposal.UpdatedDateDto = emu.time.dto(now);
 
     /** @type {any} */
     let note = null;
@@ -885,14 +884,14 @@ function proposalStatus(action) {
       providerRecipients,
       userRecipients,
       useProposalAlertEmails: alertsUsed,
-      at: isoOffset(now),
+      at: emu.time.dto(now),
     };
     emu.state.notifications.push(notification);
     proposal.history.push({
       action,
       from,
       to: target.status,
-      at: isoOffset(now),
+      at: emu.time.dto(now),
       by: p.user.username,
       comments: comments ?? null,
       reasonString: reasonString ?? null,

@@ -3,7 +3,7 @@
 'use strict';
 
 /**
- * npm run emulator [-- --port N] [--host H] [--work-orders N] [--quiet]
+ * npm run emulator [-- --port N] [--host H] [--work-orders N] [--time-zone Europe/Berlin] [--clock-skew-ms 120000] [--quiet]
  * Starts the Work Order Service emulator (default port 8787, or $EMULATOR_PORT), prints the URLs
  * and the demo credentials, and serves until SIGINT/SIGTERM.
  */
@@ -28,7 +28,9 @@ function parseArgs(argv) {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (args.help || args.h) {
-    process.stdout.write('Usage: node test/emulator/cli.js [--port N] [--host 127.0.0.1] [--work-orders 120] [--quiet]\n');
+    process.stdout.write(
+      'Usage: node test/emulator/cli.js [--port N] [--host 127.0.0.1] [--work-orders 120] [--time-zone UTC|Europe/Berlin|+01:00] [--clock-skew-ms N] [--quiet]\n',
+    );
     return;
   }
   const port = Number(args.port ?? process.env.EMULATOR_PORT ?? 8787);
@@ -37,6 +39,8 @@ async function main() {
     port,
     host: typeof args.host === 'string' ? args.host : '127.0.0.1',
     workOrderCount: args['work-orders'] ? Number(args['work-orders']) : undefined,
+    serviceTimeZone: typeof args['time-zone'] === 'string' ? args['time-zone'] : undefined,
+    clockSkewMs: args['clock-skew-ms'] !== undefined ? Number(args['clock-skew-ms']) : 0,
   });
   const fx = emu.fixtures;
   const u = fx.users;
@@ -46,6 +50,7 @@ async function main() {
     '',
     `  Base URL (API)      ${emu.baseUrl}        (calls go to ${emu.baseUrl}/v3/...)`,
     `  Auth URL            ${emu.authUrl}`,
+    `  Service time zone   ${emu.serviceTimeZone}${emu.clockSkewMs ? `, clock ${emu.clockSkewMs > 0 ? '+' : ''}${emu.clockSkewMs} ms from real time` : ''}`,
     `    token             ${emu.authUrl}/oauth/token`,
     `    authorize         ${emu.authUrl}/oauth/authorize`,
     `    contractor JWT    ${emu.authUrl}/jwt/token`,

@@ -9,7 +9,7 @@
 const http = require('node:http');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { startEmulator } = require('./index');
+const { startEmulator, createEmulator } = require('./index');
 
 /** @type {import('./index').Emulator} */
 let emu;
@@ -1300,7 +1300,7 @@ describe('work orders: REST and OData', () => {
     expect(Object.keys(o.body.value[0])).toEqual(['Id', 'Nte']);
     const ntes = o.body.value.map((/** @type {any} */ w) => w.Nte);
     expect([...ntes].sort((a, b) => b - a)).toEqual(ntes);
-    for (const bad of ['Nte gt 5', "Trade eq 'HVAC' or Trade eq 'PLUMBING'", 'contains(Trade,\'H\')', 'Bogus eq 1', "Trade eq HVAC"]) {
+    for (const bad of ['Nte gt', "Trade eq 'HVAC' xor Trade eq 'PLUMBING'", 'contains(Trade,\'H\')', 'Bogus eq 1', "Trade eq HVAC"]) {
       const r = await api('GET', `/odata/workorders?$filter=${encodeURIComponent(bad)}`, { token: t });
       expectError(r, 400, 2008);
     }
@@ -1620,5 +1620,486 @@ describe('request log and options', () => {
       child.kill('SIGTERM');
     });
     expect(code).toBe(0);
+  });
+});
+
+// =================================================================================================
+// Polling-trigger support: work orders that change, dates in the service's time zone, OData filters
+// =================================================================================================
+
+/** Replaces the emulator of this test by one started with `opts` (afterEach closes it). @param {any} opts */
+async function restart(opts) {
+  await emu.close();
+  emu = await startEmulator(opts);
+  fx = emu.fixtures;
+}
+
+/**
+ * GET /odata/workorders with the given OData options (each value percent-encoded, '+' as %2B).
+ * @param {string} t @param {Record<string, string | number>} opts @param {string} [path]
+ */
+function odata(t, opts, path = '/odata/workorders') {
+  const qs = Object.entries(opts)
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+    .join('&');
+  return api('GET', `${path}?${qs}`, { token: t });
+}
+
+/** Ids of an OData answer. @param {{ body: any }} r @returns {number[]} */
+const idsOf = (r) => r.body.value.map((/** @type {any} */ w) => w.Id);
+
+/** All main-subscriber work orders (what demo.subscriber sees), by predicate, as sorted ids. @param {(w: any) => boolean} pred */
+function expectedIds(pred) {
+  return Object.values(emu.state.workOrders)
+    .filter((w) => w.SubscriberId === 1001 && pred(w))
+    .map((w) => w.Id)
+    .sort((a, b) => a - b);
+}
+
+/** Reads every page the way the trigger does: $top=50, $skip += 50, stop on a short page. @param {string} t @param {Record<string, string>} opts */
+async function readAllPages(t, opts) {
+  /** @type {any[]} */
+  const pages = [];
+  for (let skip = 0; skip < 5000; skip += 50) {
+    const r = await odata(t, { ...opts, $top: 50, $skip: skip, $count: 'true' });
+    expect(r.status).toBe(200);
+    expect(r.text).not.toContain('nextLink');
+    pages.push(r.body);
+    if (r.body.value.length < 50) break;
+  }
+  return pages;
+}
+
+describe('OData $filter operators, precedence and literals', () => {
+  test('eq ne gt ge lt le on numbers (any size, decimals) and on strings (case-insensitive), a literal on either side', async () => {
+    const t = await token();
+    /** @type {Array<[string, (w: any) => boolean]>} */
+    const cases = [
+      ['Nte gt 500', (w) => w.Nte > 500],
+      ['Nte ge 500', (w) => w.Nte >= 500],
+      ['Nte lt 500', (w) => w.Nte < 500],
+      ['Nte le 500', (w) => w.Nte <= 500],
+      ['Nte ne 500', (w) => w.Nte !== 500],
+      ['Nte eq 500.0', (w) => w.Nte === 500],
+      ['Nte gt 499.5m', (w) => w.Nte > 499.5],
+      ['500 lt Nte', (w) => w.Nte > 500],
+      ['Id gt 9007199254740993', () => false],
+      ['Id lt 9223372036854775807', () => true],
+      ["Status/Primary eq 'open'", (w) => w.Status.Primary === 'OPEN'],
+      ["status/primary eq 'OPEN'", () => false], // property names are case-sensitive: unknown → 400 (checked below)
+      ["Status/Primary ne 'Completed'", (w) => w.Status.Primary !== 'COMPLETED'],
+      ["Trade gt 'hvac'", (w) => w.Trade.toLowerCase() > 'hvac'],
+      ["Trade le 'HVAC'", (w) => w.Trade.toLowerCase() <= 'hvac'],
+      ['RecallWorkOrderId ne null', (w) => w.RecallWorkOrderId !== null],
+      ['RecallWorkOrderId eq null', (w) => w.RecallWorkOrderId === null],
+      ['RecallWorkOrderId gt 0', (w) => w.RecallWorkOrderId !== null],
+      ['IsInvoiced ne true', (w) => !w.IsInvoiced],
+    ];
+    for (const [filter, pred] of cases) {
+      const r = await odata(t, { $filter: filter, $count: 'true', $top: 50 });
+      if (filter.startsWith('status/')) {
+        expectError(r, 400, 2008);
+        continue;
+      }
+      expect([filter, r.status]).toEqual([filter, 200]);
+      const all = expectedIds(pred);
+      expect([filter, r.body['@odata.count']]).toEqual([filter, all.length]);
+      expect([filter, idsOf(r)]).toEqual([filter, all.slice(0, 50)]);
+    }
+  });
+
+  test('and binds tighter than or; parentheses regroup; not; a bare boolean property is a condition', async () => {
+    const t = await token();
+    /** @type {Array<[string, (w: any) => boolean]>} */
+    const cases = [
+      ["Trade eq 'PLUMBING' or Trade eq 'HVAC' and LocationId eq 501", (w) => w.Trade === 'PLUMBING' || (w.Trade === 'HVAC' && w.LocationId === 501)],
+      ["(Trade eq 'PLUMBING' or Trade eq 'HVAC') and LocationId eq 501", (w) => (w.Trade === 'PLUMBING' || w.Trade === 'HVAC') && w.LocationId === 501],
+      ["LocationId eq 501 and Trade eq 'HVAC' or Trade eq 'PLUMBING'", (w) => (w.LocationId === 501 && w.Trade === 'HVAC') || w.Trade === 'PLUMBING'],
+      ["LocationId eq 501 and (Trade eq 'HVAC' or Trade eq 'PLUMBING')", (w) => w.LocationId === 501 && (w.Trade === 'HVAC' || w.Trade === 'PLUMBING')],
+      ["not (Trade eq 'HVAC' or Trade eq 'PLUMBING')", (w) => w.Trade !== 'HVAC' && w.Trade !== 'PLUMBING'],
+      ["not Trade eq 'HVAC' and LocationId eq 502", (w) => w.Trade !== 'HVAC' && w.LocationId === 502],
+      ['((((LocationId eq 504))))', (w) => w.LocationId === 504],
+      ['IsInvoiced', (w) => w.IsInvoiced],
+      ['not IsInvoiced and IsRecall', (w) => !w.IsInvoiced && w.IsRecall],
+      ["Status/Primary eq 'OPEN' OR Status/Primary EQ 'COMPLETED' AND Nte GE 900", (w) => w.Status.Primary === 'OPEN' || (w.Status.Primary === 'COMPLETED' && w.Nte >= 900)],
+    ];
+    for (const [filter, pred] of cases) {
+      const r = await odata(t, { $filter: filter, $count: 'true' });
+      expect([filter, r.status]).toEqual([filter, 200]);
+      const all = expectedIds(pred);
+      expect(all.length).toBeGreaterThan(0);
+      expect([filter, r.body['@odata.count']]).toEqual([filter, all.length]);
+    }
+  });
+
+  test('syntax errors, unknown properties (anywhere in the tree), functions and mismatched types are 400 with code 2008', async () => {
+    const t = await token();
+    for (const bad of [
+      "(Trade eq 'HVAC'",
+      "Trade eq 'HVAC')",
+      "Trade eq 'HVAC' and",
+      "or Trade eq 'HVAC'",
+      "Trade eq 'HVAC' LocationId eq 501",
+      'Nte between 1',
+      'Nte gt',
+      '()',
+      '500',
+      "Trade eq 'HVAC' or (LocationId eq 501 and Bogus eq 1)",
+      "startswith(Trade,'H')",
+      "Trade eq 'unterminated",
+      'UpdatedDate ge 5',
+      'UpdatedDate ge true',
+      "UpdatedDate ge 'yesterday'",
+      'Trade ge 2026-03-29T00:00:00Z',
+      'UpdatedDate ge 2026-02-30T00:00:00Z',
+      'UpdatedDate ge 2026-03-29T24:00:00Z',
+      'UpdatedDate ge 2026-03-29T01:30:00.123456789Z',
+      'UpdatedDate ge 2026-03-29T01:30:00+15:00',
+      "UpdatedDate ge guid'2026-03-29T01:30:00Z'",
+      "UpdatedDate ge datetime'tomorrow'",
+      'UpdatedDate',
+    ]) {
+      const r = await odata(t, { $filter: bad });
+      expect([bad, r.status]).toEqual([bad, 400]);
+      expectError(r, 400, 2008);
+    }
+    expectError(await odata(t, { $filter: '' }), 400, 2008);
+  });
+
+  test("an unencoded '+' of an offset arrives as a space: 400 naming the fix (%2B or Z)", async () => {
+    const t = await token();
+    const r = await api('GET', '/odata/workorders?$filter=UpdatedDate ge 2026-03-29T01:30:00+01:00', { token: t });
+    expectError(r, 400, 2008);
+    expect(r.body.ErrorMessage).toContain('%2B');
+    const ok = await api('GET', '/odata/workorders?$filter=UpdatedDate%20ge%202026-03-29T01:30:00%2B01:00&$count=true', { token: t });
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe('OData dates: literal forms, instants, order', () => {
+  test('every accepted literal form of one instant selects the same records; ge includes, gt excludes the exact instant', async () => {
+    const t = await token();
+    const at = '2031-05-06T07:08:09.123Z'; // later than every fixture
+    const wo = emu.createWorkOrder({ UpdatedDate: at });
+    const later = emu.createWorkOrder({ UpdatedDate: '2031-05-06T07:08:10Z' });
+    const forms = [
+      '2031-05-06T07:08:09.123Z',
+      '2031-05-06T07:08:09.1230000Z',
+      '2031-05-06T09:08:09.123+02:00',
+      '2031-05-06T02:08:09.123-05:00',
+      '2031-05-06T07:08:09.123', // no offset: the service's zone (UTC here)
+      "datetime'2031-05-06T07:08:09.123'",
+      "datetimeoffset'2031-05-06T07:08:09.123Z'",
+      "'2031-05-06T07:08:09.123Z'",
+      "'2031-05-06T08:08:09.123+01:00'",
+    ];
+    for (const lit of forms) {
+      const ge = await odata(t, { $filter: `UpdatedDate ge ${lit}`, $orderby: 'UpdatedDate asc' });
+      expect([lit, ge.status, idsOf(ge)]).toEqual([lit, 200, [wo.Id, later.Id]]);
+      const eq = await odata(t, { $filter: `UpdatedDate eq ${lit}` });
+      expect([lit, idsOf(eq)]).toEqual([lit, [wo.Id]]);
+      const gt = await odata(t, { $filter: `UpdatedDateDto gt ${lit}` });
+      expect([lit, idsOf(gt)]).toEqual([lit, [later.Id]]);
+    }
+    // sub-millisecond literals: .1231 is after the record's .123
+    expect(idsOf(await odata(t, { $filter: 'UpdatedDate ge 2031-05-06T07:08:09.1231Z' }))).toEqual([later.Id]);
+    // without seconds, a date alone (midnight in the service's zone)
+    expect(idsOf(await odata(t, { $filter: 'UpdatedDate ge 2031-05-06T07:08Z', $orderby: 'Id' }))).toEqual([wo.Id, later.Id]);
+    expect(idsOf(await odata(t, { $filter: 'UpdatedDate ge 2031-05-06', $orderby: 'Id' }))).toEqual([wo.Id, later.Id]);
+    expect(idsOf(await odata(t, { $filter: 'UpdatedDate lt 2031-05-06 and UpdatedDate ge 2031-01-01' }))).toEqual([]);
+    // a date property against another one
+    const pp = await odata(t, { $filter: 'UpdatedDate gt CreatedDate', $count: 'true' });
+    expect(pp.body['@odata.count']).toBe(expectedIds((w) => Date.parse(w.UpdatedDateDto) > Date.parse(w.CreatedDateDto)).length);
+  });
+
+  test('$orderby on a date orders by instant, ties broken by Id ascending (also after desc)', async () => {
+    const t = await token();
+    const same = '2031-01-01T00:00:00Z';
+    const [a, b, c] = emu.createWorkOrders([{ UpdatedDate: same }, { UpdatedDate: same }, { UpdatedDate: same }]);
+    const before = emu.createWorkOrder({ UpdatedDate: '2030-12-31T23:59:59.999Z' });
+    const asc = await odata(t, { $filter: 'UpdatedDate ge 2030-12-01T00:00:00Z', $orderby: 'UpdatedDate asc' });
+    expect(idsOf(asc)).toEqual([before.Id, a.Id, b.Id, c.Id]);
+    const desc = await odata(t, { $filter: 'UpdatedDate ge 2030-12-01T00:00:00Z', $orderby: 'UpdatedDate desc' });
+    expect(idsOf(desc)).toEqual([a.Id, b.Id, c.Id, before.Id]);
+    const byIdDesc = await odata(t, { $filter: 'UpdatedDate ge 2030-12-01T00:00:00Z', $orderby: 'UpdatedDate desc,Id desc' });
+    expect(idsOf(byIdDesc)).toEqual([c.Id, b.Id, a.Id, before.Id]);
+    // the whole list ordered by UpdatedDate is ordered by instant
+    const all = await odata(t, { $orderby: 'UpdatedDateDto asc', $top: 50 });
+    const instants = all.body.value.map((/** @type {any} */ w) => Date.parse(w.UpdatedDateDto));
+    expect([...instants].sort((x, y) => x - y)).toEqual(instants);
+  });
+});
+
+describe('the service time zone: X local without offset, XDto with offset', () => {
+  test('default UTC: X has no offset, XDto ends in +00:00, same wall time', async () => {
+    const wo = emu.createWorkOrder({ CallDate: '2026-03-29T01:30:00Z' });
+    expect(wo).toMatchObject({
+      CallDate: '2026-03-29T01:30:00.000',
+      CallDateDto: '2026-03-29T01:30:00.000+00:00',
+      CreatedDateDto: '2026-03-29T01:30:00.000+00:00',
+      UpdatedDateDto: '2026-03-29T01:30:00.000+00:00',
+      ScheduledDateDto: '2026-03-31T01:30:00.000+00:00',
+    });
+    expect(emu.serviceTimeZone).toBe('UTC');
+  });
+
+  test('Europe/Berlin: offsets follow daylight saving; fixtures, new records, notes and check-ins use it', async () => {
+    await restart({ serviceTimeZone: 'Europe/Berlin' });
+    const t = await token();
+    const mine = `Id ge ${fx.workOrders.firstNewId}`; // only the records of this test
+    const w1 = emu.createWorkOrder({ UpdatedDate: '2026-03-29T00:30:00Z' }); // before the spring change
+    const w2 = emu.createWorkOrder({ UpdatedDate: '2026-03-29T01:30:00Z' }); // after it
+    expect([w1.UpdatedDate, w1.UpdatedDateDto]).toEqual(['2026-03-29T01:30:00.000', '2026-03-29T01:30:00.000+01:00']);
+    expect([w2.UpdatedDate, w2.UpdatedDateDto]).toEqual(['2026-03-29T03:30:00.000', '2026-03-29T03:30:00.000+02:00']);
+    // autumn: one wall time twice, different offsets; created in reverse instant order
+    const late = emu.createWorkOrder({ UpdatedDateDto: '2026-10-25T02:30:00+01:00' });
+    const early = emu.createWorkOrder({ UpdatedDateDto: '2026-10-25T02:30:00+02:00' });
+    expect(late.UpdatedDate).toBe(early.UpdatedDate);
+    const autumn = await odata(t, { $filter: `${mine} and UpdatedDate ge 2026-10-01T00:00:00Z and UpdatedDate lt 2026-11-01T00:00:00Z`, $orderby: 'UpdatedDate asc' });
+    expect(idsOf(autumn)).toEqual([early.Id, late.Id]);
+    // a literal without offset is Berlin time; in the overlap the earlier instant (+02:00)
+    expect(idsOf(await odata(t, { $filter: `${mine} and UpdatedDate gt 2026-10-25T02:30:00 and UpdatedDate lt 2026-11-01T00:00:00Z` }))).toEqual([late.Id]);
+    expect(idsOf(await odata(t, { $filter: `${mine} and UpdatedDate eq 2026-10-25T02:30:00.000+01:00` }))).toEqual([late.Id]);
+    // spring gap: 02:30 does not exist, it is read as 03:30+02:00 (= 01:30Z)
+    expect(idsOf(await odata(t, { $filter: `${mine} and UpdatedDate ge 2026-03-29T02:30:00 and UpdatedDate lt 2026-04-01T00:00:00Z` }))).toEqual([w2.Id]);
+    expect(idsOf(await odata(t, { $filter: `${mine} and UpdatedDate ge 2026-03-29T01:30:00+01:00 and UpdatedDate lt 2026-04-01T00:00:00Z`, $orderby: 'UpdatedDate' }))).toEqual([w1.Id, w2.Id]);
+    expect(idsOf(await odata(t, { $filter: `${mine} and UpdatedDate eq datetime'2026-03-29T01:30:00'` }))).toEqual([w1.Id]);
+    // the fixtures: every date pair is the same instant written in Berlin time
+    for (const w of Object.values(emu.state.workOrders)) {
+      for (const f of ['CallDate', 'ScheduledDate', 'CreatedDate', 'UpdatedDate']) {
+        expect(w[`${f}Dto`]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0[12]:00$/);
+        expect(w[`${f}Dto`].startsWith(w[f])).toBe(true);
+      }
+    }
+    // a note date without offset is Berlin time; check-in writes Berlin time
+    const n = await api('POST', `/workorders/${w1.Id}/notes`, { token: t, json: { NoteData: 'x', ScheduledDate: '2026-07-01T09:00:00' } });
+    expect(n.body.ScheduledDateDto).toBe('2026-07-01T09:00:00.000+02:00');
+    expect(n.body.DateCreatedDto).toMatch(/\+0[12]:00$/);
+    const ci = await api('POST', `/workorders/${w1.Id}/universalCheckIn`, { token: t });
+    expect(ci.body.ActivityDateDto).toMatch(/\+0[12]:00$/);
+    expect(emu.workOrder(w1.Id).UpdatedDateDto).toMatch(/\+0[12]:00$/);
+  });
+
+  test('fixed offsets: utcOffsetMinutes or serviceTimeZone "+05:30"; bad zones and both options are refused', async () => {
+    await restart({ utcOffsetMinutes: -300 });
+    expect(emu.createWorkOrder({ CallDate: '2026-01-15T12:00:00Z' }).CallDateDto).toBe('2026-01-15T07:00:00.000-05:00');
+    expect(emu.createWorkOrder({ CallDate: '2026-01-15T12:00:00' }).CallDateDto).toBe('2026-01-15T12:00:00.000-05:00');
+    expect(emu.serviceTimeZone).toBe('-05:00');
+    await restart({ serviceTimeZone: '+05:30' });
+    expect(emu.createWorkOrder({ CallDate: '2026-01-15T12:00:00Z' }).CallDate).toBe('2026-01-15T17:30:00.000');
+    expect(() => createEmulator({ serviceTimeZone: 'Mars/Olympus' })).toThrow(/time zone/);
+    expect(() => createEmulator({ serviceTimeZone: 'UTC', utcOffsetMinutes: 0 })).toThrow(/not both/);
+    await expect(startEmulator({ utcOffsetMinutes: 15 * 60 })).rejects.toThrow(/utcOffsetMinutes/);
+  });
+
+  test('setServiceTimeZone() rewrites every stored date for the new zone; instants do not change', async () => {
+    const wo = emu.createWorkOrder({ UpdatedDate: '2026-07-01T10:00:00Z' });
+    const note = emu.notesOf(fx.notes.workOrderId)[0];
+    const noteInstant = Date.parse(note.DateCreatedDto);
+    emu.setServiceTimeZone('America/New_York');
+    expect([wo.UpdatedDate, wo.UpdatedDateDto]).toEqual(['2026-07-01T06:00:00.000', '2026-07-01T06:00:00.000-04:00']);
+    expect(Date.parse(note.DateCreatedDto)).toBe(noteInstant);
+    expect(note.DateCreatedDto).toMatch(/-0[45]:00$/);
+    expect(emu.formatDate('2026-12-01T12:00:00Z')).toEqual({ local: '2026-12-01T07:00:00.000', dto: '2026-12-01T07:00:00.000-05:00', offset: '-05:00' });
+    const r = await fetch(`${emu.origin}/__emulator/time`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ serviceTimeZone: 'UTC' }) });
+    expect((await r.json()).serviceTimeZone).toBe('UTC');
+    expect(wo.UpdatedDateDto).toBe('2026-07-01T10:00:00.000+00:00');
+  });
+});
+
+describe('service clock skew', () => {
+  test('clockSkewMs: the service writes dates, the Date header and judges tokens 2 minutes ahead of real time', async () => {
+    await restart({ clockSkewMs: 120000 });
+    expect(emu.clockSkewMs).toBe(120000);
+    const before = Date.now();
+    const wo = emu.createWorkOrder();
+    const stamped = Date.parse(wo.UpdatedDateDto);
+    expect(stamped).toBeGreaterThanOrEqual(before + 120000);
+    expect(stamped).toBeLessThan(Date.now() + 120000 + 1000);
+    const r = await fetch(`${emu.baseUrl}/v3/workorders`);
+    const date = Date.parse(/** @type {string} */ (r.headers.get('date')));
+    expect(date).toBeGreaterThan(Date.now() + 115000);
+    // real "now" is in the service's past: a trigger cursor taken from n8n's clock misses nothing but re-reads
+    const t = await token();
+    const seen = await odata(t, { $filter: `UpdatedDate ge ${new Date(Date.now()).toISOString()}` });
+    expect(idsOf(seen)).toEqual([wo.Id]);
+  });
+
+  test('setClockSkew() sets it absolutely (behind: negative), advanceTime() adds; the control endpoint does both', async () => {
+    emu.setClockSkew(-120000);
+    const wo = emu.createWorkOrder();
+    expect(Date.parse(wo.UpdatedDateDto)).toBeLessThanOrEqual(Date.now() - 119000);
+    emu.advanceTime(60);
+    expect(emu.clockSkewMs).toBe(-60000);
+    const r = await fetch(`${emu.origin}/__emulator/time`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ skewMs: 120000, advanceSeconds: 30 }) });
+    const info = await r.json();
+    expect(info).toMatchObject({ skewMs: 150000, serviceTimeZone: 'UTC', utcOffset: '+00:00' });
+    expect(Date.parse(info.nowDto)).toBeGreaterThan(Date.now() + 140000);
+    const g = await (await fetch(`${emu.origin}/__emulator/time`)).json();
+    expect(g.skewMs).toBe(150000);
+    expect(emu.requests).toHaveLength(0);
+  });
+});
+
+describe('work orders created and changed while a trigger polls', () => {
+  test('createWorkOrder(): ids continue after the fixtures, defaults filled, dates now(); visible through the API', async () => {
+    const t = await token();
+    const before = emu.now();
+    const wo = emu.createWorkOrder({ LocationId: 502, Trade: 'PLUMBING', Category: 'REPAIR', Description: 'Burst pipe' });
+    const after = emu.now();
+    expect(wo.Id).toBe(fx.workOrders.firstNewId);
+    expect(fx.workOrders.firstNewId).toBe(fx.workOrders.mainLast + 1);
+    expect(wo).toMatchObject({
+      Number: String(wo.Id),
+      SubscriberId: 1001,
+      ProviderId: 3001,
+      LocationId: 502,
+      LocationName: emu.state.locations[502].Name,
+      StoreId: 'S502',
+      Status: { Primary: 'OPEN', Extended: 'DISPATCH CONFIRMED' },
+      Trade: 'PLUMBING',
+      Category: 'REPAIR',
+      Description: 'Burst pipe',
+      IsInvoiced: false,
+    });
+    const stamp = Date.parse(wo.UpdatedDateDto);
+    expect(stamp).toBeGreaterThanOrEqual(before);
+    expect(stamp).toBeLessThanOrEqual(after);
+    expect(wo.CallDateDto).toBe(wo.UpdatedDateDto);
+    expect(wo.CreatedDateDto).toBe(wo.UpdatedDateDto);
+    expect(Object.keys(wo)).toEqual(Object.keys(emu.state.workOrders[fx.workOrders.mainFirst]));
+    expect(emu.createWorkOrder().Id).toBe(fx.workOrders.firstNewId + 1);
+    const got = await api('GET', `/workorders/${wo.Id}`, { token: t });
+    expect(got.body).toEqual(JSON.parse(JSON.stringify(wo)));
+    const all = await odata(t, { $count: 'true' });
+    expect(all.body['@odata.count']).toBe(fx.workOrders.mainCount + 2);
+    // a child subscriber's location: subscriber and provider follow it; explicit ids
+    const child = emu.createWorkOrder({ Id: 92001999, LocationId: 701, Status: { Primary: 'OPEN' } });
+    expect(child).toMatchObject({ SubscriberId: 2001, ProviderId: 3002, Status: { Primary: 'OPEN', Extended: null } });
+    expect((await api('GET', `/workorders/${child.Id}`, { token: t })).status).toBe(404);
+  });
+
+  test('updateWorkOrder() stamps UpdatedDate with now() (or the date given) and keeps the rest; errors throw', async () => {
+    const id = fx.workOrders.checklist;
+    const old = { ...emu.workOrder(id) };
+    emu.advanceTime(3600);
+    const wo = emu.updateWorkOrder(id, { Description: 'Roof unit 1: belt squeal', Nte: 900 });
+    expect(Date.parse(wo.UpdatedDateDto)).toBeGreaterThanOrEqual(Date.now() + 3600 * 1000 - 5);
+    expect(wo).toMatchObject({ Description: 'Roof unit 1: belt squeal', Nte: 900, CallDate: old.CallDate, CreatedDate: old.CreatedDate, Status: old.Status });
+    emu.updateWorkOrder(id, { UpdatedDate: '2030-01-02T03:04:05.678Z' });
+    expect(emu.workOrder(id).UpdatedDateDto).toBe('2030-01-02T03:04:05.678+00:00');
+    emu.updateWorkOrder(id, { updateddatedto: new Date(Date.UTC(2030, 0, 3)) });
+    expect(emu.workOrder(id).UpdatedDate).toBe('2030-01-03T00:00:00.000');
+    emu.updateWorkOrder(String(id), { UpdatedDate: Date.UTC(2030, 0, 4), LocationId: 504 });
+    expect(emu.workOrder(id)).toMatchObject({ UpdatedDate: '2030-01-04T00:00:00.000', LocationId: 504, StoreId: 'S504', LocationName: emu.state.locations[504].Name });
+    expect(() => emu.updateWorkOrder(99999999, {})).toThrow(/does not exist/);
+    expect(() => emu.updateWorkOrder(id, { Bogus: 1 })).toThrow(/unknown work order field/);
+    expect(() => emu.updateWorkOrder(id, { Id: 5 })).toThrow(/cannot be changed/);
+    expect(() => emu.updateWorkOrder(id, { UpdatedDate: 'soon' })).toThrow(/ISO 8601/);
+    expect(() => emu.updateWorkOrder(id, { UpdatedDate: '2030-01-01T00:00:00Z', UpdatedDateDto: '2030-01-01T00:00:00Z' })).toThrow(/not both/);
+    expect(() => emu.updateWorkOrder(id, { LocationId: 999 })).toThrow(/LocationId/);
+    expect(() => emu.createWorkOrder({ Id: fx.workOrders.checklist })).toThrow(/already exists/);
+  });
+
+  test('setWorkOrderStatus(): Primary/Extended change, UpdatedDate moves; workOrderChanges records created/updated/status changes', async () => {
+    const wo = emu.createWorkOrder({ CallDate: '2031-02-01T08:00:00Z' });
+    emu.setWorkOrderStatus(wo.Id, 'IN PROGRESS', 'ON SITE', { UpdatedDate: '2031-02-01T09:00:00Z' });
+    expect(wo).toMatchObject({ Status: { Primary: 'IN PROGRESS', Extended: 'ON SITE' }, UpdatedDateDto: '2031-02-01T09:00:00.000+00:00' });
+    emu.setWorkOrderStatus(wo.Id, 'IN PROGRESS', 'INCOMPLETE', { UpdatedDate: '2031-02-01T10:00:00Z' });
+    emu.setWorkOrderStatus(wo.Id, 'COMPLETED'); // Extended kept
+    expect(wo.Status).toEqual({ Primary: 'COMPLETED', Extended: 'INCOMPLETE' });
+    emu.updateWorkOrder(wo.Id, { Nte: 1 });
+    const changes = emu.state.workOrderChanges.filter((c) => c.workOrderId === wo.Id);
+    expect(changes.map((c) => [c.kind, c.primaryStatusChanged, c.statusChanged, c.statusAfter.Primary])).toEqual([
+      ['created', false, false, 'OPEN'],
+      ['updated', true, true, 'IN PROGRESS'],
+      ['updated', false, true, 'IN PROGRESS'],
+      ['updated', true, true, 'COMPLETED'],
+      ['updated', false, false, 'COMPLETED'],
+    ]);
+    expect(changes[1]).toMatchObject({ at: '2031-02-01T09:00:00.000+00:00', statusBefore: { Primary: 'OPEN', Extended: 'DISPATCH CONFIRMED' }, source: 'emulator' });
+    expect(changes[4].fields).toEqual(expect.arrayContaining(['Nte', 'UpdatedDate']));
+    // a check-in through the API changes the status the same way
+    await api('POST', `/workorders/${wo.Id}/universalCheckIn`, { token: await token() });
+    expect(emu.state.workOrderChanges.at(-1)).toMatchObject({ workOrderId: wo.Id, source: 'api:CheckIn', primaryStatusChanged: true, statusAfter: { Primary: 'IN PROGRESS', Extended: 'ON SITE' } });
+  });
+
+  test('120 records with one identical UpdatedDate page 50/50/20 with a stable order: each exactly once; $count counts all matches', async () => {
+    const t = await token();
+    const same = '2031-03-01T12:00:00.000Z';
+    const created = emu.createWorkOrders(Array.from({ length: 120 }, (_, k) => ({ LocationId: k % 2 ? 501 : 502, UpdatedDate: same })));
+    expect(new Set(created.map((w) => w.UpdatedDateDto))).toEqual(new Set(['2031-03-01T12:00:00.000+00:00']));
+    const pages = await readAllPages(t, { $filter: `UpdatedDate ge ${same}`, $orderby: 'UpdatedDate asc' });
+    expect(pages.map((p) => p.value.length)).toEqual([50, 50, 20]);
+    expect(pages.map((p) => p['@odata.count'])).toEqual([120, 120, 120]);
+    const ids = pages.flatMap((p) => p.value.map((/** @type {any} */ w) => w.Id));
+    expect(ids).toEqual(created.map((w) => w.Id)); // Id ascending within the tie, no gaps or repeats
+    // with user filters ANDed, as the trigger composes them
+    const filtered = await readAllPages(t, {
+      $filter: `UpdatedDate ge ${same} and (LocationId eq 501) and (Status/Primary eq 'OPEN') and (Trade eq 'HVAC') and (Category eq 'REPAIR') and (Nte le 500 or Nte eq null)`,
+      $orderby: 'UpdatedDate asc',
+    });
+    expect(filtered.map((p) => p.value.length)).toEqual([50, 10]);
+    expect(filtered[0]['@odata.count']).toBe(60);
+    // 75 of them changed again at one later instant keep paging stable
+    const touched = emu.updateWorkOrders(created.slice(0, 75).map((w) => w.Id), { UpdatedDate: '2031-03-01T12:00:00.001Z' });
+    expect(new Set(touched.map((w) => w.UpdatedDateDto))).toEqual(new Set(['2031-03-01T12:00:00.001+00:00']));
+    const again = await readAllPages(t, { $filter: `UpdatedDate gt ${same}`, $orderby: 'UpdatedDate asc' });
+    expect(again.map((p) => p.value.length)).toEqual([50, 25]);
+    expect(again.flatMap((p) => p.value.map((/** @type {any} */ w) => w.Id))).toEqual(created.slice(0, 75).map((w) => w.Id));
+    // CallDate ("created" mode) follows the creation instant
+    const byCall = await readAllPages(t, { $filter: `CallDate ge ${same}`, $orderby: 'CallDate asc' });
+    expect(byCall[0]['@odata.count']).toBe(120);
+    // without a date in the changes, a batch shares one now() to the millisecond
+    const now = emu.updateWorkOrders(created.slice(0, 110).map((w) => w.Id), { Nte: 600 });
+    expect(new Set(now.map((w) => w.UpdatedDateDto)).size).toBe(1);
+    expect(Math.abs(Date.parse(now[0].UpdatedDateDto) - Date.now())).toBeLessThan(5000);
+  });
+
+  test('every page is read from live data: a record changed between two page reads moves to the end and shifts $skip', async () => {
+    const t = await token();
+    const base = Date.parse('2032-01-01T00:00:00Z');
+    const created = emu.createWorkOrders(Array.from({ length: 60 }, (_, k) => ({ UpdatedDate: base + k * 1000 })));
+    const opts = { $filter: 'UpdatedDate ge 2032-01-01T00:00:00Z', $orderby: 'UpdatedDate asc', $top: 50, $count: 'true' };
+    const p1 = await odata(t, { ...opts, $skip: 0 });
+    expect(idsOf(p1)).toEqual(created.slice(0, 50).map((w) => w.Id));
+    emu.updateWorkOrder(created[0].Id, { UpdatedDate: base + 3600 * 1000 }); // changed while the trigger pages
+    const p2 = await odata(t, { ...opts, $skip: 50 });
+    // created[50] slid back onto page 1 and is not on page 2; created[0] shows up again at the end
+    expect(idsOf(p2)).toEqual([...created.slice(51).map((w) => w.Id), created[0].Id]);
+    expect(p2.body['@odata.count']).toBe(60);
+  });
+
+  test('control endpoints: POST/PATCH/GET /__emulator/workorders (single and batch), not logged, no faults', async () => {
+    const ctl = async (/** @type {string} */ method, /** @type {string} */ p, /** @type {any} */ body) => {
+      const r = await fetch(`${emu.origin}/__emulator${p}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: r.status, body: await r.json() };
+    };
+    emu.failNext({ status: 500 });
+    const one = await ctl('POST', '/workorders', { Trade: 'DOORS', UpdatedDate: '2031-04-01T00:00:00+02:00' });
+    expect(one.status).toBe(201);
+    expect(one.body).toMatchObject({ Id: fx.workOrders.firstNewId, Trade: 'DOORS', UpdatedDateDto: '2031-03-31T22:00:00.000+00:00' });
+    const batch = await ctl('POST', '/workorders', [{}, { Status: 'ON HOLD' }]);
+    expect(batch.status).toBe(201);
+    expect(batch.body.map((/** @type {any} */ w) => w.Id)).toEqual([fx.workOrders.firstNewId + 1, fx.workOrders.firstNewId + 2]);
+    expect(batch.body[0].UpdatedDateDto).toBe(batch.body[1].UpdatedDateDto);
+    expect(batch.body[1].Status).toEqual({ Primary: 'ON HOLD', Extended: null });
+    const patched = await ctl('PATCH', `/workorders/${one.body.Id}`, { Status: { Primary: 'COMPLETED', Extended: 'PENDING CONFIRMATION' } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.Status.Primary).toBe('COMPLETED');
+    expect(Math.abs(Date.parse(patched.body.UpdatedDateDto) - Date.now())).toBeLessThan(5000); // now(), not the date given at creation
+    const bulk = await ctl('PATCH', '/workorders', { ids: batch.body.map((/** @type {any} */ w) => w.Id), changes: { UpdatedDate: '2031-05-01T00:00:00Z' } });
+    expect(bulk.body.map((/** @type {any} */ w) => w.UpdatedDate)).toEqual(['2031-05-01T00:00:00.000', '2031-05-01T00:00:00.000']);
+    expect((await ctl('GET', `/workorders/${one.body.Id}`)).body.Status.Primary).toBe('COMPLETED');
+    expect((await ctl('GET', '/workorder-changes')).body.length).toBe(6);
+    expect((await ctl('PATCH', '/workorders/99999999', {})).status).toBe(404);
+    expect((await ctl('GET', '/workorders/99999999')).status).toBe(404);
+    const bad = await ctl('POST', '/workorders', { Bogus: 1 });
+    expect([bad.status, bad.body.error]).toEqual([400, expect.stringContaining('Bogus')]);
+    expect((await ctl('POST', '/workorders', { Id: one.body.Id })).status).toBe(409);
+    expect((await ctl('PATCH', '/workorders', { changes: {} })).status).toBe(400);
+    expect(emu.requests).toHaveLength(0);
+    // the queued fault is still waiting for the first API request
+    expect((await api('GET', '/workorders')).status).toBe(500);
   });
 });

@@ -15,13 +15,27 @@ const N8N_CALLBACKS = [
 ];
 
 const { isoLocal, isoOffset, noteRecord } = require('./http-util');
+const { UTC } = require('./service-time');
 
 const HOUR = 3600 * 1000;
 
+/** Top-level fields of a work order, in the order the service writes them. */
+const WORK_ORDER_FIELDS = [
+  'Id', 'Number', 'PurchaseNumber', 'SubscriberId', 'ProviderId', 'LocationId', 'LocationName', 'StoreId', 'Status',
+  'Trade', 'Category', 'Priority', 'Caller', 'Description', 'Nte', 'Currency', 'IsInvoiced', 'IsRecall',
+  'RecallWorkOrderId', 'CallDate', 'CallDateDto', 'ScheduledDate', 'ScheduledDateDto', 'CreatedDate', 'CreatedDateDto',
+  'UpdatedDate', 'UpdatedDateDto',
+];
+
 /**
- * @param {{ workOrderCount?: number, now: number }} opts
+ * @param {{ workOrderCount?: number, now: number, time?: import('./service-time').ServiceTime }} opts
+ *   `time`: the service time zone in which dates are written (default UTC)
  */
-function buildSeed({ workOrderCount = 120, now }) {
+function buildSeed({ workOrderCount = 120, now, time = UTC }) {
+  /** @param {number} ms */
+  const isoLocal = (ms) => time.local(ms);
+  /** @param {number} ms */
+  const isoOffset = (ms) => time.dto(ms);
   const clients = {
     main: { clientId: 'wos-demo-client', clientSecret: 'wos-demo-secret-8a1f', callbackUris: [...N8N_CALLBACKS] },
     second: { clientId: 'wos-second-client', clientSecret: 'wos-second-secret-3c7d', callbackUris: [...N8N_CALLBACKS] },
@@ -342,7 +356,7 @@ function buildSeed({ workOrderCount = 120, now }) {
    */
   const note = (woId, id, text, ageHours, by, extra = {}) => {
     const at = now - ageHours * HOUR;
-    (notes[woId] = notes[woId] || []).push(noteRecord({ id, workOrderId: woId, text, at, createdBy: by, extra, createdAt: 0 }));
+    (notes[woId] = notes[woId] || []).push(noteRecord({ id, workOrderId: woId, text, at, createdBy: by, extra, createdAt: 0, time }));
   };
   note(WO.notes, 15001n, 'Technician dispatched, ETA 2 hours.', 60, 'Acme Facility Services');
   note(WO.notes, 2147483648n, 'Compressor amps high; ordering capacitor.', 50, 'Tom Tech', { ActionRequired: true });
@@ -445,6 +459,7 @@ function buildSeed({ workOrderCount = 120, now }) {
     rejectionReasons,
     checklistResponses: /** @type {any[]} */ ([]),
     checkIns: /** @type {any[]} */ ([]),
+    workOrderChanges: /** @type {any[]} */ ([]),
     notifications: /** @type {any[]} */ ([]),
     tokens: /** @type {any[]} */ ([]),
     authorizationCodes: /** @type {any[]} */ ([]),
@@ -484,6 +499,7 @@ function buildSeed({ workOrderCount = 120, now }) {
       mainCount,
       mainFirst: 90000001,
       mainLast: 90000000 + mainCount,
+      firstNewId: 90000000 + mainCount + 1,
       contractorVisibleCount: Object.values(workOrders).filter((w) => w.ProviderId === 3001).length,
       universalParent: childWo.universalParent,
       child2001: childWo.child2001,
@@ -523,4 +539,4 @@ function buildSeed({ workOrderCount = 120, now }) {
   return { state, fixtures };
 }
 
-module.exports = { buildSeed, isoLocal, isoOffset, N8N_CALLBACKS };
+module.exports = { buildSeed, isoLocal, isoOffset, N8N_CALLBACKS, WORK_ORDER_FIELDS };

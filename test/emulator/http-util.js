@@ -142,7 +142,7 @@ function mediaType(contentType) {
   return (contentType || '').split(';')[0].trim().toLowerCase();
 }
 
-/** @param {number} ms */
+/** UTC `X` form (the service's own zone is applied by service-time.js). @param {number} ms */
 function isoLocal(ms) {
   return new Date(ms).toISOString().replace('Z', '');
 }
@@ -154,15 +154,16 @@ function isoOffset(ms) {
 /**
  * A work-order note as the service returns it (field notes: Id, NoteData, DateCreated(+Dto),
  * CreatedBy, MailedTo, ActionRequired, dates, IsPinned, Visibility, ...). `Id` is a BigInt.
- * @param {{ id: bigint, workOrderId: number, text: string, at: number, createdBy: string, extra?: Record<string, any>, createdAt: number }} n
+ * @param {{ id: bigint, workOrderId: number, text: string, at: number, createdBy: string, extra?: Record<string, any>, createdAt: number,
+ *   time?: { local: (ms: number) => string, dto: (ms: number) => string } }} n  `time`: the service time zone (default UTC)
  */
-function noteRecord({ id, workOrderId, text, at, createdBy, extra = {}, createdAt }) {
+function noteRecord({ id, workOrderId, text, at, createdBy, extra = {}, createdAt, time }) {
   return {
     Id: id,
     WorkOrderId: workOrderId,
     NoteData: text,
-    DateCreated: isoLocal(at),
-    DateCreatedDto: isoOffset(at),
+    DateCreated: time ? time.local(at) : isoLocal(at),
+    DateCreatedDto: time ? time.dto(at) : isoOffset(at),
     CreatedBy: createdBy,
     MailedTo: null,
     ActionRequired: false,

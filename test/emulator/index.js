@@ -19,6 +19,8 @@ const { buildSeed } = require('./fixtures');
 const { handleAuth } = require('./auth');
 const { handleApi } = require('./api');
 const { parseMultipart } = require('./multipart');
+const { ServiceTime } = require('./service-time');
+const { createWorkOrders, updateWorkOrders, WorkOrderError } = require('./workorders');
 const { Reply, E, json, apiError, textResponse, mediaType, stringify, parse } = require('./http-util');
 
 /**
@@ -49,6 +51,12 @@ const DEFAULTS = {
   logBodies: true,
   workOrderCount: 120,
   maxBodyBytes: 512 * 1024 * 1024,
+  /** @type {string | number | undefined} IANA zone ('Europe/Berlin'), 'UTC' or a fixed offset ('+01:00'); default UTC */
+  serviceTimeZone: /** @type {string | number | undefined} */ (undefined),
+  /** @type {number | undefined} fixed offset of the service's local time in minutes (alternative to serviceTimeZone) */
+  utcOffsetMinutes: /** @type {number | undefined} */ (undefined),
+  /** the service clock runs this many ms ahead of real time (negative: behind) from the start */
+  clockSkewMs: 0,
 };
 
 function defaultFaults() {
@@ -70,12 +78,18 @@ class Emulator {
   /** @param {Partial<typeof DEFAULTS>} [options] */
   constructor(options = {}) {
     this.options = { ...DEFAULTS, ...options };
-    this._clockOffsetMs = 0;
+    if (this.options.serviceTimeZone !== undefined && this.options.utcOffsetMinutes !== undefined) {
+      throw new Error('give serviceTimeZone or utcOffsetMinutes, not both');
+    }
+    /** the service's time zone: X = its local time without offset, XDto = with offset */
+    this.time = new ServiceTime(this.options.utcOffsetMinutes !== undefined ? this.options.utcOffsetMinutes : this.options.serviceTimeZone);
+    if (!Number.isFinite(Number(this.options.clockSkewMs || 0))) throw new Error(`clockSkewMs must be a number of milliseconds`);
+    this._clockOffsetMs = Number(this.options.clockSkewMs || 0);
     this.ttl = { access: this.options.accessTokenTtl, refresh: this.options.refreshTokenTtl, jwt: this.options.jwtTtl };
     /** @type {LogEntry[]} */
     this.requests = [];
     this._seq = 0;
-    const seed = buildSeed({ workOrderCount: this.options.workOrderCount, now: this.now() });
+    const seed = buildSeed({ workOrderCount: this.options.workOrderCount, now: this.now(), time: this.time });
     this.state = seed.state;
     this.fixtures = seed.fixtures;
     this.faults = defaultFaults();
@@ -94,7 +108,14 @@ class Emulator {
     /** @type {Array<FaultSpec & { kind: 'fail' | 'drop', remaining: number }>} */
     this._faultQueue = [];
     this._jwtSecret = crypto.randomBytes(32);
-    this._ids = { checklistResponse: 5500001, picture: 7700001, attachment: 880101, checkIn: 770001, note: 9007199254741000n };
+    this._ids = {
+      checklistResponse: 5500001,
+      picture: 7700001,
+      attachment: 880101,
+      checkIn: 770001,
+      note: 9007199254741000n,
+      workOrder: this.fixtures.workOrders.firstNewId,
+    };
     /** @type {import('node:http').Server | null} */
     this.server = null;
     /** @type {Set<import('node:net').Socket>} */
@@ -109,14 +130,129 @@ class Emulator {
 
   // ---- clock ---------------------------------------------------------------------------------
 
-  /** Emulator clock in ms (real time plus advanceTime offsets); token expiry is judged with it. */
+  /**
+   * The service clock in ms: real time plus clockSkewMs plus advanceTime offsets. Token expiry, rate
+   * windows, the Date header and every date the service writes (UpdatedDate, DateCreated, ...) use it.
+   */
   now() {
     return Date.now() + this._clockOffsetMs;
   }
 
-  /** @param {number} seconds */
+  /** Moves the service clock forward (negative: back) by `seconds`. @param {number} seconds */
   advanceTime(seconds) {
     this._clockOffsetMs += seconds * 1000;
+  }
+
+  /** How far the service clock is ahead of real time (ms; negative = behind). */
+  get clockSkewMs() {
+    return this._clockOffsetMs;
+  }
+
+  /** Sets the service clock to real time + `ms` (absolute; advanceTime adds to it). @param {number} ms */
+  setClockSkew(ms) {
+    if (!Number.isFinite(ms)) throw new Error('setClockSkew(ms): ms must be a finite number');
+    this._clockOffsetMs = ms;
+  }
+
+  /** Name of the service's time zone ('UTC', 'Europe/Berlin', '+05:30'). */
+  get serviceTimeZone() {
+    return this.time.name;
+  }
+
+  /**
+   * Changes the service's time zone; every stored date (work orders, notes, attachments, check-ins,
+   * proposals, checklist responses) is rewritten for it from its instant (XDto).
+   * @param {string | number} zone IANA name, 'UTC', '+01:00', or minutes east of UTC
+   */
+  setServiceTimeZone(zone) {
+    const old = this.time;
+    const next = new ServiceTime(zone);
+    /** @param {any} obj */
+    const rewrite = (obj) => {
+      if (!obj || typeof obj !== 'object') return;
+      for (const key of Object.keys(obj)) {
+        if (!key.endsWith('Dto') || typeof obj[key] !== 'string') continue;
+        const base = key.slice(0, -3);
+        if (!(base in obj)) continue;
+        const ticks = old.parseTicks(obj[key]);
+        if (ticks === null) continue;
+        const ms = Number(ticks / 10000n);
+        obj[base] = next.local(ms);
+        obj[key] = next.dto(ms);
+      }
+    };
+    const s = this.state;
+    Object.values(s.workOrders).forEach(rewrite);
+    Object.values(s.notes).forEach((list) => list.forEach(rewrite));
+    s.attachments.forEach(rewrite);
+    s.checkIns.forEach(rewrite);
+    Object.values(s.proposals).forEach(rewrite);
+    s.checklistResponses.forEach((r) => rewrite(r.response));
+    this.time = next;
+  }
+
+  /** `X` (service local time, no offset) and `XDto` (with offset) of an instant. @param {number | Date | string} [at] default now() */
+  formatDate(at) {
+    const ms = at === undefined ? this.now() : this.parseDate(at);
+    return { local: this.time.local(ms), dto: this.time.dto(ms), offset: this.time.offsetString(ms) };
+  }
+
+  /** Instant (ms) of epoch ms, a Date, or ISO 8601 text (no offset = the service's local time). @param {number | Date | string} value */
+  parseDate(value) {
+    if (value instanceof Date) return value.getTime();
+    if (typeof value === 'number') return value;
+    return this.time.parse(value);
+  }
+
+  // ---- work orders that change while a trigger polls -----------------------------------------
+
+  /**
+   * Creates a work order; returns the stored record. Fields not given get defaults (README.md);
+   * dates not given are now() (CallDate = CreatedDate = UpdatedDate; ScheduledDate 48 h later).
+   * @param {Record<string, any>} [partial]
+   */
+  createWorkOrder(partial = {}) {
+    return createWorkOrders(this, [partial])[0];
+  }
+
+  /**
+   * Creates several work orders at one instant (all or none). @param {Array<Record<string, any>>} partials
+   */
+  createWorkOrders(partials) {
+    return createWorkOrders(this, partials);
+  }
+
+  /**
+   * Changes a work order; UpdatedDate becomes now() unless `changes` gives UpdatedDate(Dto).
+   * @param {number | string} id @param {Record<string, any>} [changes]
+   */
+  updateWorkOrder(id, changes = {}) {
+    return updateWorkOrders(this, [id], changes)[0];
+  }
+
+  /**
+   * Applies the same changes to several work orders at one instant (identical UpdatedDate).
+   * @param {Array<number | string>} ids @param {Record<string, any>} [changes]
+   */
+  updateWorkOrders(ids, changes = {}) {
+    return updateWorkOrders(this, ids, changes);
+  }
+
+  /**
+   * @param {number | string} id @param {string} primary
+   * @param {string | null} [extended] undefined keeps the current Extended status
+   * @param {Record<string, any>} [changes] more changes (e.g. { UpdatedDate })
+   */
+  setWorkOrderStatus(id, primary, extended, changes = {}) {
+    /** @type {Record<string, any>} */
+    const status = { Primary: primary };
+    if (extended !== undefined) status.Extended = extended;
+    return updateWorkOrders(this, [id], { ...changes, Status: status })[0];
+  }
+
+  /** The stored work order (live object) or undefined. @param {number | string} id */
+  workOrder(id) {
+    return this.state.workOrders[Number(id)];
   }
 
   // ---- lifecycle -----------------------------------------------------------------------------
@@ -258,7 +394,7 @@ class Emulator {
    */
   _retryAfterHeaders(mode, seconds) {
     if (mode === 'none') return {};
-    if (mode === 'date') return { 'retry-after': new Date(Date.now() + seconds * 1000).toUTCString() };
+    if (mode === 'date') return { 'retry-after': new Date(this.now() + seconds * 1000).toUTCString() };
     return { 'retry-after': String(seconds) };
   }
 
@@ -492,7 +628,8 @@ class Emulator {
       try {
         r = this._control(ctx);
       } catch (e) {
-        r = e instanceof Reply ? e.response : json(400, { error: String(e && /** @type {any} */ (e).message) });
+        const err = /** @type {any} */ (e);
+        r = e instanceof Reply ? e.response : json(err instanceof WorkOrderError ? err.status : 400, { error: String(err && err.message) });
       }
       this._send(res, r, log, started);
       return;
@@ -624,7 +761,8 @@ class Emulator {
     log.responseHeaders = r.headers;
     if (r.body && r.body.length < PARSE_LIMIT) log.responseBody = r.body.toString('utf8');
     log.durationMs = Date.now() - started;
-    const headers = { ...r.headers };
+    /** @type {Record<string, any>} */
+    const headers = { date: new Date(this.now()).toUTCString(), ...r.headers };
     if (r.body && r.status !== 204 && r.status !== 304) headers['content-length'] = String(r.body.length);
     else if (r.status !== 204 && r.status !== 304) headers['content-length'] = '0';
     try {
@@ -646,6 +784,18 @@ class Emulator {
     }
   }
 
+  _clockInfo() {
+    const now = this.now();
+    return {
+      now: new Date(now).toISOString(),
+      nowLocal: this.time.local(now),
+      nowDto: this.time.dto(now),
+      skewMs: this._clockOffsetMs,
+      serviceTimeZone: this.time.name,
+      utcOffset: this.time.offsetString(now),
+    };
+  }
+
   /**
    * Out-of-band control endpoints for runs where the emulator is in another process
    * (npm run emulator). Not part of the service; never logged; faults do not apply.
@@ -655,7 +805,26 @@ class Emulator {
   _control(ctx) {
     const route = `${ctx.method} ${ctx.segments.join('/').toLowerCase()}`;
     const bodyJson = () => (ctx.body.length ? parse(ctx.body.toString('utf8')) : {});
+    const woMatch = /^(GET|PATCH) __emulator\/workorders\/(\d+)$/.exec(route);
+    if (woMatch) {
+      if (woMatch[1] === 'PATCH') return json(200, this.updateWorkOrder(woMatch[2], bodyJson()));
+      const wo = this.workOrder(woMatch[2]);
+      return wo ? json(200, wo) : json(404, { error: `work order ${woMatch[2]} does not exist` });
+    }
     switch (route) {
+      case 'POST __emulator/workorders': {
+        const b = bodyJson();
+        return json(201, Array.isArray(b) ? this.createWorkOrders(b) : this.createWorkOrder(b));
+      }
+      case 'PATCH __emulator/workorders': {
+        const b = bodyJson();
+        if (!b || !Array.isArray(b.ids)) throw new WorkOrderError('PATCH /__emulator/workorders needs { "ids": [...], "changes": {...} }');
+        return json(200, this.updateWorkOrders(b.ids, b.changes || {}));
+      }
+      case 'GET __emulator/workorder-changes':
+        return json(200, this.state.workOrderChanges);
+      case 'GET __emulator/time':
+        return json(200, this._clockInfo());
       case 'GET __emulator':
       case 'GET __emulator/fixtures':
         return json(200, this.fixtures);
@@ -679,8 +848,10 @@ class Emulator {
         return json(200, { ok: true });
       case 'POST __emulator/time': {
         const b = bodyJson();
-        this.advanceTime(Number(b.advanceSeconds || 0));
-        return json(200, { now: new Date(this.now()).toISOString() });
+        if (b.serviceTimeZone !== undefined) this.setServiceTimeZone(b.serviceTimeZone);
+        if (b.skewMs !== undefined) this.setClockSkew(Number(b.skewMs));
+        if (b.advanceSeconds !== undefined) this.advanceTime(Number(b.advanceSeconds));
+        return json(200, this._clockInfo());
       }
       case 'POST __emulator/tokens/expire-access':
         this.expireAccessTokens();

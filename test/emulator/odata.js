@@ -2,121 +2,251 @@
 'use strict';
 
 /**
- * The OData query subset the emulator understands:
- *   $top, $skip (non-negative integers; a page never holds more than 50 records),
- *   $filter  `Field eq literal` clauses joined by `and` (Field may be a path such as Status/Primary;
- *            literals: 'text' (with '' escaping), integers of any size, decimals, true, false, null),
- *   $orderby `Field [asc|desc]`, comma-separated,
- *   $select  comma-separated top-level properties,
- *   $count   true | false.
+ * The OData query subset the emulator understands (README.md, "OData"):
+ *   $top, $skip  non-negative integers; a page never holds more than 50 records;
+ *   $filter      comparisons `eq ne gt ge lt le` between a property (path such as Status/Primary) and a
+ *                literal (either side), or two properties; `and`, `or`, `not`, parentheses; a bare
+ *                boolean property. Precedence: not > comparison > and > or.
+ *                Literals: 'text' ('' escapes a quote), integers of any size, decimals, true, false,
+ *                null, date-times 2026-03-29T01:30:00Z / +01:00 / .1234567 / no offset, dates
+ *                2026-03-29, and datetime'...' / datetimeoffset'...' (OData v3).
+ *   $orderby     `Field [asc|desc]`, comma-separated; ties are broken by Id ascending;
+ *   $select      comma-separated top-level properties;
+ *   $count       true | false (the number of records matching $filter, before paging).
+ * Date properties (those with a `Dto` twin: X and XDto) compare as instants: the record's `XDto`
+ * (which carries its offset) against the literal; a literal without an offset is local time of the
+ * service (its time zone, see service-time.js). Strings compare case-insensitively.
  * Anything else starting with `$` → 400. No @odata.nextLink is ever returned.
  */
+
+const { UTC, parseIsoParts } = require('./service-time');
 
 const PAGE_CAP = 50;
 
 class ODataError extends Error {}
 
 /**
- * @typedef {{ kind: 'string', value: string } | { kind: 'number', value: number | bigint } | { kind: 'bool', value: boolean } | { kind: 'null' }} Literal
- * @typedef {{ path: string[], literal: Literal }} Clause
+ * @typedef {import('./service-time').ServiceTime} ServiceTime
+ * @typedef {{ kind: 'string', value: string } | { kind: 'number', value: number | bigint } | { kind: 'bool', value: boolean }
+ *   | { kind: 'null' } | { kind: 'datetime', text: string, ticks: bigint }} Literal
+ * @typedef {{ kind: 'prop', path: string[], name: string } | { kind: 'lit', lit: Literal }} Operand
+ * @typedef {{ type: 'or' | 'and', left: Expr, right: Expr } | { type: 'not', expr: Expr }
+ *   | { type: 'cmp', op: string, left: Operand, right: Operand }} Expr
+ * @typedef {{ t: 'ident' | 'string' | 'number' | 'datetime' | 'typed' | '(' | ')', v: string, prefix?: string, pos: number }} Token
  */
+
+const COMPARISON = new Set(['eq', 'ne', 'gt', 'ge', 'lt', 'le']);
+const KEYWORDS = new Set(['and', 'or', 'not', ...COMPARISON]);
+const TYPED_LITERALS = new Set(['datetime', 'datetimeoffset']);
+
+const DATETIME_TOKEN = /^\d{4}-\d{2}-\d{2}(?:[Tt]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:\d{2})?)?/;
+const NUMBER_TOKEN = /^-?\d+(\.\d+)?([eE][+-]?\d+)?[mMdDfFlL]?/;
+const IDENT_TOKEN = /^[A-Za-z_][A-Za-z0-9_]*(\/[A-Za-z_][A-Za-z0-9_]*)*/;
+
+/** @param {string} what */
+const syntax = (what) =>
+  new ODataError(
+    `$filter: ${what}. Supported: comparisons (eq, ne, gt, ge, lt, le) of a property and a literal, joined by and, or, not and parentheses`,
+  );
 
 /**
  * @param {string} text
- * @returns {Array<{ t: 'ident' | 'string' | 'number' | 'word', v: string }>}
+ * @returns {Token[]}
  */
 function tokenize(text) {
+  /** @type {Token[]} */
   const tokens = [];
   let i = 0;
+  /** @param {number} from */
+  const quoted = (from) => {
+    let j = from + 1;
+    let out = '';
+    for (;;) {
+      if (j >= text.length) throw new ODataError(`$filter: unterminated string literal starting at position ${from}`);
+      if (text[j] === "'") {
+        if (text[j + 1] === "'") {
+          out += "'";
+          j += 2;
+          continue;
+        }
+        break;
+      }
+      out += text[j];
+      j++;
+    }
+    return { value: out, end: j + 1 };
+  };
   while (i < text.length) {
     const c = text[i];
-    if (c === ' ' || c === '\t') {
+    if (c === ' ' || c === '\t' || c === '\r' || c === '\n') {
+      i++;
+      continue;
+    }
+    if (c === '(' || c === ')') {
+      tokens.push({ t: c, v: c, pos: i });
       i++;
       continue;
     }
     if (c === "'") {
-      let j = i + 1;
-      let out = '';
-      for (;;) {
-        if (j >= text.length) throw new ODataError(`$filter: unterminated string literal starting at position ${i}`);
-        if (text[j] === "'") {
-          if (text[j + 1] === "'") {
-            out += "'";
-            j += 2;
-            continue;
-          }
-          break;
-        }
-        out += text[j];
-        j++;
-      }
-      tokens.push({ t: /** @type {const} */ ('string'), v: out });
-      i = j + 1;
+      const q = quoted(i);
+      tokens.push({ t: 'string', v: q.value, pos: i });
+      i = q.end;
       continue;
     }
-    const num = /^-?\d+(\.\d+)?([eE][+-]?\d+)?[mMdDfFlL]?/.exec(text.slice(i));
+    const rest = text.slice(i);
+    const dt = /\d/.test(c) ? DATETIME_TOKEN.exec(rest) : null;
+    if (dt) {
+      const timePart = dt[0].slice(10);
+      if (timePart !== '' && !/[Zz+-]/.test(timePart) && /^ \d{2}:?\d{2}\b/.test(rest.slice(dt[0].length))) {
+        throw new ODataError(
+          `$filter: '${rest.slice(0, dt[0].length + 6)}' is not a date-time: a '+' in a URL query means a space; send the offset as %2B (e.g. ${dt[0]}%2B01:00) or use Z`,
+        );
+      }
+      tokens.push({ t: 'datetime', v: dt[0], pos: i });
+      i += dt[0].length;
+      continue;
+    }
+    const num = NUMBER_TOKEN.exec(rest);
     if (num && (c === '-' || /\d/.test(c))) {
-      tokens.push({ t: /** @type {const} */ ('number'), v: num[0].replace(/[mMdDfFlL]$/, '') });
+      tokens.push({ t: 'number', v: num[0].replace(/[mMdDfFlL]$/, ''), pos: i });
       i += num[0].length;
       continue;
     }
-    const id = /^[A-Za-z_][A-Za-z0-9_]*(\/[A-Za-z_][A-Za-z0-9_]*)*/.exec(text.slice(i));
+    const id = IDENT_TOKEN.exec(rest);
     if (id) {
-      tokens.push({ t: /** @type {const} */ ('ident'), v: id[0] });
+      if (text[i + id[0].length] === "'") {
+        const q = quoted(i + id[0].length);
+        tokens.push({ t: 'typed', v: q.value, prefix: id[0], pos: i });
+        i = q.end;
+        continue;
+      }
+      tokens.push({ t: 'ident', v: id[0], pos: i });
       i += id[0].length;
       continue;
     }
-    throw new ODataError(
-      `$filter: unsupported syntax at '${text.slice(i, i + 20)}'. Only "Field eq value" clauses joined by "and" are supported`,
-    );
+    throw syntax(`unsupported syntax at '${text.slice(i, i + 20)}'`);
   }
   return tokens;
 }
 
 /**
- * @param {string} text
- * @returns {Clause[]}
+ * @param {string} text of a date-time literal
+ * @param {ServiceTime} time
+ * @returns {Literal}
  */
-function parseFilter(text) {
+function dateLiteral(text, time) {
+  if (/\.\d{8,}/.test(text)) throw new ODataError(`$filter: '${text}' has more than 7 fractional digits`);
+  const parts = parseIsoParts(text);
+  if (!parts) throw new ODataError(`$filter: '${text}' is not a valid date-time`);
+  return { kind: 'datetime', text, ticks: time.ticksOf(parts) };
+}
+
+/**
+ * Parses a $filter expression into a tree. Property names are not checked here (see compile).
+ * @param {string} text
+ * @param {ServiceTime} [time] the service time zone (reads literals without an offset)
+ * @returns {Expr}
+ */
+function parseFilter(text, time = UTC) {
   const tokens = tokenize(text);
-  /** @type {Clause[]} */
-  const clauses = [];
   let i = 0;
-  const unsupported = (/** @type {string} */ what) =>
-    new ODataError(`$filter: ${what}. Only "Field eq value" clauses joined by "and" are supported`);
-  if (tokens.length === 0) throw unsupported('empty expression');
-  for (;;) {
-    const field = tokens[i];
-    const op = tokens[i + 1];
-    const lit = tokens[i + 2];
-    if (!field || field.t !== 'ident' || ['true', 'false', 'null'].includes(field.v)) {
-      throw unsupported(`expected a property name at token ${i + 1}`);
+  if (tokens.length === 0) throw syntax('empty expression');
+  const peek = () => tokens[i];
+  /** @param {Token | undefined} t @param {string} word */
+  const isWord = (t, word) => !!t && t.t === 'ident' && t.v.toLowerCase() === word;
+  const describe = (/** @type {Token | undefined} */ t) => (t ? `'${t.t === 'string' ? `'${t.v}'` : t.v}' at position ${t.pos}` : 'the end');
+
+  /** @returns {Expr} */
+  function parseOr() {
+    let left = parseAnd();
+    while (isWord(peek(), 'or')) {
+      i++;
+      left = { type: 'or', left, right: parseAnd() };
     }
-    if (!op || op.t !== 'ident' || op.v.toLowerCase() !== 'eq') {
-      throw unsupported(`operator '${op ? op.v : '(none)'}' is not supported`);
-    }
-    if (!lit) throw unsupported('missing value after eq');
-    /** @type {Literal} */
-    let literal;
-    if (lit.t === 'string') literal = { kind: 'string', value: lit.v };
-    else if (lit.t === 'number') {
-      if (/^-?\d+$/.test(lit.v)) {
-        const n = Number(lit.v);
-        literal = { kind: 'number', value: Number.isSafeInteger(n) ? n : BigInt(lit.v) };
-      } else literal = { kind: 'number', value: Number(lit.v) };
-    } else if (lit.t === 'ident' && lit.v === 'true') literal = { kind: 'bool', value: true };
-    else if (lit.t === 'ident' && lit.v === 'false') literal = { kind: 'bool', value: false };
-    else if (lit.t === 'ident' && lit.v === 'null') literal = { kind: 'null' };
-    else throw unsupported(`'${lit.v}' is not a literal value (strings need single quotes)`);
-    clauses.push({ path: field.v.split('/'), literal });
-    i += 3;
-    if (i >= tokens.length) break;
-    const and = tokens[i];
-    if (and.t !== 'ident' || and.v.toLowerCase() !== 'and') throw unsupported(`'${and.v}' is not supported here`);
-    i++;
-    if (i >= tokens.length) throw unsupported('expression ends after "and"');
+    return left;
   }
-  return clauses;
+  /** @returns {Expr} */
+  function parseAnd() {
+    let left = parseUnary();
+    while (isWord(peek(), 'and')) {
+      i++;
+      left = { type: 'and', left, right: parseUnary() };
+    }
+    return left;
+  }
+  /** @returns {Expr} */
+  function parseUnary() {
+    const t = peek();
+    if (!t) throw syntax(`expression ends after ${describe(tokens[i - 1])}`);
+    if (isWord(t, 'not')) {
+      i++;
+      return { type: 'not', expr: parseUnary() };
+    }
+    if (t.t === '(') {
+      i++;
+      const e = parseOr();
+      const close = peek();
+      if (!close || close.t !== ')') throw syntax(`expected ')' but found ${describe(close)}`);
+      i++;
+      return e;
+    }
+    return parseComparison();
+  }
+  /** @returns {Expr} */
+  function parseComparison() {
+    const left = parseOperand();
+    const op = peek();
+    if (!op || op.t === ')' || isWord(op, 'and') || isWord(op, 'or')) {
+      if (left.kind === 'prop') return { type: 'cmp', op: 'eq', left, right: { kind: 'lit', lit: { kind: 'bool', value: true } } };
+      throw syntax(`a literal alone is not a condition (${describe(tokens[i - 1])})`);
+    }
+    if (op.t !== 'ident' || !COMPARISON.has(op.v.toLowerCase())) {
+      throw syntax(`operator ${describe(op)} is not supported`);
+    }
+    i++;
+    if (!peek()) throw syntax(`missing value after ${op.v}`);
+    const right = parseOperand();
+    return { type: 'cmp', op: op.v.toLowerCase(), left, right };
+  }
+  /** @returns {Operand} */
+  function parseOperand() {
+    const t = peek();
+    if (!t) throw syntax('missing operand');
+    i++;
+    switch (t.t) {
+      case 'string':
+        return { kind: 'lit', lit: { kind: 'string', value: t.v } };
+      case 'number': {
+        if (/^-?\d+$/.test(t.v)) {
+          const n = Number(t.v);
+          return { kind: 'lit', lit: { kind: 'number', value: Number.isSafeInteger(n) ? n : BigInt(t.v) } };
+        }
+        return { kind: 'lit', lit: { kind: 'number', value: Number(t.v) } };
+      }
+      case 'datetime':
+        return { kind: 'lit', lit: dateLiteral(t.v, time) };
+      case 'typed': {
+        const prefix = String(t.prefix).toLowerCase();
+        if (!TYPED_LITERALS.has(prefix)) throw syntax(`typed literal ${t.prefix}'...' is not supported (datetime'...' and datetimeoffset'...' are)`);
+        if (!DATETIME_TOKEN.test(t.v) || DATETIME_TOKEN.exec(t.v)?.[0] !== t.v) throw new ODataError(`$filter: ${t.prefix}'${t.v}' is not a valid date-time`);
+        return { kind: 'lit', lit: dateLiteral(t.v, time) };
+      }
+      case 'ident': {
+        if (t.v === 'true' || t.v === 'false') return { kind: 'lit', lit: { kind: 'bool', value: t.v === 'true' } };
+        if (t.v === 'null') return { kind: 'lit', lit: { kind: 'null' } };
+        if (KEYWORDS.has(t.v.toLowerCase())) throw syntax(`expected a property or a value but found ${describe(t)}`);
+        if (peek() && peek().t === '(') throw syntax(`function ${t.v}(...) is not supported`);
+        const path = t.v.split('/');
+        return { kind: 'prop', path, name: path.join('/') };
+      }
+      default:
+        throw syntax(`expected a property or a value but found ${describe(t)}`);
+    }
+  }
+
+  const tree = parseOr();
+  if (i < tokens.length) throw syntax(`unexpected ${describe(tokens[i])}`);
+  return tree;
 }
 
 /** @param {any} obj @param {string[]} path */
@@ -129,52 +259,185 @@ function getPath(obj, path) {
   return cur;
 }
 
-/** @param {any} a @param {any} b */
-function numericEqual(a, b) {
-  if (typeof a === 'bigint' || typeof b === 'bigint') {
-    const ia = typeof a === 'bigint' || Number.isInteger(a);
-    const ib = typeof b === 'bigint' || Number.isInteger(b);
-    if (!ia || !ib) return Number(a) === Number(b);
-    return BigInt(a) === BigInt(b);
-  }
-  return a === b;
-}
-
-/** @param {any} v @param {Literal} literal */
-function matches(v, literal) {
-  switch (literal.kind) {
-    case 'null':
-      return v === null || v === undefined;
-    case 'bool':
-      return v === literal.value;
-    case 'string':
-      return typeof v === 'string' && v.toLowerCase() === literal.value.toLowerCase();
-    case 'number':
-      return (typeof v === 'number' || typeof v === 'bigint') && numericEqual(v, literal.value);
-    default:
-      return false;
-  }
-}
-
 /** @param {any} a @param {any} b @returns {number} */
+function compareNumbers(a, b) {
+  if (typeof a === 'bigint' || typeof b === 'bigint') {
+    if (Number.isInteger(Number(a)) && Number.isInteger(Number(b))) {
+      const x = BigInt(a);
+      const y = BigInt(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+  }
+  return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
+}
+
+/** Case-insensitive string order (ordinal on the lower-cased text). @param {string} a @param {string} b */
+function compareStrings(a, b) {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * Order of two values of any JSON type: null first, numbers numerically, booleans false < true,
+ * strings case-sensitively (kept for callers that sort ids and raw values).
+ * @param {any} a @param {any} b @returns {number}
+ */
 function compareValues(a, b) {
   const na = a === null || a === undefined;
   const nb = b === null || b === undefined;
   if (na || nb) return na && nb ? 0 : na ? -1 : 1;
-  if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) {
-    if (typeof a === 'bigint' || typeof b === 'bigint') {
-      if (Number.isInteger(Number(a)) && Number.isInteger(Number(b))) {
-        const x = BigInt(a);
-        const y = BigInt(b);
-        return x < y ? -1 : x > y ? 1 : 0;
-      }
-    }
-    return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
-  }
+  if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) return compareNumbers(a, b);
   if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
   const sa = String(a);
   const sb = String(b);
   return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+/**
+ * Typed comparison of two filter values; null when they cannot be compared (different types).
+ * @param {any} a @param {any} b @returns {number | null}
+ */
+function compareTyped(a, b) {
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  const numA = typeof a === 'number' || typeof a === 'bigint';
+  const numB = typeof b === 'number' || typeof b === 'bigint';
+  if (numA && numB) return compareNumbers(a, b);
+  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
+  if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
+  return null;
+}
+
+/**
+ * Date properties of an entity: X with an XDto twin, and the XDto twins themselves.
+ * @param {string[]} properties
+ */
+function dateProperties(properties) {
+  const set = new Set(properties);
+  const out = new Set();
+  for (const p of properties) {
+    if (set.has(`${p}Dto`)) {
+      out.add(p);
+      out.add(`${p}Dto`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Instant of a record's date property in 100 ns ticks (BigInt), or null. X is read from its XDto
+ * twin when that is present (it carries the offset), else as local time of the service.
+ * @param {any} record @param {string} name @param {ServiceTime} time
+ * @returns {bigint | null}
+ */
+function instantOf(record, name, time) {
+  if (record === null || record === undefined) return null;
+  const base = name.endsWith('Dto') ? name.slice(0, -3) : name;
+  for (const key of [`${base}Dto`, base]) {
+    const v = record[key];
+    if (typeof v === 'string' && v !== '') {
+      const t = time.parseTicks(v);
+      if (t !== null) return t;
+    } else if (typeof v === 'number') return BigInt(v) * 10000n;
+  }
+  return null;
+}
+
+/**
+ * Compiles a filter tree into a predicate; checks property names and operand types.
+ * @param {Expr} tree @param {{ properties: Set<string>, dates: Set<string>, time: ServiceTime }} env
+ * @returns {(record: any) => boolean}
+ */
+function compile(tree, env) {
+  switch (tree.type) {
+    case 'or': {
+      const l = compile(tree.left, env);
+      const r = compile(tree.right, env);
+      return (x) => l(x) || r(x);
+    }
+    case 'and': {
+      const l = compile(tree.left, env);
+      const r = compile(tree.right, env);
+      return (x) => l(x) && r(x);
+    }
+    case 'not': {
+      const e = compile(tree.expr, env);
+      return (x) => !e(x);
+    }
+    default:
+      return compileComparison(tree, env);
+  }
+}
+
+/**
+ * @param {{ op: string, left: Operand, right: Operand }} cmp
+ * @param {{ properties: Set<string>, dates: Set<string>, time: ServiceTime }} env
+ * @returns {(record: any) => boolean}
+ */
+function compileComparison(cmp, env) {
+  for (const side of [cmp.left, cmp.right]) {
+    if (side.kind === 'prop' && !env.properties.has(side.path[0])) {
+      throw new ODataError(`$filter: could not find a property named '${side.path[0]}' on this entity type`);
+    }
+  }
+  const isDateProp = (/** @type {Operand} */ o) => o.kind === 'prop' && o.path.length === 1 && env.dates.has(o.path[0]);
+  const isDateLit = (/** @type {Operand} */ o) => o.kind === 'lit' && o.lit.kind === 'datetime';
+  const dateMode = isDateProp(cmp.left) || isDateProp(cmp.right) || isDateLit(cmp.left) || isDateLit(cmp.right);
+
+  /** @param {Operand} o @returns {(record: any) => any} */
+  const valueOf = (o) => {
+    if (dateMode) {
+      if (o.kind === 'prop') {
+        if (!isDateProp(o)) throw new ODataError(`$filter: '${o.name}' is not a date property and cannot be compared with a date-time`);
+        return (x) => instantOf(x, o.name, env.time);
+      }
+      const lit = o.lit;
+      if (lit.kind === 'datetime') return () => lit.ticks;
+      if (lit.kind === 'null') return () => null;
+      if (lit.kind === 'string') {
+        const p = parseIsoParts(lit.value);
+        if (!p || /\.\d{8,}/.test(lit.value)) throw new ODataError(`$filter: '${lit.value}' is not a date-time and cannot be compared with a date property`);
+        const ticks = env.time.ticksOf(p);
+        return () => ticks;
+      }
+      throw new ODataError(`$filter: a ${lit.kind} value cannot be compared with a date property`);
+    }
+    if (o.kind === 'prop') return (x) => getPath(x, o.path);
+    const lit = o.lit;
+    if (lit.kind === 'null') return () => null;
+    if (lit.kind === 'datetime') return () => lit.ticks;
+    return () => lit.value;
+  };
+  const left = valueOf(cmp.left);
+  const right = valueOf(cmp.right);
+  const op = cmp.op;
+  return (x) => {
+    const a = left(x);
+    const b = right(x);
+    const na = a === null || a === undefined;
+    const nb = b === null || b === undefined;
+    if (na || nb) {
+      if (op === 'eq') return na && nb;
+      if (op === 'ne') return !(na && nb);
+      return false;
+    }
+    const c = compareTyped(a, b);
+    if (c === null) return op === 'ne';
+    switch (op) {
+      case 'eq':
+        return c === 0;
+      case 'ne':
+        return c !== 0;
+      case 'gt':
+        return c > 0;
+      case 'ge':
+        return c >= 0;
+      case 'lt':
+        return c < 0;
+      default:
+        return c <= 0;
+    }
+  };
 }
 
 /**
@@ -192,10 +455,11 @@ function nonNegativeInt(name, value) {
 /**
  * @param {any[]} items all records the query runs over (already limited to what the caller may see)
  * @param {Record<string, any>} query parsed query string
- * @param {{ context: string, properties: string[], defaultOrder?: (a: any, b: any) => number }} opts
+ * @param {{ context: string, properties: string[], defaultOrder?: (a: any, b: any) => number, time?: ServiceTime }} opts
  * @returns {Record<string, any>} OData collection response
  */
 function applyODataQuery(items, query, opts) {
+  const time = opts.time || UTC;
   const allowed = new Set(['$top', '$skip', '$filter', '$orderby', '$select', '$count', '$format']);
   for (const key of Object.keys(query)) {
     if (key.startsWith('$') && !allowed.has(key.toLowerCase())) {
@@ -211,6 +475,7 @@ function applyODataQuery(items, query, opts) {
     return undefined;
   };
   const props = new Set(opts.properties);
+  const dates = dateProperties(opts.properties);
   /** @param {string[]} path @param {string} where */
   const checkProp = (path, where) => {
     if (!props.has(path[0])) {
@@ -221,9 +486,8 @@ function applyODataQuery(items, query, opts) {
   let list = items.slice();
   const filter = q('$filter');
   if (filter !== undefined) {
-    const clauses = parseFilter(String(filter));
-    for (const c of clauses) checkProp(c.path, '$filter');
-    list = list.filter((it) => clauses.every((c) => matches(getPath(it, c.path), c.literal)));
+    const predicate = compile(parseFilter(String(filter), time), { properties: props, dates, time });
+    list = list.filter(predicate);
   }
   const countParam = q('$count');
   let withCount = false;
@@ -244,15 +508,25 @@ function applyODataQuery(items, query, opts) {
         if (!m) throw new ODataError(`$orderby: cannot parse '${s}'; expected "Field [asc|desc]"`);
         const path = m[1].split('/');
         checkProp(path, '$orderby');
-        return { path, dir: m[2] && m[2].toLowerCase() === 'desc' ? -1 : 1 };
+        const isDate = path.length === 1 && dates.has(path[0]);
+        /** @type {(x: any) => any} */
+        const get = isDate ? (x) => instantOf(x, path[0], time) : (x) => getPath(x, path);
+        return { path, get, dir: m[2] && m[2].toLowerCase() === 'desc' ? -1 : 1 };
       });
-    list.sort((a, b) => {
-      for (const k of keys) {
-        const c = compareValues(getPath(a, k.path), getPath(b, k.path));
-        if (c !== 0) return c * k.dir;
+    if (props.has('Id') && !keys.some((k) => k.path.length === 1 && k.path[0] === 'Id')) {
+      keys.push({ path: ['Id'], get: (x) => x.Id, dir: 1 });
+    }
+    const decorated = list.map((x) => ({ x, v: keys.map((k) => k.get(x)) }));
+    decorated.sort((a, b) => {
+      for (let n = 0; n < keys.length; n++) {
+        const va = a.v[n];
+        const vb = b.v[n];
+        const c = typeof va === 'string' && typeof vb === 'string' ? compareStrings(va, vb) || compareValues(va, vb) : compareValues(va, vb);
+        if (c !== 0) return c * keys[n].dir;
       }
       return 0;
     });
+    list = decorated.map((d) => d.x);
   } else if (opts.defaultOrder) {
     list.sort(opts.defaultOrder);
   }
@@ -288,4 +562,4 @@ function applyODataQuery(items, query, opts) {
   return out;
 }
 
-module.exports = { applyODataQuery, parseFilter, ODataError, PAGE_CAP, compareValues };
+module.exports = { applyODataQuery, parseFilter, compile, instantOf, dateProperties, ODataError, PAGE_CAP, compareValues };

@@ -170,11 +170,11 @@ describe('workOrder.getAll (OData)', () => {
 
 	test('an invalid $filter: the service refusal is a NodeApiError carrying its message', async () => {
 		const r = await env.run({
-			parameters: { resource: 'workOrder', operation: 'getAll', returnAll: true, options: { filter: 'Nte gt 500' } },
+			parameters: { resource: 'workOrder', operation: 'getAll', returnAll: true, options: { filter: 'Nte xor 500' } },
 		});
 		expect(r.api).toHaveLength(1);
-		expect(r.api[0].query.$filter).toBe('Nte gt 500');
-		expectApiError(r, { status: 400, serviceMessage: "$filter: operator 'gt' is not supported", code: 2008 });
+		expect(r.api[0].query.$filter).toBe('Nte xor 500');
+		expectApiError(r, { status: 400, serviceMessage: "$filter: operator 'xor' at position 4 is not supported", code: 2008 });
 	});
 
 	test('several input items -> separate lists, each paired to its item', async () => {

@@ -77,14 +77,15 @@ describe('readHttpFailure', () => {
 		expect(failure.status).toBeUndefined();
 		expect(failure.networkCode).toBe('ECONNRESET');
 	});
-	test('a login failure is recognised by name, with its safe message', () => {
-		const auth = Object.assign(new Error('Username or password rejected (HTTP 400)'), {
-			name: 'WorkOrderServiceAuthError',
-			kind: 'invalidUser',
-		});
+	test('a login failure is recognised by its type (not by a name string), with its safe message', () => {
+		const { WorkOrderServiceAuthError } = require('../../dist/credentials/common/http');
+		const auth = new WorkOrderServiceAuthError('invalidUser', 'Username or password rejected (HTTP 400)', 400);
 		const failure = readHttpFailure(Object.assign(new Error('outer'), { cause: auth }));
 		expect(failure.authErrorMessage).toBe('Username or password rejected (HTTP 400)');
 		expect(failure.authErrorKind).toBe('invalidUser');
+		// an impostor that only copies the name is not taken for a login failure
+		const impostor = Object.assign(new Error('Bearer abc leaked'), { name: 'WorkOrderServiceAuthError', kind: 'invalidUser' });
+		expect(readHttpFailure(Object.assign(new Error('outer'), { cause: impostor })).authErrorMessage).toBeUndefined();
 	});
 	test('does not loop on a cyclic cause chain', () => {
 		const a = new Error('a');

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { WorkOrderServiceClient } from '../transport';
 import * as checklistResponse from './checklistResponse';
 import type { WorkOrderServiceType } from './node.type';
 import * as proposal from './proposal';
@@ -9,8 +10,7 @@ import * as subsidiary from './subsidiary';
 import * as workOrder from './workOrder';
 import * as workOrderNote from './workOrderNote';
 
-type Operation = (this: IExecuteFunctions, i: number) => Promise<IDataObject[]>;
-
+type Operation = (this: IExecuteFunctions, i: number, client: WorkOrderServiceClient) => Promise<IDataObject[]>;
 /** Resource -> operation -> execute; the type makes a missing or unknown pair a compile error. */
 type OperationMap = {
 	[E in WorkOrderServiceType as E['resource']]: { [O in E['operation']]: Operation };
@@ -52,45 +52,75 @@ function findOperation(ctx: IExecuteFunctions, resource: string, operation: stri
 	return execute;
 }
 
+/** The error item of "Continue On Fail": the message, what to check, the HTTP status. */
+function errorItem(error: unknown, i: number): INodeExecutionData {
+	const json: IDataObject = { error: (error as Error).message };
+	const description = (error as NodeApiError).description;
+	if (typeof description === 'string' && description !== '') json.errorDescription = description;
+	const httpCode = (error as NodeApiError).httpCode;
+	if (typeof httpCode === 'string' && httpCode !== '') json.httpCode = httpCode;
+	return { json, pairedItem: { item: i } };
+}
+
+function asNodeError(ctx: IExecuteFunctions, error: unknown, i: number): Error {
+	if (error instanceof NodeApiError) {
+		if (error.context.itemIndex === undefined) error.context.itemIndex = i;
+		// Re-wrapping hands back the same error (n8n-workflow keeps one NodeApiError).
+		return new NodeApiError(ctx.getNode(), error as unknown as JsonObject, { itemIndex: i });
+	}
+	if (error instanceof NodeOperationError && error.context.itemIndex === undefined) {
+		error.context.itemIndex = i;
+	}
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: i });
+}
+
 /**
- * The per-item loop: every input item yields its records (paired to it) or one error. With
- * "Continue On Fail" a failing item becomes an error item and the others still run.
+ * The per-item loop. Items run up to Concurrency at a time (1 = strictly one after another); all
+ * their requests share the execution's client and limiter. Every input item yields its records
+ * (in input order, paired to it) or one error. With "Continue On Fail" a failing item becomes an
+ * error item and the others still run; without it, no new item starts after a failure, the items
+ * already running finish, and the failure of the lowest item is raised.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const returnData: INodeExecutionData[] = [];
+	const client = WorkOrderServiceClient.forNode(this);
+	const continueOnFail = this.continueOnFail();
+	const perItem: INodeExecutionData[][] = new Array(items.length);
+	let failure: { index: number; error: unknown } | undefined;
 
-	for (let i = 0; i < items.length; i++) {
+	const runItem = async (i: number) => {
 		try {
 			const resource = this.getNodeParameter('resource', i) as string;
 			const operation = this.getNodeParameter('operation', i) as string;
 			const execute = findOperation(this, resource, operation);
-			const records = await execute.call(this, i);
-			const paired = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), {
-				itemData: { item: i },
-			});
-			// A loop, not push(...spread): a Return All can yield more items than a call's argument limit.
-			for (const item of paired) returnData.push(item);
+			const records = await execute.call(this, i, client);
+			const out: INodeExecutionData[] = new Array(records.length);
+			for (let k = 0; k < records.length; k++) out[k] = { json: records[k], pairedItem: { item: i } };
+			perItem[i] = out;
 		} catch (error) {
-			if (this.continueOnFail()) {
-				const json: IDataObject = { error: (error as Error).message };
-				const description = (error as NodeApiError).description;
-				if (typeof description === 'string' && description !== '') json.errorDescription = description;
-				const httpCode = (error as NodeApiError).httpCode;
-				if (typeof httpCode === 'string' && httpCode !== '') json.httpCode = httpCode;
-				returnData.push({ json, pairedItem: { item: i } });
-				continue;
+			if (continueOnFail) {
+				perItem[i] = [errorItem(error, i)];
+			} else if (failure === undefined || i < failure.index) {
+				failure = { index: i, error };
 			}
-			if (error instanceof NodeApiError) {
-				if (error.context.itemIndex === undefined) error.context.itemIndex = i;
-				// Re-wrapping hands back the same error (n8n-workflow keeps one NodeApiError).
-				throw new NodeApiError(this.getNode(), error as unknown as JsonObject, { itemIndex: i });
-			}
-			if (error instanceof NodeOperationError && error.context.itemIndex === undefined) {
-				error.context.itemIndex = i;
-			}
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
 		}
-	}
+	};
+
+	let next = 0;
+	const lane = async () => {
+		while (failure === undefined) {
+			const i = next++;
+			if (i >= items.length) return;
+			await runItem(i);
+		}
+	};
+	const lanes: Array<Promise<void>> = [];
+	for (let k = 0; k < Math.min(client.settings.concurrency, items.length); k++) lanes.push(lane());
+	await Promise.all(lanes);
+
+	if (failure !== undefined) throw asNodeError(this, failure.error, failure.index);
+	const returnData: INodeExecutionData[] = [];
+	// A loop, not push(...spread): a Return All can yield more items than a call's argument limit.
+	for (const out of perItem) if (out) for (const item of out) returnData.push(item);
 	return [returnData];
 }

@@ -1,7 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../transport';
-import { toRecords } from '../transport/paging';
+import { WorkOrderServiceClient, toRecords } from '../transport';
 
 function firstString(record: IDataObject, keys: string[]): string | undefined {
 	for (const key of keys) {
@@ -14,9 +13,10 @@ function firstString(record: IDataObject, keys: string[]): string | undefined {
 
 /** Rejection reason codes (GET /proposals/RejectionReasons) for the Reject operation's dropdown. */
 export async function getRejectionReasons(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const response = await apiRequest.call(this, { method: 'GET', path: '/proposals/RejectionReasons', itemIndex: -1 });
+	const client = WorkOrderServiceClient.forNode(this);
+	const body = await client.request({ method: 'GET', path: '/proposals/RejectionReasons' });
 	const options: INodePropertyOptions[] = [];
-	for (const record of toRecords(response.body)) {
+	for (const record of toRecords(body)) {
 		const id = record.Id ?? record.ID ?? record.id ?? record.RejectReasonCodeId ?? record.ReasonCodeId;
 		if (typeof id !== 'number' && typeof id !== 'string') continue;
 		const name = firstString(record, ['Description', 'Name', 'Reason', 'Text', 'Code']) ?? `Reason ${id}`;

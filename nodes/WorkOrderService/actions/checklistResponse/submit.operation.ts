@@ -12,7 +12,7 @@ import {
 	positiveInteger,
 	requiredText,
 } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import { asRecord, type WorkOrderServiceClient } from '../../transport';
 import type { MultipartPart } from '../../transport/multipart';
 
 const QUESTION_TYPES = ['acknowledgement', 'selector', 'textEntry', 'numericInput'] as const;
@@ -146,7 +146,7 @@ export const description = updateDisplayOptions(
 
 const PICTURE_TYPES = /^(image\/[a-z0-9.+-]+|application\/pdf)$/i;
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const param = (name: string) => this.getNodeParameter(name, i, undefined) as unknown;
 
@@ -190,11 +190,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 		parts.push({ name: 'file', fileName: file.fileName, contentType: file.mimeType, data: file.data });
 	}
 
-	const response = await apiRequest.call(this, {
+	const result = await client.request({
 		method: 'POST',
 		path: '/checklists/CheckListResponse',
 		multipart: parts,
 		itemIndex: i,
 	});
-	return [(response.body ?? {}) as IDataObject];
+	return [asRecord(result) ?? {}];
 }

@@ -3,8 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { limitField, returnAllField } from '../../helpers/fields';
 import { readLimit } from '../../helpers/limit';
-import { apiRequest } from '../../transport';
-import { toRecords } from '../../transport/paging';
+import { toRecords, type WorkOrderServiceClient } from '../../transport';
 
 /** A "Get Many" over an unpaged list endpoint: one output item per record, Return All / Limit. */
 export function simpleListOperation(resource: string, path: string) {
@@ -13,10 +12,9 @@ export function simpleListOperation(resource: string, path: string) {
 		[returnAllField, { ...limitField, displayOptions: { show: { returnAll: [false] } } }],
 	);
 
-	async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 		const limit = readLimit(this, i);
-		const response = await apiRequest.call(this, { method: 'GET', path, itemIndex: i });
-		const records = toRecords(response.body);
+		const records = toRecords(await client.request({ method: 'GET', path, itemIndex: i }));
 		return limit === undefined ? records : records.slice(0, limit);
 	}
 

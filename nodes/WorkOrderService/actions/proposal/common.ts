@@ -9,7 +9,7 @@ import {
 	optionalText,
 	positiveInteger,
 } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import type { WorkOrderServiceClient } from '../../transport';
 
 /**
  * The four proposal status changes (spec 3 and 4.6) share one shape: PUT
@@ -127,6 +127,7 @@ export function proposalDescription(operation: ProposalOperation): INodeProperti
 export async function changeProposalStatus(
 	this: IExecuteFunctions,
 	i: number,
+	client: WorkOrderServiceClient,
 	operation: ProposalOperation,
 ): Promise<IDataObject[]> {
 	const node = this.getNode();
@@ -172,7 +173,7 @@ export async function changeProposalStatus(
 		if (useAlerts !== undefined) qs.useProposalAlertEmails = useAlerts;
 	}
 
-	await apiRequest.call(this, {
+	await client.request({
 		method: 'PUT',
 		path: `/proposals/${proposalId}/${action.path}`,
 		qs,

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
 import { optionalBoolean, optionalNumber, optionalPositiveInteger, optionalText, positiveInteger } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import { asRecord, type WorkOrderServiceClient } from '../../transport';
 
 /** Check-in and check-out share their parameters: POST /workorders/{id}/universalCheckIn|Out. */
 
@@ -87,7 +87,12 @@ export function checkInOutDescription(operation: Direction): INodeProperties[] {
 	return updateDisplayOptions({ show: { resource: ['workOrder'], operation: [operation] } }, properties);
 }
 
-export async function checkInOut(this: IExecuteFunctions, i: number, operation: Direction): Promise<IDataObject[]> {
+export async function checkInOut(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+	operation: Direction,
+): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
 	const fields = (this.getNodeParameter('additionalFields', i, {}) ?? {}) as IDataObject;
@@ -114,13 +119,11 @@ export async function checkInOut(this: IExecuteFunctions, i: number, operation: 
 		if (completed !== undefined) body.WorkCompleted = completed;
 	}
 
-	const response = await apiRequest.call(this, {
+	const result = await client.request({
 		method: 'POST',
 		path: `/workorders/${workOrderId}/${PATHS[operation]}`,
 		body,
 		itemIndex: i,
 	});
-	const result = response.body;
-	if (result && typeof result === 'object' && !Array.isArray(result)) return [result as IDataObject];
-	return [{ workOrderId, operation, success: true }];
+	return [asRecord(result) ?? { workOrderId, operation, success: true }];
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
 import { positiveInteger } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import { asRecord, type WorkOrderServiceClient } from '../../transport';
 
 const properties: INodeProperties[] = [workOrderIdField];
 
@@ -12,8 +12,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const workOrderId = positiveInteger(this.getNode(), i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
-	const response = await apiRequest.call(this, { method: 'GET', path: `/workorders/${workOrderId}`, itemIndex: i });
-	return [(response.body ?? {}) as IDataObject];
+	return [asRecord(await client.request({ method: 'GET', path: `/workorders/${workOrderId}`, itemIndex: i })) ?? {}];
 }

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { limitField, returnAllField } from '../../helpers/fields';
 import { optionalPositiveInteger, optionalText } from '../../helpers/validation';
 import { readLimit } from '../../helpers/limit';
-import { getODataList } from '../../transport/paging';
+import { getODataList, type WorkOrderServiceClient } from '../../transport';
 
 const properties: INodeProperties[] = [
 	returnAllField,
@@ -58,7 +58,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const limit = readLimit(this, i);
 	const options = (this.getNodeParameter('options', i, {}) ?? {}) as IDataObject;
@@ -72,5 +72,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	if (select !== undefined && select.trim() !== '') qs.$select = select.trim();
 	const locationId = optionalPositiveInteger(node, i, option('locationId', 'Location ID'), options.locationId);
 	const path = locationId === undefined ? '/odata/workorders' : `/odata/locations(${locationId})/workorders`;
-	return await getODataList.call(this, { path, qs, limit, itemIndex: i });
+	return await getODataList(this, client, { path, qs, limit, itemIndex: i });
 }

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readBinaryFile } from '../../helpers/binary';
 import { binaryPropertyField, noteIdField, workOrderIdField } from '../../helpers/fields';
 import { int64Id, positiveInteger } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import { asRecord, type WorkOrderServiceClient } from '../../transport';
 
 const properties: INodeProperties[] = [workOrderIdField, noteIdField, binaryPropertyField];
 
@@ -13,7 +13,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
 	const noteId = int64Id(node, i, { name: 'noteId', label: 'Note ID' }, this.getNodeParameter('noteId', i, undefined));
@@ -24,11 +24,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 		this.getNodeParameter('binaryPropertyName', i, 'data'),
 		{ defaultFileName: 'attachment' },
 	);
-	const response = await apiRequest.call(this, {
+	const result = await client.request({
 		method: 'POST',
 		path: `/workorders/${workOrderId}/notes/${noteId}/attachments`,
 		multipart: [{ name: 'file', fileName: file.fileName, contentType: file.mimeType, data: file.data }],
 		itemIndex: i,
 	});
-	return [(response.body ?? {}) as IDataObject];
+	return [asRecord(result) ?? {}];
 }

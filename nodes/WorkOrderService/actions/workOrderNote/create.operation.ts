@@ -11,7 +11,7 @@ import {
 	positiveInteger,
 	requiredText,
 } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import { asRecord, type WorkOrderServiceClient } from '../../transport';
 
 const properties: INodeProperties[] = [
 	workOrderIdField,
@@ -98,7 +98,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
 	const body: IDataObject = {
@@ -130,11 +130,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const visibility = optionalNumber(node, i, field('visibility', 'Visibility'), fields.visibility, { min: 0, max: 2147483647, integer: true });
 	if (visibility !== undefined) body.Visibility = visibility;
 
-	const response = await apiRequest.call(this, {
+	const result = await client.request({
 		method: 'POST',
 		path: `/workorders/${workOrderId}/notes`,
 		body,
 		itemIndex: i,
 	});
-	return [(response.body ?? {}) as IDataObject];
+	return [asRecord(result) ?? {}];
 }

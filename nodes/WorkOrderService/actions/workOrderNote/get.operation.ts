@@ -3,8 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { noteIdField, workOrderIdField } from '../../helpers/fields';
 import { int64Id, positiveInteger } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
-import { withoutODataAnnotations } from '../../transport/paging';
+import { withoutODataAnnotations, type WorkOrderServiceClient } from '../../transport';
 
 const properties: INodeProperties[] = [workOrderIdField, noteIdField];
 
@@ -13,14 +12,14 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
 	const noteId = int64Id(node, i, { name: 'noteId', label: 'Note ID' }, this.getNodeParameter('noteId', i, undefined));
-	const response = await apiRequest.call(this, {
+	const body = await client.request({
 		method: 'GET',
 		path: `/odata/workorders(${workOrderId})/notes(${noteId})`,
 		itemIndex: i,
 	});
-	return [withoutODataAnnotations(response.body)];
+	return [withoutODataAnnotations(body)];
 }

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { limitField, returnAllField, workOrderIdField } from '../../helpers/fields';
 import { positiveInteger } from '../../helpers/validation';
 import { readLimit } from '../../helpers/limit';
-import { getNotesList } from '../../transport/paging';
+import { getNotesList, type WorkOrderServiceClient } from '../../transport';
 
 const properties: INodeProperties[] = [
 	workOrderIdField,
@@ -17,9 +17,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
 	const limit = readLimit(this, i);
-	return await getNotesList.call(this, { path: `/workorders/${workOrderId}/notes`, limit, itemIndex: i });
+	return await getNotesList(this, client, { path: `/workorders/${workOrderId}/notes`, limit, itemIndex: i });
 }

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { limitField, returnAllField, workOrderIdField } from '../../helpers/fields';
 import { int64Id, positiveInteger } from '../../helpers/validation';
 import { readLimit } from '../../helpers/limit';
-import { getODataList } from '../../transport/paging';
+import { getODataList, type WorkOrderServiceClient } from '../../transport';
 
 const properties: INodeProperties[] = [
 	workOrderIdField,
@@ -26,7 +26,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const node = this.getNode();
 	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
 	const rawNoteId = this.getNodeParameter('noteId', i, '');
@@ -39,5 +39,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 		noteId === undefined
 			? `/odata/workorders(${workOrderId})/attachments`
 			: `/odata/workorders(${workOrderId})/notes(${noteId})/attachments`;
-	return await getODataList.call(this, { path, limit, itemIndex: i });
+	return await getODataList(this, client, { path, limit, itemIndex: i });
 }
