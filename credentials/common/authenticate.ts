@@ -30,8 +30,10 @@ export function bearerAuthentication(kind: LoginKind) {
 		} catch {
 			return options;
 		}
-		const target = options.baseURL ? `${options.baseURL.replace(/\/+$/, '')}/${String(options.url ?? '').replace(/^\/+/, '')}` : options.url;
-		const targetOrigin = originOf(/^https?:\/\//i.test(String(options.url)) ? String(options.url) : String(target));
+		// n8n's request helpers use `url` (+ `baseURL`); its legacy request API (the HTTP Request node) uses `uri`.
+		const url = String(options.url ?? (options as { uri?: unknown }).uri ?? '');
+		const target = /^https?:\/\//i.test(url) || !options.baseURL ? url : `${options.baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
+		const targetOrigin = originOf(target);
 		if (credentials.tokenIdentity !== identity || targetOrigin === undefined || targetOrigin !== apiOrigin) {
 			return options;
 		}

@@ -81,6 +81,12 @@ export const tokenFields: INodeProperties[] = [
 		default: '',
 	},
 	{
+		displayName: 'Access Token Issued At',
+		name: 'accessTokenIssuedAt',
+		type: 'hidden',
+		default: '',
+	},
+	{
 		displayName: 'Refresh Token Expires At',
 		name: 'refreshTokenExpiresAt',
 		type: 'hidden',

@@ -34,8 +34,12 @@ import {
  *   up to TOKEN_WAIT_BUDGET_MS in all, re-checking the stored credential while waiting.
  */
 
-/** A token is renewed this long before its stored expiry (saves a 401 per expiry). */
+/**
+ * A token is renewed a little before its stored expiry (saves a 401 per expiry): 30 s, or a tenth
+ * of its lifetime when that is shorter; without a known issue time, at its expiry.
+ */
 const ACCESS_TOKEN_MARGIN_MS = 30_000;
+const ACCESS_TOKEN_MARGIN_SHARE = 0.1;
 const REFRESH_TOKEN_MARGIN_MS = 60_000;
 /** Longest total wait for the token endpoint (throttling) within one login. */
 export const TOKEN_WAIT_BUDGET_MS = 120_000;
@@ -102,7 +106,10 @@ export function isUsable(token: StoredToken | undefined, config: LoginConfig, no
 	if (!token || token.accessToken === '' || token.tokenIdentity !== config.identity) return false;
 	if (broker.entry(config.key).rejected.includes(token.accessToken)) return false;
 	const expiry = expiresAt(token.accessTokenExpiresAt);
-	return expiry === undefined || expiry > now + ACCESS_TOKEN_MARGIN_MS;
+	if (expiry === undefined) return true;
+	const issued = expiresAt(token.accessTokenIssuedAt);
+	const margin = issued !== undefined && issued < expiry ? Math.min(ACCESS_TOKEN_MARGIN_MS, (expiry - issued) * ACCESS_TOKEN_MARGIN_SHARE) : 0;
+	return expiry > now + margin;
 }
 
 /**

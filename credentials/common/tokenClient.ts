@@ -59,6 +59,8 @@ export interface StoredToken {
 	refreshToken: string;
 	/** ms since epoch as text, '' when unknown */
 	accessTokenExpiresAt: string;
+	/** when the access token was issued (ms since epoch as text, '' when unknown) */
+	accessTokenIssuedAt: string;
 	refreshTokenExpiresAt: string;
 	tokenIdentity: string;
 	tokenScope: string;
@@ -169,6 +171,7 @@ export function storedTokenOf(data: IDataObject | undefined): StoredToken | unde
 		accessToken,
 		refreshToken: text(data.refreshToken),
 		accessTokenExpiresAt: text(data.accessTokenExpiresAt),
+		accessTokenIssuedAt: text(data.accessTokenIssuedAt),
 		refreshTokenExpiresAt: text(data.refreshTokenExpiresAt),
 		tokenIdentity: text(data.tokenIdentity),
 		tokenScope: text(data.tokenScope),
@@ -190,6 +193,7 @@ export function storedTokenFields(
 		accessToken: token.accessToken,
 		refreshToken,
 		accessTokenExpiresAt: token.expiresIn !== undefined ? String(now + token.expiresIn * 1000) : '',
+		accessTokenIssuedAt: String(now),
 		refreshTokenExpiresAt:
 			refreshToken !== '' && refreshLifetimeMs !== undefined ? String(now + refreshLifetimeMs) : '',
 		tokenIdentity: identity,

@@ -1,23 +1,28 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * End-to-end run of this package inside a real n8n (2.41.1), headless:
+ * End-to-end run of this package inside real n8n runtimes, headless: the same checks against
+ * every version in n8n.N8N_VERSIONS (2.41.1, then 1.123.81), one after another.
  *
  *   npm run test:e2e                      (= npm run build && node test/e2e/run-e2e.js)
  *   node test/e2e/run-e2e.js [--build]    (--build runs `npm run build` first)
  *   node test/e2e/run-e2e.js --tarball f.tgz   (test a given tarball, e.g. a published version)
+ *   node test/e2e/run-e2e.js --version 1.123.81   (one version; also --version=a,b;
+ *                                          env N8N_E2E_N8N_VERSION=1.123.81 does the same)
  *
- * 1. the cached n8n runtime (setup-n8n.sh via n8n.ensureRuntime; cold install on first use);
- * 2. `npm pack` of this package, installed as a community package into a fresh
+ * Once: `npm pack` of this package (or the given tarball). Then per n8n version:
+ * 1. the cached n8n runtime of that version (setup-n8n.sh via n8n.ensureRuntime; cold install
+ *    on first use, cached per version);
+ * 2. the tarball installed as a community package into a fresh
  *    N8N_USER_FOLDER/.n8n/nodes (the way Settings > Community Nodes does it);
- * 3. the emulator of the Work Order Service in this process; credentials of every kind imported
+ * 3. a fresh emulator of the Work Order Service in this process; credentials of every kind imported
  *    into n8n's encrypted store, the example workflows (examples/*.json) plus three e2e workflows
  *    imported, each run with `n8n execute --id=... --rawOutput`;
  * 4. assertions on n8n's result JSON, on the emulator's request log and state, and on the
  *    credentials n8n persisted (export:credentials --decrypted).
  *
- * One line per check ("ok   ..." / "FAIL ..."), timings, and a closing line
- * `e2e: N passed, M failed`. Exit code 1 on any failure. Only 127.0.0.1 traffic.
+ * One line per check ("ok   ..." / "FAIL ..."), timings, a result line per version, and a closing
+ * line `e2e: N passed, M failed` over all versions. Exit code 1 on any failure. Only 127.0.0.1 traffic.
  * N8N_E2E_KEEP=1 keeps the n8n user folder for debugging.
  */
 
@@ -44,7 +49,8 @@ const TWO_53 = 2n ** 53n;
 
 // ------------------------------------------------------------------ small helpers
 const started = Date.now();
-const results = [];
+/** The checks of the current section (the package, then one n8n version after another). */
+let results = [];
 /** Runs one check; never throws. Returns whether it passed. */
 async function check(name, fn) {
   const t = Date.now();
@@ -221,65 +227,82 @@ function e2eWorkflows(emu, passwordCred) {
 }
 
 // ------------------------------------------------------------------ main
-async function main() {
-  console.log(`e2e: ${PKG} in a real n8n ${n8n.N8N_VERSION}`);
 
-  // ---- runtime (cold install or cache hit), measured
-  const setupLog = [];
-  const runtime = await n8n.ensureRuntime({
-    log: (s) => {
-      setupLog.push(s);
-      process.stderr.write(s);
-    },
+/** The n8n versions to run: --version a[,b] (repeatable), else $N8N_E2E_N8N_VERSION, else all. */
+function selectedVersions(argv) {
+  const picked = [];
+  argv.forEach((a, i) => {
+    if (a === '--version' && argv[i + 1]) picked.push(...argv[i + 1].split(','));
+    else if (a.startsWith('--version=')) picked.push(...a.slice('--version='.length).split(','));
   });
-  const setupText = setupLog.join('');
-  const installKind = /\[setup-n8n\] cached/.test(setupText) ? 'cached' : 'cold';
-  const install = { kind: installKind, ms: runtime.setupMs };
-  console.log(`runtime: ${runtime.dir} — ${installKind} (ensureRuntime ${(runtime.setupMs / 1000).toFixed(1)} s)`);
+  if (!picked.length && process.env.N8N_E2E_N8N_VERSION) picked.push(...process.env.N8N_E2E_N8N_VERSION.split(','));
+  const versions = [...new Set(picked.map((v) => v.trim()).filter(Boolean))];
+  return versions.length ? versions : [...n8n.N8N_VERSIONS];
+}
 
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wos-e2e-pack-'));
+/** Build (with --build) and pack once; the tarball is installed into every n8n version. */
+async function packTarball(workDir) {
+  // ---- build + pack
+  if (process.argv.includes('--build')) {
+    const b = spawnSync('npm', ['run', 'build'], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'inherit', 'inherit'] });
+    if (b.status !== 0) throw new Error('npm run build failed');
+  }
+  let tarball = null;
+  const tarballArg = process.argv.includes('--tarball') ? process.argv[process.argv.indexOf('--tarball') + 1] : null;
+  const checkTarballFiles = (files) => {
+    assert.ok(files.includes('package.json'), 'package.json in tarball');
+    assert.ok(files.includes('dist/nodes/WorkOrderService/WorkOrderService.node.js'), 'node in tarball');
+    for (const c of ['WorkOrderServiceApi', 'WorkOrderServiceOAuth2Api', 'WorkOrderServiceContractorApi']) {
+      assert.ok(files.includes(`dist/credentials/${c}.credentials.js`), `${c} in tarball`);
+    }
+    assert.deepEqual(files.filter((f) => /^(test|nodes|credentials|examples)\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts'))), []);
+  };
+  if (tarballArg) {
+    await check(`given tarball ${path.basename(tarballArg)} holds the node and its 3 credentials`, async () => {
+      const t = spawnSync('tar', ['-tzf', tarballArg], { encoding: 'utf8' });
+      assert.equal(t.status, 0, t.stderr);
+      checkTarballFiles(t.stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, '')));
+      tarball = path.resolve(tarballArg);
+    });
+  } else {
+    await check('dist/ is built from the current sources', async () => {
+      const stale = staleDistFiles();
+      assert.deepEqual(stale, [], `run "npm run build" first (stale or missing in dist/: ${stale.slice(0, 5).join(', ')})`);
+    });
+    await check('npm pack: the tarball holds the node, its 3 credentials and nothing of src/test', async () => {
+      // --ignore-scripts: prepack would build again; the clone's .npmrc sets it anyway.
+      const p = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workDir], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8' });
+      assert.equal(p.status, 0, `npm pack failed: ${p.stderr}`);
+      const [info] = JSON.parse(p.stdout);
+      checkTarballFiles(info.files.map((f) => f.path));
+      tarball = path.join(workDir, info.filename);
+      console.log(`     ${info.filename}: ${info.files.length} files, ${(info.size / 1024).toFixed(0)} KiB`);
+    });
+  }
+  return tarball;
+}
+
+/** Every check of the package inside one n8n version; the checks go to `results`. */
+async function runVersion(version, tarball) {
+  const versionStarted = Date.now();
+  let runtime = null;
+  let install = { kind: 'failed', ms: 0 };
   let emu = null;
   let instance = null;
   const runs = [];
   try {
-    // ---- build + pack
-    if (process.argv.includes('--build')) {
-      const b = spawnSync('npm', ['run', 'build'], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'inherit', 'inherit'] });
-      if (b.status !== 0) throw new Error('npm run build failed');
-    }
-    let tarball = null;
-    const tarballArg = process.argv.includes('--tarball') ? process.argv[process.argv.indexOf('--tarball') + 1] : null;
-    const checkTarballFiles = (files) => {
-      assert.ok(files.includes('package.json'), 'package.json in tarball');
-      assert.ok(files.includes('dist/nodes/WorkOrderService/WorkOrderService.node.js'), 'node in tarball');
-      for (const c of ['WorkOrderServiceApi', 'WorkOrderServiceOAuth2Api', 'WorkOrderServiceContractorApi']) {
-        assert.ok(files.includes(`dist/credentials/${c}.credentials.js`), `${c} in tarball`);
-      }
-      assert.deepEqual(files.filter((f) => /^(test|nodes|credentials|examples)\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts'))), []);
-    };
-    if (tarballArg) {
-      await check(`given tarball ${path.basename(tarballArg)} holds the node and its 3 credentials`, async () => {
-        const t = spawnSync('tar', ['-tzf', tarballArg], { encoding: 'utf8' });
-        assert.equal(t.status, 0, t.stderr);
-        checkTarballFiles(t.stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, '')));
-        tarball = path.resolve(tarballArg);
-      });
-    } else {
-      await check('dist/ is built from the current sources', async () => {
-        const stale = staleDistFiles();
-        assert.deepEqual(stale, [], `run "npm run build" first (stale or missing in dist/: ${stale.slice(0, 5).join(', ')})`);
-      });
-      await check('npm pack: the tarball holds the node, its 3 credentials and nothing of src/test', async () => {
-        // --ignore-scripts: prepack would build again; the clone's .npmrc sets it anyway.
-        const p = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workDir], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8' });
-        assert.equal(p.status, 0, `npm pack failed: ${p.stderr}`);
-        const [info] = JSON.parse(p.stdout);
-        checkTarballFiles(info.files.map((f) => f.path));
-        tarball = path.join(workDir, info.filename);
-        console.log(`     ${info.filename}: ${info.files.length} files, ${(info.size / 1024).toFixed(0)} KiB`);
-      });
-    }
-    if (!tarball) throw new Error('no tarball; cannot go on');
+    // ---- runtime (cold install or cache hit), measured
+    const setupLog = [];
+    runtime = await n8n.ensureRuntime({
+      version,
+      log: (s) => {
+        setupLog.push(s);
+        process.stderr.write(s);
+      },
+    });
+    const installKind = /\[setup-n8n\] cached/.test(setupLog.join('')) ? 'cached' : 'cold';
+    install = { kind: installKind, ms: runtime.setupMs };
+    console.log(`runtime: ${runtime.dir} — ${installKind} (ensureRuntime ${(runtime.setupMs / 1000).toFixed(1)} s)`);
 
     // ---- emulator + n8n instance
     emu = await startEmulator({ port: 0 });
@@ -647,17 +670,17 @@ async function main() {
     });
   } catch (err) {
     results.push({ name: 'setup', ok: false });
-    console.log(`FAIL setup\n${String(err.stack || err).replace(/^/gm, '     ')}`);
+    console.log(`FAIL setup (n8n ${version})\n${String(err.stack || err).replace(/^/gm, '     ')}`);
   } finally {
     if (runs.length) {
-      console.log('\nexecutions: workflow, result, wall ms, requests to the emulator (token endpoints)');
+      console.log(`\nexecutions (n8n ${version}): workflow, result, wall ms, requests to the emulator (token endpoints)`);
       for (const r of runs) {
         const state = r.run.ok ? 'success' : r.run.crashed ? `CRASHED ${r.run.code ?? r.run.signal}` : `failed (${r.run.errorMessage})`;
         console.log(`  ${r.id.padEnd(24)} ${state.padEnd(8)} ${String(r.ms).padStart(6)}  ${r.requests.length} (${r.requests.filter(isTokenRequest).length})`);
       }
     }
     if (instance) {
-      console.log('\nn8n calls (ms):');
+      console.log(`\nn8n ${version} calls (ms):`);
       for (const t of instance.timings) console.log(`  ${String(t.ms).padStart(6)}  code=${t.code}${t.signal ? ` signal=${t.signal}` : ''}  ${t.command}`);
       const exec = instance.timings.filter((t) => t.command.startsWith('execute'));
       if (exec.length) console.log(`  execute: ${exec.length} runs, ${(exec.reduce((s, t) => s + t.ms, 0) / exec.length / 1000).toFixed(1)} s average`);
@@ -667,13 +690,57 @@ async function main() {
       console.log(`emulator: ${emu.requests.length} requests, ${emu.tokenRequests().length} to the token endpoints`);
       await emu.close();
     }
+  }
+  return { install, runtimeDir: runtime?.dir ?? n8n.runtimeDir(version), wallMs: Date.now() - versionStarted };
+}
+
+// ------------------------------------------------------------------ main
+async function main() {
+  const versions = selectedVersions(process.argv.slice(2));
+  const unknown = versions.filter((v) => !n8n.N8N_VERSIONS.includes(v));
+  console.log(`e2e: ${PKG} in real n8n ${versions.join(', ')}${unknown.length ? ` (not in the supported list ${n8n.N8N_VERSIONS.join(', ')}: ${unknown.join(', ')})` : ''}`);
+  const sections = [];
+
+  console.log('\n=== package');
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wos-e2e-pack-'));
+  let tarball = null;
+  results = [];
+  try {
+    tarball = await packTarball(workDir);
+    if (!tarball) throw new Error('no tarball; cannot go on');
+  } catch (err) {
+    results.push({ name: 'setup', ok: false });
+    console.log(`FAIL setup\n${String(err.stack || err).replace(/^/gm, '     ')}`);
+  }
+  sections.push({ name: 'package', results, wallMs: Date.now() - started });
+
+  try {
+    if (tarball) {
+      for (const version of versions) {
+        console.log(`\n=== n8n ${version} (Node ${n8n.NODE_VERSION})`);
+        results = [];
+        const info = await runVersion(version, tarball);
+        sections.push({ name: `n8n ${version}`, version, results, ...info });
+        const ok = results.filter((r) => r.ok).length;
+        console.log(`\nn8n ${version}: ${ok} passed, ${results.length - ok} failed — runtime ${info.install.kind} ${(info.install.ms / 1000).toFixed(1)} s, wall ${(info.wallMs / 1000).toFixed(1)} s`);
+      }
+    }
+  } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }
-  const passed = results.filter((r) => r.ok).length;
-  const failed = results.length - passed;
-  const wall = (Date.now() - started) / 1000;
-  console.log(`\nruntime install: ${install.kind} ${(install.ms / 1000).toFixed(1)} s (n8n ${n8n.N8N_VERSION}, Node ${n8n.NODE_VERSION}, ${runtime.dir})`);
-  console.log(`e2e wall time: ${wall.toFixed(1)} s (of which runtime ${(install.ms / 1000).toFixed(1)} s)`);
+
+  console.log('\nsummary:');
+  for (const s of sections) {
+    const ok = s.results.filter((r) => r.ok).length;
+    const extra = s.install ? ` (runtime ${s.install.kind} ${(s.install.ms / 1000).toFixed(1)} s, wall ${(s.wallMs / 1000).toFixed(1)} s, ${s.runtimeDir})` : '';
+    console.log(`  ${s.name.padEnd(15)} ${String(ok).padStart(2)} passed, ${s.results.length - ok} failed${extra}`);
+    for (const r of s.results.filter((x) => !x.ok)) console.log(`      FAIL ${r.name}`);
+  }
+  if (!tarball) console.log(`  not run (no tarball): n8n ${versions.join(', ')}`);
+  const all = sections.flatMap((s) => s.results);
+  const passed = all.filter((r) => r.ok).length;
+  const failed = all.length - passed;
+  console.log(`e2e wall time: ${((Date.now() - started) / 1000).toFixed(1)} s (n8n ${versions.join(', ')}; Node ${n8n.NODE_VERSION})`);
   console.log(`e2e: ${passed} passed, ${failed} failed`);
   process.exitCode = failed ? 1 : 0;
 }

@@ -2,6 +2,7 @@
 # Provide a real n8n runtime (plus the Node 24 it needs) in a cache outside the clone.
 #
 #   bash test/e2e/setup-n8n.sh            # install if needed, print the runtime dir
+#   N8N_E2E_N8N_VERSION=1.123.81 bash test/e2e/setup-n8n.sh   # another n8n version (own folder)
 #   N8N_E2E_FORCE=1 bash test/e2e/setup-n8n.sh   # reinstall
 #
 # Layout (RUNTIME = ${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-work-order-service/n8n-<ver>):
@@ -95,6 +96,10 @@ export npm_config_nodedir="$BOOT_NODE_DIR"
 # --- 2. n8n (scripts off: several postinstalls download from the internet) ---
 T=$(now)
 log "step 2/4: npm install n8n@$N8N_VERSION --ignore-scripts (a few minutes on a cold npm cache)"
+# The same overrides for every version (npm ignores one whose package is not in the tree):
+# xlsx: n8n 1.x (n8n-nodes-base 1.121.x) depends on a cdn.sheetjs.com tarball URL, unreachable
+#       offline; 2.41.1 has no xlsx (it uses @e965/xlsx).
+# linkedom: in the 2.41.1 tree (n8n depends on ^0.18.13), pinned; not in the 1.123.81 tree.
 cat > "$STAGING/package.json" <<EOF
 {
   "name": "n8n-e2e-runtime",

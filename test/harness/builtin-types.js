@@ -299,4 +299,65 @@ class OAuth2Api {
 	}
 }
 
-module.exports = { ManualTrigger, HarnessItems, SetRaw, ConvertToFileToBinary, OAuth2Api };
+/**
+ * Stand-in for n8n's HTTP Request node with "Predefined Credential Type" (n8n-nodes-base is not
+ * installed here): one request per item through n8n-core's `requestWithAuthentication`, exactly as
+ * HttpRequestV3 calls it, so a credential's preAuthentication, authenticate and n8n's redirect
+ * handling run for real. Parameters: `credentialType`, `method`, `url`, `body` (JSON text, optional).
+ * Output: `{ statusCode, body }` per item; a failure becomes `{ error, statusCode? }`.
+ * @implements {INodeType}
+ */
+class HttpRequestWithCredential {
+	constructor() {
+		/** @type {import('n8n-workflow').INodeTypeDescription} */
+		this.description = {
+			displayName: 'Harness HTTP Request',
+			name: 'httpRequest',
+			group: ['transform'],
+			version: 1,
+			description: 'Stand-in for the HTTP Request node with a predefined credential type',
+			defaults: { name: 'HTTP Request' },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			properties: [
+				{ displayName: 'Credential Type', name: 'credentialType', type: 'string', default: '' },
+				{ displayName: 'Method', name: 'method', type: 'string', default: 'GET' },
+				{ displayName: 'URL', name: 'url', type: 'string', default: '' },
+				{ displayName: 'Body', name: 'body', type: 'string', default: '' },
+			],
+		};
+	}
+
+	/** @this {import('n8n-workflow').IExecuteFunctions} */
+	async execute() {
+		const out = [];
+		const items = this.getInputData();
+		for (let i = 0; i < items.length; i++) {
+			const credentialType = /** @type {string} */ (this.getNodeParameter('credentialType', i));
+			const body = /** @type {string} */ (this.getNodeParameter('body', i, ''));
+			/** @type {any} */
+			const requestOptions = {
+				method: this.getNodeParameter('method', i),
+				uri: this.getNodeParameter('url', i),
+				json: true,
+				resolveWithFullResponse: true,
+				gzip: true,
+				rejectUnauthorized: true,
+				followRedirect: true,
+				followAllRedirects: true,
+				headers: {},
+			};
+			if (body) requestOptions.body = JSON.parse(body);
+			try {
+				const response = await this.helpers.requestWithAuthentication.call(this, credentialType, requestOptions, undefined, i);
+				out.push({ json: { statusCode: response.statusCode, body: response.body }, pairedItem: { item: i } });
+			} catch (error) {
+				const e = /** @type {any} */ (error);
+				out.push({ json: { error: String(e?.message ?? e), statusCode: e?.httpCode ?? e?.cause?.response?.status }, pairedItem: { item: i } });
+			}
+		}
+		return [out];
+	}
+}
+
+module.exports = { ManualTrigger, HarnessItems, SetRaw, ConvertToFileToBinary, OAuth2Api, HttpRequestWithCredential };

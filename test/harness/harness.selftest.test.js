@@ -113,6 +113,7 @@ describe('loading', () => {
 		expect(Object.keys(harness.nodeTypes.getKnownTypes()).sort()).toEqual([
 			'harness.items',
 			'n8n-nodes-base.convertToFile',
+			'n8n-nodes-base.httpRequest',
 			'n8n-nodes-base.manualTrigger',
 			'n8n-nodes-base.set',
 			'n8n-nodes-harness-fixture.harnessFixture',

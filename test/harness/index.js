@@ -34,7 +34,7 @@ const { LoggerProxy, NodeHelpers, UnexpectedError, Workflow } = require('n8n-wor
 
 const { CapturingLogger } = require('./logger');
 const { CredentialStore, HarnessCredentialTypes, HarnessCredentialsHelper } = require('./credentials');
-const { ConvertToFileToBinary, HarnessItems, ManualTrigger, OAuth2Api, SetRaw } = require('./builtin-types');
+const { ConvertToFileToBinary, HarnessItems, HttpRequestWithCredential, ManualTrigger, OAuth2Api, SetRaw } = require('./builtin-types');
 
 /** @typedef {import('n8n-workflow').INodeType} INodeType */
 /** @typedef {import('n8n-workflow').IVersionedNodeType} IVersionedNodeType */
@@ -242,6 +242,7 @@ async function createHarness({ packageDir = '/work/main' } = {}) {
 	nodeTypes.add('n8n-nodes-base.set', new SetRaw());
 	nodeTypes.add('n8n-nodes-base.convertToFile', new ConvertToFileToBinary());
 	nodeTypes.add(`${BUILTIN_PACKAGE}.items`, new HarnessItems());
+	nodeTypes.add('n8n-nodes-base.httpRequest', new HttpRequestWithCredential());
 	credentialTypes.add(new OAuth2Api());
 
 	const loader = await loadPackage(path.resolve(packageDir));

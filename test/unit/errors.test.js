@@ -87,6 +87,67 @@ describe('readHttpFailure', () => {
 		const impostor = Object.assign(new Error('Bearer abc leaked'), { name: 'WorkOrderServiceAuthError', kind: 'invalidUser' });
 		expect(readHttpFailure(Object.assign(new Error('outer'), { cause: impostor })).authErrorMessage).toBeUndefined();
 	});
+	// The shapes below are what httpRequestWithAuthentication throws for a request sent with
+	// encoding 'arraybuffer', json false, returnFullResponse true (test/e2e/error-shape.js).
+	const forbiddenBody = '{"ErrorCodes":[4031],"ErrorCode":4031,"ErrorMessage":"Proposal amount exceeds your approval limit"}';
+	const axios403 = () =>
+		Object.assign(new Error('Request failed with status code 403'), {
+			name: 'AxiosError',
+			code: 'ERR_BAD_REQUEST',
+			status: 403,
+			response: { status: 403, headers: { 'content-type': 'application/json; charset=utf-8' }, data: Buffer.from(forbiddenBody) },
+		});
+	/** n8n 1.x NodeApiError: no cause, no response; httpCode, context.data (Buffer) and messages are left. */
+	const n8n1NodeApiError = (message, httpCode, data, messages) => {
+		const err = Object.assign(new Error(message), { name: 'NodeApiError', httpCode, context: {}, messages });
+		if (data !== undefined) err.context.data = data;
+		err.cause = undefined;
+		return err;
+	};
+	test('n8n 2.x: NodeApiError with the axios error as (non-enumerable) cause and the body in context.data', () => {
+		const err = new Error('Forbidden - perhaps check your credentials?', { cause: axios403() });
+		Object.assign(err, { name: 'NodeApiError', httpCode: '403', context: { data: Buffer.from(forbiddenBody) } });
+		const failure = readHttpFailure(err);
+		expect(failure.status).toBe(403);
+		expect(failure.headers['content-type']).toBe('application/json; charset=utf-8');
+		expect(failure.bodyText).toBe(forbiddenBody);
+	});
+	test('n8n 1.x: 403 with the body only in context.data (Buffer); no headers', () => {
+		const err = n8n1NodeApiError('Forbidden - perhaps check your credentials?', '403', Buffer.from(forbiddenBody), ['Request failed with status code 403']);
+		const failure = readHttpFailure(err);
+		expect(failure.status).toBe(403);
+		expect(failure.headers).toEqual({});
+		expect(failure.bodyText).toBe(forbiddenBody);
+		expect(serviceMessage(failure.bodyText, '')).toBe('Proposal amount exceeds your approval limit');
+		expect(failure.otherMessage).toBeUndefined();
+	});
+	test('n8n 1.x: context.data as ArrayBuffer, string or parsed object', () => {
+		const ab = Uint8Array.from(Buffer.from('{"ErrorMessage":"ab"}')).buffer;
+		expect(readHttpFailure(n8n1NodeApiError('x', '400', ab, [])).bodyText).toBe('{"ErrorMessage":"ab"}');
+		expect(readHttpFailure(n8n1NodeApiError('x', '500', 'Service temporarily down', [])).bodyText).toBe('Service temporarily down');
+		expect(JSON.parse(readHttpFailure(n8n1NodeApiError('x', '422', { ErrorMessage: 'obj' }, [])).bodyText)).toEqual({ ErrorMessage: 'obj' });
+		const noBody = readHttpFailure(n8n1NodeApiError('Bad request - please check your parameters', '400', undefined, []));
+		expect(noBody.status).toBe(400);
+		expect(noBody.bodyText).toBe('');
+	});
+	test.each([
+		['timeout', 'The connection was aborted, perhaps the server is offline', 'ECONNABORTED', ['timeout of 700ms exceeded'], 'ECONNABORTED'],
+		['connection reset', 'The connection to the server was closed unexpectedly, perhaps it is offline.', 'ECONNRESET', ['socket hang up'], 'ECONNRESET'],
+		['connection refused', 'The service refused the connection - perhaps it is offline', 'ECONNREFUSED', ['connect ECONNREFUSED 127.0.0.1:1'], 'ECONNREFUSED'],
+		['code only in the original message', 'The service refused the connection - perhaps it is offline', null, ['connect ECONNREFUSED 127.0.0.1:1'], 'ECONNREFUSED'],
+		['timeout only in the original message', 'Something went wrong', null, ['timeout of 700ms exceeded'], 'ETIMEDOUT'],
+	])('n8n 1.x network failure (%s): the code is in httpCode or messages', (_name, message, httpCode, messages, expected) => {
+		const failure = readHttpFailure(n8n1NodeApiError(message, httpCode, undefined, messages));
+		expect(failure.status).toBeUndefined();
+		expect(failure.networkCode).toBe(expected);
+		expect(failure.otherMessage).toBeUndefined();
+	});
+	test('an error that is neither HTTP nor network keeps its message as otherMessage', () => {
+		const failure = readHttpFailure(n8n1NodeApiError('OAuth credentials not connected', null, undefined, ['OAuth credentials not connected']));
+		expect(failure.status).toBeUndefined();
+		expect(failure.networkCode).toBeUndefined();
+		expect(failure.otherMessage).toBe('OAuth credentials not connected');
+	});
 	test('does not loop on a cyclic cause chain', () => {
 		const a = new Error('a');
 		const b = new Error('b');
