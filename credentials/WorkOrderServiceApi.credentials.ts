@@ -29,7 +29,7 @@ import { preAuthenticate } from './common/tokenBroker';
 export class WorkOrderServiceApi implements ICredentialType {
 	name = 'workOrderServiceApi';
 
-	displayName = 'Work Order Service API';
+	displayName = 'Work Order Service Password Grant API';
 
 	icon: Icon = credentialIcon;
 

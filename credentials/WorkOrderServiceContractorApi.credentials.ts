@@ -28,7 +28,7 @@ import { preAuthenticate } from './common/tokenBroker';
 export class WorkOrderServiceContractorApi implements ICredentialType {
 	name = 'workOrderServiceContractorApi';
 
-	displayName = 'Work Order Service Contractor API';
+	displayName = 'Work Order Service Contractor JWT API';
 
 	icon: Icon = credentialIcon;
 

@@ -17,7 +17,7 @@ export class WorkOrderServiceOAuth2Api implements ICredentialType {
 
 	extends = ['oAuth2Api'];
 
-	displayName = 'Work Order Service OAuth2 API';
+	displayName = 'Work Order Service Authorization Code OAuth2 API';
 
 	icon: Icon = credentialIcon;
 

@@ -8,7 +8,7 @@ import { router } from './actions/router';
 import * as subsidiary from './actions/subsidiary';
 import * as workOrder from './actions/workOrder';
 import * as workOrderNote from './actions/workOrderNote';
-import { loadOptions } from './methods';
+import { listSearch, loadOptions } from './methods';
 
 export class WorkOrderService implements INodeType {
 	description: INodeTypeDescription = {
@@ -24,21 +24,25 @@ export class WorkOrderService implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
+		// Each credential is hidden for the other two logins (`hide`, not `show`): then n8n's editor
+		// treats Authentication as an ordinary parameter, shows it in the node panel, lists and
+		// auto-selects only credentials of the chosen login. With `show` it hides Authentication
+		// and offers (and auto-assigns) the newest credential of any of the three types.
 		credentials: [
 			{
 				name: 'workOrderServiceApi',
 				required: true,
-				displayOptions: { show: { authentication: ['password'] } },
+				displayOptions: { hide: { authentication: ['oAuth2', 'contractor'] } },
 			},
 			{
 				name: 'workOrderServiceOAuth2Api',
 				required: true,
-				displayOptions: { show: { authentication: ['oAuth2'] } },
+				displayOptions: { hide: { authentication: ['password', 'contractor'] } },
 			},
 			{
 				name: 'workOrderServiceContractorApi',
 				required: true,
-				displayOptions: { show: { authentication: ['contractor'] } },
+				displayOptions: { hide: { authentication: ['password', 'oAuth2'] } },
 			},
 		],
 		properties: [
@@ -47,11 +51,24 @@ export class WorkOrderService implements INodeType {
 				name: 'authentication',
 				type: 'options',
 				options: [
-					{ name: 'Contractor (JWT)', value: 'contractor' },
-					{ name: 'OAuth2 (Authorization Code)', value: 'oAuth2' },
-					{ name: 'Password (OAuth2 Password Grant)', value: 'password' },
+					{
+						name: 'Authorization Code (OAuth2)',
+						value: 'oAuth2',
+						description: 'A user signs in on the service\'s own page (Connect button); credential "Work Order Service Authorization Code OAuth2 API"',
+					},
+					{
+						name: 'Contractor (JWT)',
+						value: 'contractor',
+						description: 'A contractor (provider) user logs in to the contractor API with a JWT; credential "Work Order Service Contractor JWT API"',
+					},
+					{
+						name: 'Password Grant',
+						value: 'password',
+						description: 'A subscriber user logs in with name and password (OAuth2 password grant); credential "Work Order Service Password Grant API"',
+					},
 				],
 				default: 'password',
+				description: 'Which login the node uses. Only credentials of this login can be selected.',
 			},
 			{
 				displayName: 'Resource',
@@ -130,7 +147,7 @@ export class WorkOrderService implements INodeType {
 		],
 	};
 
-	methods = { loadOptions };
+	methods = { listSearch, loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

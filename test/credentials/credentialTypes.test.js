@@ -18,9 +18,9 @@ let harness;
 H.useSuite((suite) => ({ emulator, harness } = suite));
 
 const TYPES = {
-	workOrderServiceApi: 'Work Order Service API',
-	workOrderServiceOAuth2Api: 'Work Order Service OAuth2 API',
-	workOrderServiceContractorApi: 'Work Order Service Contractor API',
+	workOrderServiceApi: 'Work Order Service Password Grant API',
+	workOrderServiceOAuth2Api: 'Work Order Service Authorization Code OAuth2 API',
+	workOrderServiceContractorApi: 'Work Order Service Contractor JWT API',
 };
 
 /** n8n's httpRequest helper (what n8n-core's request helpers call). */

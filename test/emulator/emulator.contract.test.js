@@ -1407,6 +1407,20 @@ describe('fault switches', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(110);
   });
 
+  test('latencyJitterMs adds a random delay per request on top of latencyMs', async () => {
+    const t = await token();
+    emu.setFaults({ latencyMs: 20, latencyJitterMs: 200 });
+    const times = [];
+    for (let i = 0; i < 8; i++) {
+      const started = Date.now();
+      expect((await api('GET', '/workorders?pageSize=1', { token: t })).status).toBe(200);
+      times.push(Date.now() - started);
+    }
+    for (const ms of times) expect(ms).toBeGreaterThanOrEqual(18);
+    for (const ms of times) expect(ms).toBeLessThan(400);
+    expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(10);
+  });
+
   test('rateLimit per client_id: 429 with Retry-After in seconds; another client is not affected; throttled calls are logged', async () => {
     const a = await token();
     const b = (await login('subscriber', fx.clients.second)).access_token;

@@ -62,6 +62,8 @@ const DEFAULTS = {
 function defaultFaults() {
   return {
     latencyMs: 0,
+    /** extra delay, uniformly random in [0, latencyJitterMs), added to latencyMs per request */
+    latencyJitterMs: 0,
     /** @type {null | { limit: number, windowMs: number, status?: number, retryAfter?: 'seconds' | 'date' | 'none', retryAfterSeconds?: number }} */
     rateLimit: null,
     /** @type {null | { perUserMs: number, retryAfter?: 'seconds' | 'date' | 'none', retryAfterSeconds?: number }} */
@@ -635,7 +637,8 @@ class Emulator {
       return;
     }
 
-    if (this.faults.latencyMs > 0) await new Promise((r) => setTimeout(r, this.faults.latencyMs));
+    const delay = this.faults.latencyMs + (this.faults.latencyJitterMs > 0 ? Math.random() * this.faults.latencyJitterMs : 0);
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
 
     const pre = this._takeFault(ctx, false);
     if (pre) {

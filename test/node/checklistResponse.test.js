@@ -274,6 +274,61 @@ describe('checklistResponse.submit: one answer of each question type', () => {
 	});
 });
 
+describe('checklistResponse.submit: IDs as the editor and expressions give them', () => {
+	test('IDs typed as text (the fields are text) are sent as JSON numbers', async () => {
+		const r = await env.run({
+			parameters: base({
+				workOrderId: { __rl: true, mode: 'id', value: String(WO) },
+				questionId: '9102',
+				questionType: 'selector',
+				optionId: ' 91021 ',
+				providerId: '3001',
+				technicianId: '4001',
+			}),
+		});
+		expect(r.error).toBeUndefined();
+		expect(multipartOf(r.api[0]).json).toEqual({
+			CheckListQuestionID: 9102,
+			CheckListQuestionOptionID: 91021,
+			ProviderID: 3001,
+			TechnicianID: 4001,
+			EntityID: WO,
+			Attempt: 1,
+		});
+	});
+
+	test('IDs mapped from the items as digit strings or numbers are sent as JSON numbers', async () => {
+		const r = await env.run({
+			parameters: base({
+				workOrderId: { __rl: true, mode: 'id', value: '={{ $json.wo }}' },
+				questionId: '={{ $json.q }}',
+				questionType: 'textEntry',
+				answer: 'ok',
+				providerId: '={{ $json.provider }}',
+				technicianId: '={{ $json.tech }}',
+			}),
+			items: items({ wo: String(WO), q: '9103', provider: '3001', tech: 4001 }, { wo: WO, q: 9103, provider: 3001, tech: '4001' }),
+		});
+		expect(r.error).toBeUndefined();
+		const sent = r.api.map((q) => multipartOf(q).json);
+		for (const json of sent) {
+			expect(json).toMatchObject({ CheckListQuestionID: 9103, ProviderID: 3001, TechnicianID: 4001, EntityID: WO });
+		}
+	});
+
+	test.each([
+		['Question ID', { questionId: '' }],
+		['Provider ID', { providerId: '' }],
+		['Technician ID', { technicianId: '' }],
+		['Option ID', { questionType: 'selector', questionId: 9102, optionId: '' }],
+	])('%s left empty: n8n itself refuses to run the node, nothing is sent', async (label, fields) => {
+		env.emulator.clearRequests();
+		const run = env.run({ parameters: base({ questionId: 9103, questionType: 'textEntry', answer: 'ok', ...fields }) });
+		await expect(run).rejects.toThrow(`Parameter "${label}" is required`);
+		expect(env.emulator.requests.filter((q) => q.path.startsWith('/api/'))).toHaveLength(0);
+	});
+});
+
 describe('checklistResponse.submit: picture-required question', () => {
 	test('with a photo it is accepted', async () => {
 		const r = await env.run({

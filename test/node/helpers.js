@@ -89,11 +89,11 @@ function responseJson(request) {
 }
 
 /**
- * Runs a loadOptions method of the node through n8n-core's real LoadOptionsContext, the way n8n's
- * DynamicNodeParametersService does (a one-node workflow, additionalData with the
- * credentials helper and the current node parameters).
+ * The context n8n gives a node's loadOptions and listSearch methods: n8n-core's real
+ * LoadOptionsContext, built the way n8n's DynamicNodeParametersService builds it (a one-node
+ * workflow, additionalData with the credentials helper and the current node parameters).
  */
-async function loadOptions(env, methodName, parameters, path) {
+function loadOptionsContext(env, parameters, path) {
 	const type = env.harness.nodeType('workOrderService');
 	const node = {
 		id: 'node-wos',
@@ -131,7 +131,22 @@ async function loadOptions(env, methodName, parameters, path) {
 	};
 	const context = new LoadOptionsContext(workflow, workflow.getNode(node.name), additionalData, path);
 	const nodeType = env.harness.nodeTypes.getByNameAndVersion(type, 1);
+	return { context, nodeType };
+}
+
+/** Runs a loadOptions method (a dropdown) of the node through n8n-core's LoadOptionsContext. */
+async function loadOptions(env, methodName, parameters, path) {
+	const { context, nodeType } = loadOptionsContext(env, parameters, path);
 	return await nodeType.methods.loadOptions[methodName].call(context);
+}
+
+/**
+ * Runs a listSearch method (a resource locator's "From List") of the node through n8n-core's
+ * LoadOptionsContext, with the search text and the page token the editor passes.
+ */
+async function listSearch(env, methodName, parameters, path, filter, paginationToken) {
+	const { context, nodeType } = loadOptionsContext(env, parameters, path);
+	return await nodeType.methods.listSearch[methodName].call(context, filter, paginationToken);
 }
 
 module.exports = {
@@ -146,5 +161,6 @@ module.exports = {
 	expectApiError,
 	responseJson,
 	loadOptions,
+	listSearch,
 	support,
 };

@@ -12,11 +12,15 @@ const {
 	expectValidationError,
 	expectApiError,
 	responseJson,
+	listSearch,
 } = require('./helpers');
 
 const env = useEnvironment();
 
 const plain = (value) => JSON.parse(JSON.stringify(value));
+
+/** A resource locator value as n8n's editor stores it. */
+const rl = (mode, value, extra = {}) => ({ __rl: true, mode, value, ...extra });
 
 describe('workOrder.get', () => {
 	test('GET /workorders/{id}; the item is the work order', async () => {
@@ -74,6 +78,142 @@ describe('workOrder.get', () => {
 		});
 		expectValidationError(r, { parameter: 'workOrderId', item: 1, problem });
 		expect(r.api.map((q) => q.path)).toEqual(['/api/v3/workorders/90000001']);
+	});
+});
+
+describe('Work Order parameter: resource locator and the values older workflows hold', () => {
+	const get = (workOrderId, items) => env.run({ parameters: { resource: 'workOrder', operation: 'get', workOrderId }, items });
+
+	test.each([
+		['From List (the value the list gave, with its cached name)', rl('list', '90000004', { cachedResultName: '90000004 · ELECTRICAL / REPAIR' })],
+		['By ID', rl('id', '90000004')],
+		['By ID with spaces around the digits', rl('id', ' 90000004 ')],
+		['By ID from an expression returning a number', rl('id', '={{ 90000000 + 4 }}')],
+		['a plain number (workflows saved before the locator)', 90000004],
+		['a plain digit string', '90000004'],
+		['a plain expression (workflows saved before the locator)', '={{ 90000004 }}'],
+	])('%s reaches GET /workorders/90000004', async (_name, workOrderId) => {
+		const r = await get(workOrderId);
+		expect(r.error).toBeUndefined();
+		expect(r.api.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/v3/workorders/90000004']);
+		expect(r.output[0].json.Id).toBe(90000004);
+	});
+
+	test('digit strings and numbers from the items, mixed, each reach their own work order', async () => {
+		const r = await get(rl('id', '={{ $json.wo }}'), items({ wo: '90000001' }, { wo: 90000002 }, { wo: ' 90000003 ' }));
+		expect(r.error).toBeUndefined();
+		expect(r.api.map((q) => q.path)).toEqual(['/api/v3/workorders/90000001', '/api/v3/workorders/90000002', '/api/v3/workorders/90000003']);
+	});
+
+	test.each([
+		['By ID "0"', rl('id', '={{ "0" }}'), /1 or greater/],
+		['By ID 0 from an expression', rl('id', '={{ 0 }}'), /1 or greater/],
+		['By ID "-4"', rl('id', '={{ "-4" }}'), /positive whole number/],
+		['By ID "90000004.5"', rl('id', '={{ "90000004.5" }}'), /positive whole number/],
+		['By ID empty from an expression', rl('id', '={{ "" }}'), /not empty/],
+		['a plain expression returning null', '={{ null }}', /not empty/],
+	])('%s is refused before any request', async (_name, workOrderId, problem) => {
+		const r = await get(workOrderId);
+		expectValidationError(r, { parameter: 'workOrderId', item: 0, problem });
+		expect(r.api).toHaveLength(0);
+	});
+
+	test.each([
+		['nothing chosen in From List', rl('list', ''), 'Parameter "Work Order" is required'],
+		['By ID left empty', rl('id', ''), 'Parameter "Work Order" is required'],
+		['By ID "0" typed (fails the mode\'s digits check)', rl('id', '0'), 'Not a work order ID: enter digits only'],
+		['By ID with letters', rl('id', 'WO-90000004'), 'Not a work order ID: enter digits only'],
+		['a plain 0 (an old workflow that kept the default)', 0, 'Parameter "Work Order" is required'],
+	])('%s: n8n itself refuses to run the node (a parameter issue), nothing is sent', async (_name, workOrderId, issue) => {
+		env.emulator.clearRequests();
+		await expect(get(workOrderId)).rejects.toThrow(issue);
+		expect(env.emulator.requests.filter((q) => q.path.startsWith('/api/'))).toHaveLength(0);
+	});
+
+	test('a write (check-in) reaches the work order chosen From List', async () => {
+		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'checkIn', workOrderId: rl('list', '90000013') } });
+		expect(r.error).toBeUndefined();
+		expect(r.api.map((q) => `${q.method} ${q.path}`)).toEqual(['POST /api/v3/workorders/90000013/universalCheckIn']);
+	});
+});
+
+describe('Work Order parameter: From List (listSearch.searchWorkOrders through n8n-core)', () => {
+	const PARAMS = { resource: 'workOrder', operation: 'get', workOrderId: rl('list', '') };
+	const search = (filter, token) => listSearch(env, 'searchWorkOrders', PARAMS, 'workOrderId', filter, token);
+	const subscriberWorkOrders = () => Object.values(env.emulator.state.workOrders).filter((w) => w.SubscriberId === 1001);
+	const nameOf = (w) => `${w.Number} · ${w.Trade} / ${w.Category} · ${w.LocationName} · ${w.Status.Primary}`;
+	const listQuery = (extra = {}) => ({
+		$top: '50',
+		$skip: '0',
+		$orderby: 'UpdatedDate desc',
+		$select: 'Id,Number,Trade,Category,LocationName,Status',
+		$count: 'true',
+		...extra,
+	});
+	const apiCalls = () => env.emulator.requests.filter((q) => q.path.startsWith('/api/'));
+
+	test('no search text: the 50 most recently changed work orders, named "number · trade / category · location · status"; then the next pages', async () => {
+		const all = subscriberWorkOrders();
+		const first = await search(undefined, undefined);
+		expect(apiCalls()).toHaveLength(1);
+		expectGet(apiCalls()[0], { path: '/api/v3/odata/workorders', query: listQuery() });
+		expectBearer(env, apiCalls()[0]);
+		expect(first.results).toHaveLength(50);
+		expect(first.paginationToken).toBe('50');
+		for (const result of first.results) {
+			const w = env.emulator.state.workOrders[Number(result.value)];
+			expect(result).toEqual({ name: nameOf(w), value: String(w.Id) });
+		}
+		// newest change first
+		const updated = first.results.map((x) => Date.parse(env.emulator.state.workOrders[Number(x.value)].UpdatedDateDto));
+		expect([...updated].sort((a, b) => b - a)).toEqual(updated);
+
+		env.emulator.clearRequests();
+		const second = await search(undefined, first.paginationToken);
+		expect(apiCalls()[0].query).toEqual(listQuery({ $skip: '50' }));
+		expect(second.paginationToken).toBe('100');
+		env.emulator.clearRequests();
+		const third = await search(undefined, second.paginationToken);
+		expect(apiCalls()[0].query).toEqual(listQuery({ $skip: '100' }));
+		expect(third.results).toHaveLength(all.length - 100);
+		expect(third.paginationToken).toBeUndefined();
+		// every work order of the subscriber, once
+		const values = [...first.results, ...second.results, ...third.results].map((x) => x.value);
+		expect(new Set(values).size).toBe(all.length);
+		expect(values.sort()).toEqual(all.map((w) => String(w.Id)).sort());
+	});
+
+	test('searching a work order number finds that work order; its value runs the node', async () => {
+		const w = env.emulator.state.workOrders[90000003];
+		const found = await search(w.Number);
+		expect(apiCalls()[0].query).toEqual(listQuery({ $filter: `Id eq 90000003 or Number eq '${w.Number}'` }));
+		expect(found).toEqual({ results: [{ name: nameOf(w), value: '90000003' }], paginationToken: undefined });
+		const r = await env.run({ parameters: { ...PARAMS, workOrderId: rl('list', found.results[0].value, { cachedResultName: found.results[0].name }) } });
+		expect(r.api.map((q) => q.path)).toEqual(['/api/v3/workorders/90000003']);
+		expect(r.output[0].json.LocationName).toBe(w.LocationName);
+	});
+
+	test('searching a word matches trade, category, status, location or store exactly, ignoring case', async () => {
+		const found = await search(' plumbing ');
+		const filter = apiCalls()[0].query.$filter;
+		expect(filter).toBe(
+			"Number eq 'plumbing' or PurchaseNumber eq 'plumbing' or Trade eq 'plumbing' or Category eq 'plumbing' or Status/Primary eq 'plumbing' or LocationName eq 'plumbing' or StoreId eq 'plumbing'",
+		);
+		const expected = subscriberWorkOrders().filter((w) => w.Trade === 'PLUMBING');
+		expect(expected.length).toBeGreaterThan(1);
+		expect(found.results.map((x) => x.value).sort()).toEqual(expected.map((w) => String(w.Id)).sort());
+		expect(found.results.every((x) => x.name.includes('PLUMBING / '))).toBe(true);
+
+		const store = await search('S502');
+		expect(store.results.length).toBeGreaterThan(0);
+		expect(store.results.every((x) => env.emulator.state.workOrders[Number(x.value)].LocationId === 502)).toBe(true);
+	});
+
+	test("quotes in the search text are escaped (O'Neil), nothing found is an empty list", async () => {
+		const found = await search("O'Neil");
+		expect(apiCalls()[0].status).toBe(200);
+		expect(apiCalls()[0].query.$filter).toContain("Number eq 'O''Neil'");
+		expect(found).toEqual({ results: [], paginationToken: undefined });
 	});
 });
 
@@ -198,6 +338,31 @@ describe('workOrder.getAll (OData)', () => {
 		expect(r.output[1].json.error).toContain('(parameter "limit") in item 1');
 	});
 
+	test.each([
+		['empty', ''],
+		['only spaces', '   '],
+		['null from an expression', '={{ null }}'],
+	])('an empty Location ID (%s) is not set: the list of all locations', async (_name, locationId) => {
+		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'getAll', limit: 2, options: { locationId } } });
+		expect(r.error).toBeUndefined();
+		expect(r.api.map((q) => q.path)).toEqual([path]);
+	});
+
+	test('Location ID as text (the field is text) or a number from an expression', async () => {
+		const r = await env.run({
+			parameters: { resource: 'workOrder', operation: 'getAll', limit: 1, options: { locationId: '={{ $json.loc }}' } },
+			items: items({ loc: '503' }, { loc: 504 }),
+		});
+		expect(r.error).toBeUndefined();
+		expect(r.api.map((q) => q.path)).toEqual(['/api/v3/odata/locations(503)/workorders', '/api/v3/odata/locations(504)/workorders']);
+	});
+
+	test('Location ID 0 is refused, not taken for "all locations"', async () => {
+		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'getAll', limit: 1, options: { locationId: '0' } } });
+		expectValidationError(r, { parameter: 'options.locationId', item: 0, problem: /1 or greater/ });
+		expect(r.api).toHaveLength(0);
+	});
+
 	test('bad Location ID is refused before any request', async () => {
 		const r = await env.run({
 			parameters: { resource: 'workOrder', operation: 'getAll', returnAll: true, options: { locationId: '={{ $json.loc }}' } },
@@ -254,6 +419,38 @@ describe('workOrder.checkIn / checkOut', () => {
 		expect(r.output[0].json).toEqual(plain(env.emulator.state.checkIns.at(-1)));
 	});
 
+	test.each(['checkIn', 'checkOut'])('%s: fields added but left empty send nothing (no 0 IDs, no 0.000000 position)', async (operation) => {
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrder',
+				operation,
+				workOrderId: 90000014,
+				// what the editor stores when the fields are added and left as they come
+				additionalFields: { technicianId: '', userId: '', latitude: '', longitude: '', comment: '' },
+			},
+		});
+		expect(r.error).toBeUndefined();
+		expect(r.api).toHaveLength(1);
+		expect(r.api[0].body).toEqual({});
+	});
+
+	test('checkIn: IDs and the position typed as text are sent as JSON numbers', async () => {
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrder',
+				operation: 'checkIn',
+				workOrderId: rl('id', '90000014'),
+				additionalFields: { technicianId: '4002', userId: ' 11 ', latitude: '32.7767', longitude: '-96.797' },
+			},
+		});
+		expect(r.error).toBeUndefined();
+		expectJsonRequest(r.api[0], {
+			method: 'POST',
+			path: '/api/v3/workorders/90000014/universalCheckIn',
+			body: { Latitude: 32.7767, Longitude: -96.797, UserId: 11, TechnicianId: 4002 },
+		});
+	});
+
 	test.each(['checkIn', 'checkOut'])('%s with no additional fields still sends a JSON body {}', async (operation) => {
 		const r = await env.run({ parameters: { resource: 'workOrder', operation, workOrderId: 90000003 } });
 		expect(r.error).toBeUndefined();
@@ -289,6 +486,9 @@ describe('workOrder.checkIn / checkOut', () => {
 	test.each([
 		['checkIn', { longitude: 181 }, 'additionalFields.longitude', /-180 to 180/],
 		['checkOut', { userId: 0 }, 'additionalFields.userId', /1 or greater/],
+		['checkOut', { userId: '0' }, 'additionalFields.userId', /1 or greater/],
+		['checkIn', { technicianId: '4001 ' + 'x' }, 'additionalFields.technicianId', /positive whole number/],
+		['checkIn', { latitude: '32,7767' }, 'additionalFields.latitude', /-90 to 90/],
 		['checkIn', { technicianId: -4 }, 'additionalFields.technicianId', /1 or greater/],
 		['checkOut', { numberOfTechnicians: 1.5 }, 'additionalFields.numberOfTechnicians', /positive whole number/],
 		['checkOut', { workCompleted: '={{ "yes" }}' }, 'additionalFields.workCompleted', /true or false/],

@@ -25,18 +25,32 @@ const BIG53 = '9007199254740993';
 const MAX64 = '9223372036854775807';
 
 /**
- * What the node should emit for a value the emulator sent: integers beyond 2^53 as exact
+ * A value the emulator sent as the node's lossless parser reads it: integers beyond 2^53 as exact
  * strings, safe integers as numbers (the emulator's lossless parser gives BigInt for the former).
  */
-function nodeShape(value) {
+function parsedShape(value) {
 	if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
-	if (Array.isArray(value)) return value.map(nodeShape);
+	if (Array.isArray(value)) return value.map(parsedShape);
 	if (value && typeof value === 'object') {
 		const out = {};
-		for (const [k, v] of Object.entries(value)) out[k] = nodeShape(v);
+		for (const [k, v] of Object.entries(value)) out[k] = parsedShape(v);
 		return out;
 	}
 	return value;
+}
+
+/** A note ID as the node emits it: always a decimal string, whatever its size. */
+const idText = (id) => (id === null || id === undefined ? id : String(id));
+
+/**
+ * What the node emits for a note record the emulator sent: the note's Id and every NoteId (its
+ * attachments') as decimal strings, every other field as parsed.
+ */
+function nodeShape(note) {
+	const out = parsedShape(note);
+	out.Id = idText(note.Id);
+	if (Array.isArray(out.Attachments)) out.Attachments = out.Attachments.map((a) => ({ ...a, NoteId: idText(a.NoteId) }));
+	return out;
 }
 
 /** The emulator's stored note, in its public (wire) shape. */
@@ -49,7 +63,7 @@ function storedNote(woId, id) {
 
 function attachmentOut(a) {
 	const { sha256, data, ...rest } = a;
-	return nodeShape(rest);
+	return { ...parsedShape(rest), NoteId: idText(rest.NoteId) };
 }
 
 function fileItem(json, key, data, fileName, mimeType) {
@@ -89,8 +103,9 @@ describe('workOrderNote.getAll', () => {
 		expectBearer(env, r.api[0]);
 		const body = responseJson(r.api[0]);
 		expect(body.AllNotesCount).toBe(4);
-		expect(r.output.map((o) => o.json.Id)).toEqual([MAX64, BIG53, 2147483648, 15001]);
-		expect(r.output.map((o) => o.json)).toEqual(nodeShape(body.Notes));
+		// every note ID is a decimal string, below 2^53 as well as above: one type for the field
+		expect(r.output.map((o) => o.json.Id)).toEqual([MAX64, BIG53, BIG31, '15001']);
+		expect(r.output.map((o) => o.json)).toEqual(body.Notes.map(nodeShape));
 		expect(r.output.map((o) => o.json)).toEqual([MAX64, BIG53, BIG31, '15001'].map((id) => nodeShape(storedNote(WO, id))));
 		expect(pairedIndexes(r.output)).toEqual([0, 0, 0, 0]);
 	});
@@ -106,24 +121,26 @@ describe('workOrderNote.getAll', () => {
 			[2, 50, 10, 60],
 		]);
 		expect(r.output).toHaveLength(60);
-		expect(r.output.map((o) => o.json.Id)).toEqual(INJECTED.map(nodeShape));
+		expect(r.output.map((o) => o.json.Id)).toEqual(INJECTED.map(idText));
 		expect(r.output.map((o) => o.json.NoteData)).toEqual(INJECTED.map((_, k) => `Paged note ${k + 1}`));
-		expect(typeof r.output[0].json.Id).toBe('string'); // 9007199254800001 > 2^53
-		expect(typeof r.output[1].json.Id).toBe('number'); // 3000000002
+		// one type across items: 9007199254800001 (> 2^53) and 3000000002 (< 2^53) are both strings
+		expect(r.output[0].json.Id).toBe('9007199254800001');
+		expect(r.output[1].json.Id).toBe('3000000002');
+		expect(r.output.every((o) => typeof o.json.Id === 'string')).toBe(true);
 	});
 
 	test('Limit 55: two pages, 55 items', async () => {
 		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'getAll', workOrderId: PAGED_WO, returnAll: false, limit: 55 } });
 		expect(r.error).toBeUndefined();
 		expect(r.api.map((q) => q.query)).toEqual([{ paging: '1:50' }, { paging: '2:50' }]);
-		expect(r.output.map((o) => o.json.Id)).toEqual(INJECTED.slice(0, 55).map(nodeShape));
+		expect(r.output.map((o) => o.json.Id)).toEqual(INJECTED.slice(0, 55).map(idText));
 	});
 
 	test('Limit 3: one page, first 3 items', async () => {
 		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'getAll', workOrderId: PAGED_WO, limit: 3 } });
 		expect(r.api).toHaveLength(1);
 		expect(r.api[0].query).toEqual({ paging: '1:50' });
-		expect(r.output.map((o) => o.json.Id)).toEqual(INJECTED.slice(0, 3).map(nodeShape));
+		expect(r.output.map((o) => o.json.Id)).toEqual(INJECTED.slice(0, 3).map(idText));
 	});
 
 	test('bad Limit is refused before any request, naming the parameter and the item', async () => {
@@ -148,7 +165,7 @@ describe('workOrderNote.getAll', () => {
 			'/api/v3/workorders/12345/notes',
 		]);
 		expect(pairedIndexes(r.output)).toEqual([0, 0, 1, 2, 3]);
-		expect(r.output.map((o) => o.json.Id ?? null)).toEqual([MAX64, BIG53, null, 15002, null]);
+		expect(r.output.map((o) => o.json.Id ?? null)).toEqual([MAX64, BIG53, null, '15002', null]);
 		expect(r.output[2].json.error).toContain('Invalid Work Order ID (parameter "workOrderId") in item 1');
 		expect(r.output[4].json.error).toContain('Work order 12345 was not found');
 	});
@@ -156,11 +173,11 @@ describe('workOrderNote.getAll', () => {
 
 describe('workOrderNote.get', () => {
 	test.each([
-		[BIG31, 2147483648],
+		[BIG31, BIG31],
 		[BIG53, BIG53],
 		[MAX64, MAX64],
-		['15001', 15001],
-	])('note %s: the path carries the exact digits, the Id comes back exact', async (id, expectedId) => {
+		['15001', '15001'],
+	])('note %s: the path carries the exact digits, the Id comes back exact (as text)', async (id, expectedId) => {
 		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'get', workOrderId: WO, noteId: id } });
 		expect(r.error).toBeUndefined();
 		expect(r.api).toHaveLength(1);
@@ -173,7 +190,7 @@ describe('workOrderNote.get', () => {
 		expect(r.output[0].pairedItem).toEqual({ item: 0 });
 	});
 
-	test('IDs from a previous getAll output (strings beyond 2^53, numbers below) round-trip through get', async () => {
+	test('IDs from a previous getAll output (all text) round-trip through get', async () => {
 		const list = await env.run({ parameters: { resource: 'workOrderNote', operation: 'getAll', workOrderId: WO, returnAll: true } });
 		const r = await env.run({
 			parameters: { resource: 'workOrderNote', operation: 'get', workOrderId: '={{ $json.WorkOrderId }}', noteId: '={{ $json.Id }}' },
@@ -217,7 +234,7 @@ describe('workOrderNote.get', () => {
 		expect(pairedIndexes(r.output)).toEqual([0, 1, 2]);
 		expect(r.output[0].json.Id).toBe(MAX64);
 		expect(r.output[1].json.error).toContain('Invalid Note ID (parameter "noteId") in item 1');
-		expect(r.output[2].json.Id).toBe(2147483648);
+		expect(r.output[2].json.Id).toBe(BIG31);
 	});
 });
 
@@ -364,7 +381,7 @@ describe('workOrderNote.addAttachment', () => {
 	test.each([
 		[MAX64, MAX64],
 		[BIG53, BIG53],
-		[BIG31, 2147483648],
+		[BIG31, BIG31],
 	])('to note %s: multipart file part, exact path, the attachment is the item', async (noteId, expectedNoteId) => {
 		const r = await env.run({
 			parameters: { resource: 'workOrderNote', operation: 'addAttachment', workOrderId: WO, noteId, binaryPropertyName: 'data' },
@@ -426,7 +443,7 @@ describe('workOrderNote.addAttachment', () => {
 		expect(Buffer.compare(r.api[1].parts[0].data, c)).toBe(0);
 		expect(r.api[1].parts[0]).toMatchObject({ filename: 'c.bin', contentType: 'application/octet-stream' });
 		expect(pairedIndexes(r.output)).toEqual([0, 1, 2]);
-		expect(r.output[0].json).toMatchObject({ FileName: 'a.txt', NoteId: 2147483648 });
+		expect(r.output[0].json).toMatchObject({ FileName: 'a.txt', NoteId: BIG31 });
 		expect(r.output[1].json.error).toContain('Invalid Input Binary Field (parameter "binaryPropertyName") in item 1');
 		expect(r.output[2].json).toMatchObject({ FileName: 'c.bin', NoteId: MAX64 });
 	});
@@ -492,7 +509,7 @@ describe('workOrderNote.getAttachments', () => {
 		expectGet(r.api[0], { path: `/api/v3/odata/workorders(${WO})/attachments`, query: { $top: '50', $skip: '0', $count: 'true' } });
 		const expected = env.emulator.state.attachments.filter((a) => a.WorkOrderId === WO).sort((a, b) => a.Id - b.Id).map(attachmentOut);
 		expect(r.output.map((o) => o.json)).toEqual(expected);
-		expect(new Set(r.output.map((o) => o.json.NoteId))).toEqual(new Set([BIG53, MAX64, 2147483648]));
+		expect(new Set(r.output.map((o) => o.json.NoteId))).toEqual(new Set([BIG53, MAX64, BIG31]));
 	});
 
 	test('Limit 1: $top 1', async () => {

@@ -52,7 +52,9 @@ const fileItem = (key, base64, mimeType, fileName) => [{ json: {}, binary: { [ke
 const CASES = [
 	// ---- checklistResponse.submit ----
 	['checklist: negative work order ID', checklist({ workOrderId: '={{ -5 }}' }), 'workOrderId', /1 or greater/],
-	['checklist: zero work order ID', checklist({ workOrderId: 0 }), 'workOrderId', /1 or greater/],
+	['checklist: zero work order ID (expression)', checklist({ workOrderId: '={{ 0 }}' }), 'workOrderId', /1 or greater/],
+	['checklist: zero work order ID in By ID (expression)', checklist({ workOrderId: { __rl: true, mode: 'id', value: '={{ "0" }}' } }), 'workOrderId', /1 or greater/],
+	['checklist: work order ID "12/../3" in By ID (expression)', checklist({ workOrderId: { __rl: true, mode: 'id', value: '={{ "12/../3" }}' } }), 'workOrderId', /whole number/],
 	['checklist: fractional work order ID', checklist({ workOrderId: '={{ 1.5 }}' }), 'workOrderId', /whole number/],
 	['checklist: work order ID with slashes and ..', checklist({ workOrderId: '={{ "12/../3" }}' }), 'workOrderId', /whole number/],
 	['checklist: work order ID int64 overflow 9223372036854775808', checklist({ workOrderId: '={{ "9223372036854775808" }}' }), 'workOrderId', /too large/],
@@ -61,7 +63,7 @@ const CASES = [
 	['checklist: question ID Infinity', checklist({ questionId: '={{ Infinity }}' }), 'questionId', /whole number/],
 	['checklist: question ID boolean', checklist({ questionId: '={{ true }}' }), 'questionId', /whole number/],
 	['checklist: question ID huge (1e20)', checklist({ questionId: '={{ 1e20 }}' }), 'questionId', /too large/],
-	['checklist: unknown questionType enum value', checklist({ questionType: '={{ "essay" }}' }), 'questionType', /must be one of/],
+	['checklist: unknown questionType enum value', checklist({ questionType: '={{ "essay" }}', optionId: 91021 }), 'questionType', /must be one of/],
 	['checklist: 501-character text answer', checklist({ answer: `={{ "x".repeat(501) }}` }), 'answer', /501 characters/],
 	['checklist: empty text answer', checklist({ answer: '={{ "   " }}' }), 'answer', /must not be empty/],
 	['checklist: text answer as an object', checklist({ answer: '={{ { a: 1 } }}' }), 'answer', /must be text/],
@@ -71,7 +73,10 @@ const CASES = [
 	['checklist: numeric answer "12abc"', numeric({ answer: '={{ "12abc" }}' }), 'answer', /finite number/],
 	['checklist: acknowledgement answer "maybe"', ack({ answer: '={{ "maybe" }}' }), 'answer', /must be one of/],
 	['checklist: acknowledgement answer 2', ack({ answer: '={{ 2 }}' }), 'answer', /must be one of/],
-	['checklist: selector without optionId', selector({ optionId: undefined }), 'optionId', /1 or greater/],
+	['checklist: selector optionId empty from an expression', selector({ optionId: '={{ $json.none }}' }), 'optionId', /not empty/],
+	['checklist: selector optionId "0" typed', selector({ optionId: '0' }), 'optionId', /1 or greater/],
+	['checklist: question ID of only spaces', checklist({ questionId: '   ' }), 'questionId', /not empty/],
+	['checklist: provider ID "3001.0"', checklist({ providerId: '3001.0' }), 'providerId', /whole number/],
 	['checklist: selector optionId as text "91021; x"', selector({ optionId: '={{ "91021; x" }}' }), 'optionId', /whole number/],
 	['checklist: selector 501-character free text', selector({ freeTextAnswer: S501 }), 'freeTextAnswer', /501 characters/],
 	['checklist: negative provider ID', checklist({ providerId: '={{ -1 }}' }), 'providerId', /1 or greater/],
@@ -87,6 +92,11 @@ const CASES = [
 	// ---- proposal.* ----
 	['proposal.approve: proposal ID with ..', proposal('approve', { proposalId: '={{ "61001/../61002" }}' }), 'proposalId', /whole number/],
 	['proposal.approve: negative proposal ID', proposal('approve', { proposalId: '={{ -3 }}' }), 'proposalId', /1 or greater/],
+	['proposal.approve: proposal ID "0" typed (was silently sent as 1)', proposal('approve', { proposalId: '0' }), 'proposalId', /1 or greater/],
+	['proposal.approve: proposal ID 0 kept by an older workflow', proposal('approve', { proposalId: 0 }), 'proposalId', /1 or greater/],
+	['proposal.reject: proposal ID "-61001" typed', proposal('reject', { proposalId: '-61001' }), 'proposalId', /whole number/],
+	['proposal.reopen: proposal ID "61001.5" typed', proposal('reopen', { proposalId: '61001.5' }), 'proposalId', /whole number/],
+	['proposal.putOnHold: proposal ID "6 1001" typed', proposal('putOnHold', { proposalId: '6 1001' }), 'proposalId', /whole number/],
 	['proposal.approve: malformed user e-mail (no domain dot)', proposal('approve', {}, { userEmail: 'someone@localhost' }), 'additionalFields.userEmail', /e-mail address/],
 	['proposal.approve: malformed user e-mail (double dot)', proposal('approve', {}, { userEmail: 'a..b@example.com' }), 'additionalFields.userEmail', /e-mail address/],
 	['proposal.approve: two e-mails in one User Email', proposal('approve', {}, { userEmail: 'a@example.com;b@example.com' }), 'additionalFields.userEmail', /e-mail address/],
@@ -108,6 +118,7 @@ const CASES = [
 	['workOrder.getAll: limit 0', woGetAll({ limit: '={{ 0 }}' }), 'limit', /1 or greater/],
 	['workOrder.getAll: limit "abc"', woGetAll({ limit: '={{ "abc" }}' }), 'limit', /whole number/],
 	['workOrder.getAll: location ID "501)/x"', woGetAll({}, { locationId: '={{ "501)/x" }}' }), 'options.locationId', /whole number/],
+	['workOrder.getAll: location ID "0" typed (not "all locations")', woGetAll({}, { locationId: '0' }), 'options.locationId', /1 or greater/],
 	['workOrder.getAll: filter as an object', woGetAll({}, { filter: '={{ { a: 1 } }}' }), 'options.filter', /must be text/],
 	['workOrder.checkIn: latitude 91', checkIn({ latitude: '={{ 91 }}' }), 'additionalFields.latitude', /-90 to 90/],
 	['workOrder.checkIn: longitude -181', checkIn({ longitude: '={{ -181 }}' }), 'additionalFields.longitude', /-180 to 180/],
@@ -115,6 +126,9 @@ const CASES = [
 	['workOrder.checkIn: latitude "north"', checkIn({ latitude: '={{ "north" }}' }), 'additionalFields.latitude', /-90 to 90/],
 	['workOrder.checkIn: latitude as hex text "0x10"', checkIn({ latitude: '={{ "0x10" }}' }), 'additionalFields.latitude', /-90 to 90/],
 	['workOrder.checkIn: user ID 0', checkIn({ userId: '={{ 0 }}' }), 'additionalFields.userId', /1 or greater/],
+	['workOrder.checkIn: user ID "0" typed', checkIn({ userId: '0' }), 'additionalFields.userId', /1 or greater/],
+	['workOrder.checkIn: technician ID "-4001" typed', checkIn({ technicianId: '-4001' }), 'additionalFields.technicianId', /whole number/],
+	['workOrder.checkIn: latitude "32.7767N" typed', checkIn({ latitude: '32.7767N' }), 'additionalFields.latitude', /-90 to 90/],
 	['workOrder.checkIn: number of technicians 0', checkIn({ numberOfTechnicians: '={{ 0 }}' }), 'additionalFields.numberOfTechnicians', /1 or greater/],
 	['workOrder.checkIn: technician ID "4001/../4002"', checkIn({ technicianId: '={{ "4001/../4002" }}' }), 'additionalFields.technicianId', /whole number/],
 	['workOrder.checkIn: comment as an object', checkIn({ comment: '={{ { text: "on site" } }}' }), 'additionalFields.comment', /must be text/],
@@ -146,6 +160,8 @@ const CASES = [
 	['workOrderNote.getAll: limit -1', noteGetAll({ limit: '={{ -1 }}' }), 'limit', /1 or greater/],
 	['workOrderNote.getAll: work order ID "90000001/notes"', noteGetAll({ workOrderId: '={{ "90000001/notes" }}' }), 'workOrderId', /whole number/],
 	['workOrderNote.getAttachments: note ID "15001)/x"', noteAttachments({ noteId: '15001)/x' }), 'noteId', /digits only/],
+	['workOrderNote.getAttachments: note ID "0" (not "the whole work order")', noteAttachments({ noteId: '0' }), 'noteId', /1 or greater/],
+	['workOrderNote.get: note ID of only spaces', noteGet({ noteId: '  ' }), 'noteId', /not empty/],
 	['workOrderNote.addAttachment: missing binary property', addAttachment({ binaryPropertyName: 'data' }), 'binaryPropertyName', /no binary property "data"/],
 	['workOrderNote.addAttachment: empty file (0 bytes)', addAttachment({ binaryPropertyName: 'file' }), 'binaryPropertyName', /empty \(0 bytes\)/, fileItem('file', '', 'application/pdf', 'empty.pdf')],
 	['workOrderNote.addAttachment: note ID ".."', addAttachment({ noteId: '..' }), 'noteId', /digits only/, fileItem('data', JPEG, 'image/jpeg', 'a.jpg')],
@@ -186,6 +202,46 @@ describe(`bad input is refused before any request (${CASES.length} cases)`, () =
 	afterAll(() => {
 		// eslint-disable-next-line no-console
 		console.log(`[reliability] bad-input cases tried: ${counts.tried}, refused before sending: ${counts.refusedBeforeSending}`);
+	});
+});
+
+describe('a required field left empty: n8n refuses to run the node, nothing is sent', () => {
+	const RL_EMPTY = { __rl: true, mode: 'list', value: '' };
+	test.each([
+		['Proposal ID', proposal('approve', { proposalId: '' })],
+		['Work Order', woGet({ workOrderId: RL_EMPTY })],
+		['Work Order', checkIn({}, { workOrderId: { __rl: true, mode: 'id', value: '' } })],
+		['Question ID', checklist({ questionId: '' })],
+		['Provider ID', checklist({ providerId: '' })],
+		['Technician ID', checklist({ technicianId: '' })],
+		['Option ID', selector({ optionId: '' })],
+		['Note ID', noteGet({ noteId: '' })],
+		['Note ID', addAttachment({ noteId: '' })],
+	])('%s (%#)', async (label, parameters) => {
+		env.emulator.clearRequests();
+		await expect(env.run({ parameters })).rejects.toThrow(`Parameter "${label}" is required`);
+		expect(env.emulator.requests.filter((q) => q.path.startsWith('/api/'))).toEqual([]);
+	});
+});
+
+describe('an optional ID left empty is not set (nothing sent for it)', () => {
+	test('check-in: empty Technician ID and User ID, null from expressions too', async () => {
+		const r = await env.run({ parameters: checkIn({ technicianId: '', userId: '={{ null }}', latitude: '', longitude: '={{ undefined }}' }) });
+		expect(r.error).toBeUndefined();
+		expect(r.api).toHaveLength(1);
+		expect(r.api[0].body).toEqual({});
+	});
+
+	test('work orders of all locations when Location ID is empty', async () => {
+		const r = await env.run({ parameters: woGetAll({}, { locationId: '' }) });
+		expect(r.error).toBeUndefined();
+		expect(r.api.map((q) => q.path)).toEqual(['/api/v3/odata/workorders']);
+	});
+
+	test('attachments of the whole work order when Note ID is empty', async () => {
+		const r = await env.run({ parameters: noteAttachments({ noteId: '' }) });
+		expect(r.error).toBeUndefined();
+		expect(r.api.map((q) => q.path)).toEqual([`/api/v3/odata/workorders(${WO})/attachments`]);
 	});
 });
 

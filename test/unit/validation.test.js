@@ -1,6 +1,8 @@
 'use strict';
 const { NodeOperationError } = require('n8n-workflow');
 const v = require('../../dist/nodes/WorkOrderService/helpers/validation');
+const { noteOut, attachmentOut } = require('../../dist/nodes/WorkOrderService/helpers/noteIds');
+const search = require('../../dist/nodes/WorkOrderService/helpers/workOrderSearch');
 
 const node = { id: '1', name: 'Work Order Service', type: 'n8n-nodes-work-order-service.workOrderService', typeVersion: 1, position: [0, 0], parameters: {} };
 const field = { name: 'noteId', label: 'Note ID' };
@@ -33,11 +35,14 @@ describe('int64Id', () => {
 		['-5', /digits only/],
 		['12/../3', /digits only/],
 		['1e5', /digits only/],
-		['', /digits only/],
+		['', /not empty/],
+		['   ', /not empty/],
 		[1.5, /positive whole number/],
 		[9007199254740993, /lost digits/],
 		[NaN, /positive whole number/],
-		[null, /digits only/],
+		[null, /not empty/],
+		[undefined, /not empty/],
+		[true, /digits only/],
 	])('refuses %p, naming the parameter and the item', (input, pattern) => {
 		const error = errorOf(() => v.int64Id(node, 3, field, input));
 		expect(error).toBeInstanceOf(NodeOperationError);
@@ -48,13 +53,139 @@ describe('int64Id', () => {
 	});
 });
 
-describe('positiveInteger', () => {
-	test('accepts numbers and digit strings', () => {
-		expect(v.positiveInteger(node, 0, field, 5)).toBe(5);
-		expect(v.positiveInteger(node, 0, field, '12')).toBe(12);
+describe('positiveInteger (required IDs: numbers or digit strings, never clamped)', () => {
+	const proposal = { name: 'proposalId', label: 'Proposal ID' };
+	test.each([
+		[5, 5],
+		['12', 12],
+		[' 61001 ', 61001],
+		['061001', 61001],
+		[61001.0, 61001],
+		[BigInt(90000001), 90000001],
+		['9007199254740991', 9007199254740991],
+	])('accepts %p as %p', (input, expected) => {
+		expect(v.positiveInteger(node, 0, proposal, input)).toBe(expected);
 	});
-	test.each([0, -1, 1.2, '1.2', 'abc', Infinity, NaN, 2 ** 53, '', undefined, true, '5/6'])('refuses %p', (input) => {
-		expect(() => v.positiveInteger(node, 0, field, input)).toThrow(NodeOperationError);
+	test.each([
+		[0, /must be 1 or greater, got 0$/],
+		['0', /must be 1 or greater, got "0"$/],
+		['000', /must be 1 or greater/],
+		[-1, /must be 1 or greater/],
+		['-1', /must be a positive whole number, got "-1"$/],
+		['+5', /positive whole number/],
+		[1.2, /positive whole number/],
+		['1.2', /positive whole number/],
+		['1e3', /positive whole number/],
+		['0x10', /positive whole number/],
+		['6 1001', /positive whole number/],
+		['abc', /positive whole number/],
+		['5/6', /positive whole number/],
+		[Infinity, /positive whole number/],
+		[NaN, /positive whole number, got NaN/],
+		[2 ** 53, /too large/],
+		['9007199254740993', /too large/],
+		[true, /positive whole number/],
+		[[61001], /positive whole number/],
+		[{ value: 61001 }, /positive whole number/],
+		['', /must be a positive whole number, not empty/],
+		['  ', /not empty/],
+		[null, /not empty, got null$/],
+		[undefined, /not empty, got nothing$/],
+	])('refuses %p (nothing is rounded or clamped)', (input, problem) => {
+		const error = errorOf(() => v.positiveInteger(node, 2, proposal, input));
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toMatch(/^Invalid Proposal ID \(parameter "proposalId"\) in item 2: /);
+		expect(error.message).toMatch(problem);
+		expect(error.context.itemIndex).toBe(2);
+		expect(error.description).toMatch(/Nothing was sent to the service for this item/);
+	});
+});
+
+describe('optional IDs: empty means "not given", anything else must be an ID', () => {
+	const location = { name: 'options.locationId', label: 'Location ID' };
+	test.each([[''], ['   '], [null], [undefined]])('optionalPositiveInteger(%p) is not set', (input) => {
+		expect(v.optionalPositiveInteger(node, 0, location, input)).toBeUndefined();
+	});
+	test.each([[0, /1 or greater/], ['0', /1 or greater/], ['-2', /positive whole number/], ['5.5', /positive whole number/]])(
+		'optionalPositiveInteger(%p) is refused, not taken for "not given"',
+		(input, problem) => {
+			expect(() => v.optionalPositiveInteger(node, 1, location, input)).toThrow(problem);
+		},
+	);
+	test('optionalPositiveInteger accepts numbers and digit strings', () => {
+		expect(v.optionalPositiveInteger(node, 0, location, '501')).toBe(501);
+		expect(v.optionalPositiveInteger(node, 0, location, 501)).toBe(501);
+	});
+	test('optionalInt64Id: empty is not set; digits stay exact text; 0 is refused', () => {
+		for (const input of ['', '  ', null, undefined]) expect(v.optionalInt64Id(node, 0, field, input)).toBeUndefined();
+		expect(v.optionalInt64Id(node, 0, field, '9223372036854775807')).toBe('9223372036854775807');
+		expect(v.optionalInt64Id(node, 0, field, 15001)).toBe('15001');
+		expect(() => v.optionalInt64Id(node, 0, field, '0')).toThrow(/1 or greater/);
+	});
+});
+
+describe('note IDs in output: always decimal strings', () => {
+	test('a note: Id and the NoteId of its attachments, below and above 2^53; other numbers untouched', () => {
+		const note = {
+			Id: 15001,
+			WorkOrderId: 90000005,
+			ProposalId: 61001,
+			Visibility: 0,
+			Attachments: [
+				{ Id: 880001, NoteId: 15001, Size: 12 },
+				{ Id: 880002, NoteId: '9007199254740993', Size: 3 },
+			],
+		};
+		expect(noteOut(note)).toEqual({
+			Id: '15001',
+			WorkOrderId: 90000005,
+			ProposalId: 61001,
+			Visibility: 0,
+			Attachments: [
+				{ Id: 880001, NoteId: '15001', Size: 12 },
+				{ Id: 880002, NoteId: '9007199254740993', Size: 3 },
+			],
+		});
+		expect(noteOut({ Id: '9223372036854775807', ReplyToNoteId: 2147483648 })).toEqual({ Id: '9223372036854775807', ReplyToNoteId: '2147483648' });
+		expect(noteOut({ Id: BigInt('9007199254740993') }).Id).toBe('9007199254740993');
+	});
+	test('an attachment: NoteId as text, its own Id stays a number, a missing note stays null', () => {
+		expect(attachmentOut({ Id: 880001, NoteId: 2147483648, CheckListResponseId: null })).toEqual({ Id: 880001, NoteId: '2147483648', CheckListResponseId: null });
+		expect(attachmentOut({ Id: 880003, NoteId: null, Source: 'CheckListResponse' })).toEqual({ Id: 880003, NoteId: null, Source: 'CheckListResponse' });
+	});
+	test('keys such as __proto__ stay plain data', () => {
+		const record = JSON.parse('{"Id": 1, "__proto__": {"polluted": true}}');
+		const out = noteOut(record);
+		expect(Object.prototype.hasOwnProperty.call(out, '__proto__')).toBe(true);
+		expect(({}).polluted).toBeUndefined();
+		expect(out.polluted).toBeUndefined();
+	});
+});
+
+describe('work order search ("From List"): the OData $filter for what the user types', () => {
+	test.each([
+		['', undefined],
+		['   ', undefined],
+		['90000003', "Id eq 90000003 or Number eq '90000003'"],
+		[' 0090000003 ', "Id eq 90000003 or Number eq '0090000003'"],
+		['0', "Number eq '0'"],
+		['1234567890123456', "Number eq '1234567890123456'"],
+		['HVAC', "Number eq 'HVAC' or PurchaseNumber eq 'HVAC' or Trade eq 'HVAC' or Category eq 'HVAC' or Status/Primary eq 'HVAC' or LocationName eq 'HVAC' or StoreId eq 'HVAC'"],
+	])('%p -> %p', (input, expected) => {
+		expect(search.workOrderSearchFilter(input)).toBe(expected);
+	});
+	test("quotes are doubled, so typed text cannot end the literal (O'Neil' or 1 eq 1)", () => {
+		const filter = search.workOrderSearchFilter("O'Neil' or 1 eq 1");
+		expect(filter.startsWith("Number eq 'O''Neil'' or 1 eq 1' or ")).toBe(true);
+		// every literal is closed: an even number of quotes
+		expect((filter.match(/'/g) || []).length % 2).toBe(0);
+	});
+	test('result names: number, trade / category, location, status; the number and the ID both when they differ', () => {
+		const w = { Id: 90000001, Number: '90000001', Trade: 'HVAC', Category: 'PREVENTIVE MAINTENANCE', LocationName: 'Store #501 Dallas Downtown', Status: { Primary: 'OPEN', Extended: 'DISPATCH CONFIRMED' } };
+		expect(search.workOrderListName(w)).toBe('90000001 · HVAC / PREVENTIVE MAINTENANCE · Store #501 Dallas Downtown · OPEN');
+		expect(search.workOrderListName({ ...w, Number: 'WO-77' })).toBe('WO-77 (ID 90000001) · HVAC / PREVENTIVE MAINTENANCE · Store #501 Dallas Downtown · OPEN');
+		expect(search.workOrderListName({ Id: 5 })).toBe('5');
+		expect(search.workOrderListName({ Id: 5, Status: 'CLOSED', Trade: 'DOORS' })).toBe('5 · DOORS · CLOSED');
 	});
 });
 

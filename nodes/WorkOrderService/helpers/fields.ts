@@ -2,15 +2,70 @@ import type { INodeProperties } from 'n8n-workflow';
 
 /** Parameter definitions used by several operations (display options are added per operation). */
 
+/**
+ * The work order, picked from a searchable list of the service's work orders or given by ID.
+ * Saved workflows that hold a plain number or an expression here keep working: execution reads
+ * the value with `extractValue` (see params.ts), which passes plain values through.
+ */
 export const workOrderIdField: INodeProperties = {
-	displayName: 'Work Order ID',
+	displayName: 'Work Order',
 	name: 'workOrderId',
-	type: 'number',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
 	required: true,
-	default: 0,
-	typeOptions: { minValue: 1, numberPrecision: 0 },
-	description: 'ID of the work order',
+	description: 'The work order, chosen from the list or given by its ID',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a work order...',
+			typeOptions: {
+				searchListMethod: 'searchWorkOrders',
+				searchable: true,
+			},
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 90000001',
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						// Empty is left to the "required" check; anything typed must be an ID (not 0).
+						regex: '^\\s*([0-9]*[1-9][0-9]*)?\\s*$',
+						errorMessage: 'Not a work order ID: enter digits only, e.g. 90000001',
+					},
+				},
+			],
+		},
+	],
 };
+
+/**
+ * A numeric ID typed or mapped by the user: text (so that nothing is clamped or rounded and an
+ * empty field stays empty), checked as a positive whole number before any request.
+ */
+export function idField(options: {
+	displayName: string;
+	name: string;
+	example: string;
+	description: string;
+	required?: boolean;
+}): INodeProperties {
+	const field: INodeProperties = {
+		displayName: options.displayName,
+		name: options.name,
+		type: 'string',
+		default: '',
+		placeholder: `e.g. ${options.example}`,
+		description: options.description,
+	};
+	if (options.required) field.required = true;
+	return field;
+}
 
 export const noteIdField: INodeProperties = {
 	displayName: 'Note ID',
@@ -18,9 +73,9 @@ export const noteIdField: INodeProperties = {
 	type: 'string',
 	required: true,
 	default: '',
-	placeholder: '9007199254740993',
+	placeholder: 'e.g. 9007199254740993',
 	description:
-		'ID of the work order note. Note IDs are 64-bit numbers: map them as text from a previous step\'s output so that no digit is lost.',
+		'ID of the work order note (a 64-bit number). Map it from a previous step\'s note ID: this node outputs note IDs as text, so no digit is lost.',
 };
 
 export const returnAllField: INodeProperties = {

@@ -48,8 +48,18 @@ export function invalid(node: INode, itemIndex: number, field: Field, problem: s
 	);
 }
 
-/** A positive whole number that JavaScript holds exactly (IDs, attempt numbers). */
+/** Nothing given: undefined, null, or text that is empty or only spaces. */
+export function isBlank(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * A positive whole number that JavaScript holds exactly (IDs, attempt numbers), given as a number
+ * or as a string of digits (parameters are text; expressions return either). Nothing is ever
+ * clamped or rounded: 0, negatives, fractions and anything but digits are refused.
+ */
 export function positiveInteger(node: INode, itemIndex: number, field: Field, value: unknown): number {
+	if (isBlank(value)) throw invalid(node, itemIndex, field, 'must be a positive whole number, not empty', value);
 	let n: number | undefined;
 	if (typeof value === 'number') n = value;
 	else if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) n = Number(value.trim());
@@ -64,8 +74,9 @@ export function positiveInteger(node: INode, itemIndex: number, field: Field, va
 	return n;
 }
 
+/** As positiveInteger, but an empty field (or null/undefined from an expression) means "not given". */
 export function optionalPositiveInteger(node: INode, itemIndex: number, field: Field, value: unknown): number | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
+	if (isBlank(value)) return undefined;
 	return positiveInteger(node, itemIndex, field, value);
 }
 
@@ -74,6 +85,7 @@ export function optionalPositiveInteger(node: INode, itemIndex: number, field: F
  * A number beyond 2^53 has already lost digits, so it is refused with advice to pass a string.
  */
 export function int64Id(node: INode, itemIndex: number, field: Field, value: unknown): string {
+	if (isBlank(value)) throw invalid(node, itemIndex, field, 'must be a positive whole number, not empty', value);
 	let text: string | undefined;
 	if (typeof value === 'string') text = value.trim();
 	else if (typeof value === 'bigint') text = value.toString();
@@ -102,6 +114,11 @@ export function int64Id(node: INode, itemIndex: number, field: Field, value: unk
 		throw invalid(node, itemIndex, field, `is beyond the 64-bit maximum ${INT64_MAX}`, value);
 	}
 	return digits;
+}
+
+/** As int64Id, but an empty field (or null/undefined from an expression) means "not given". */
+export function optionalInt64Id(node: INode, itemIndex: number, field: Field, value: unknown): string | undefined {
+	return isBlank(value) ? undefined : int64Id(node, itemIndex, field, value);
 }
 
 const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;

@@ -287,6 +287,7 @@ export class WorkOrderServiceClient {
 				sentAt,
 				success: status !== undefined && status < 400,
 				throttledFor: ownDelay,
+				retryAfterKnown: retryAfterMs !== undefined,
 			});
 
 			if (attempt.kind === 'answer' && status !== undefined && status >= 200 && status < 300) {
@@ -580,6 +581,6 @@ export function readAuthentication(ctx: ClientContext): AuthenticationMethod {
 	const value = nodeParameter(ctx, 'authentication', 'password');
 	if (value === 'password' || value === 'oAuth2' || value === 'contractor') return value;
 	throw new NodeOperationError(ctx.getNode(), `Unknown authentication "${String(value)}"`, {
-		description: 'Choose Password, OAuth2 (Authorization Code) or Contractor (JWT) in the node.',
+		description: 'Choose Password Grant, Authorization Code (OAuth2) or Contractor (JWT) in the node.',
 	});
 }

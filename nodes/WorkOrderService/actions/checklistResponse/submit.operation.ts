@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readBinaryFile } from '../../helpers/binary';
-import { workOrderIdField } from '../../helpers/fields';
+import { idField, workOrderIdField } from '../../helpers/fields';
+import { readWorkOrderId } from '../../helpers/params';
 import {
 	TEXT_ANSWER_MAX_LENGTH,
 	acknowledgementAnswer,
@@ -19,16 +20,14 @@ const QUESTION_TYPES = ['acknowledgement', 'selector', 'textEntry', 'numericInpu
 type QuestionType = (typeof QUESTION_TYPES)[number];
 
 const properties: INodeProperties[] = [
-	{ ...workOrderIdField, description: 'ID of the work order the answer belongs to (EntityID)' },
-	{
+	{ ...workOrderIdField, description: 'The work order the answer belongs to (EntityID)' },
+	idField({
 		displayName: 'Question ID',
 		name: 'questionId',
-		type: 'number',
+		example: '9103',
 		required: true,
-		default: 0,
-		typeOptions: { minValue: 1, numberPrecision: 0 },
 		description: 'ID of the checklist question being answered (CheckListQuestionID)',
-	},
+	}),
 	{
 		displayName: 'Question Type',
 		name: 'questionType',
@@ -82,14 +81,14 @@ const properties: INodeProperties[] = [
 		description: 'Numeric answer',
 	},
 	{
-		displayName: 'Option ID',
-		name: 'optionId',
-		type: 'number',
-		required: true,
-		default: 0,
-		typeOptions: { minValue: 1, numberPrecision: 0 },
+		...idField({
+			displayName: 'Option ID',
+			name: 'optionId',
+			example: '91021',
+			required: true,
+			description: 'ID of the chosen answer option (CheckListQuestionOptionID)',
+		}),
 		displayOptions: { show: { questionType: ['selector'] } },
-		description: 'ID of the chosen answer option (CheckListQuestionOptionID)',
 	},
 	{
 		displayName: 'Free Text Answer',
@@ -100,31 +99,26 @@ const properties: INodeProperties[] = [
 		description:
 			'Comment on the chosen option. Required by the service when the option asks for a follow-up comment (IsConditionalFollowUp).',
 	},
-	{
+	idField({
 		displayName: 'Provider ID',
 		name: 'providerId',
-		type: 'number',
+		example: '3001',
 		required: true,
-		default: 0,
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		description: 'Provider on whose behalf the answer is submitted',
-	},
-	{
+		description: 'Provider on whose behalf the answer is submitted (the work order\'s provider)',
+	}),
+	idField({
 		displayName: 'Technician ID',
 		name: 'technicianId',
-		type: 'number',
+		example: '4001',
 		required: true,
-		default: 0,
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		description: 'Technician on whose behalf the answer is submitted',
-	},
+		description: 'Technician on whose behalf the answer is submitted (one of the provider\'s technicians)',
+	}),
 	{
 		displayName: 'Attempt',
 		name: 'attempt',
 		type: 'number',
 		required: true,
 		default: 1,
-		typeOptions: { minValue: 1, numberPrecision: 0 },
 		description: 'Ordinal of the technician\'s on-site visit the answer is for, starting at 1',
 	},
 	{
@@ -150,7 +144,7 @@ export async function execute(this: IExecuteFunctions, i: number, client: WorkOr
 	const node = this.getNode();
 	const param = (name: string) => this.getNodeParameter(name, i, undefined) as unknown;
 
-	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, param('workOrderId'));
+	const workOrderId = readWorkOrderId(this, i);
 	const questionId = positiveInteger(node, i, { name: 'questionId', label: 'Question ID' }, param('questionId'));
 	const questionType: QuestionType = oneOf(
 		node,

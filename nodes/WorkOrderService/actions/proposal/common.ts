@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { idField } from '../../helpers/fields';
 import {
 	oneOf,
 	optionalBoolean,
@@ -103,15 +104,13 @@ function sortByName(fields: INodeProperties[]): INodeProperties[] {
 export function proposalDescription(operation: ProposalOperation): INodeProperties[] {
 	const extra = operation === 'approve' ? approveFields : operation === 'reject' ? rejectFields : [];
 	const properties: INodeProperties[] = [
-		{
+		idField({
 			displayName: 'Proposal ID',
 			name: 'proposalId',
-			type: 'number',
+			example: '61001',
 			required: true,
-			default: 0,
-			typeOptions: { minValue: 1, numberPrecision: 0 },
-			description: 'ID of the proposal',
-		},
+			description: 'ID of the proposal whose status changes',
+		}),
 		{
 			displayName: 'Additional Fields',
 			name: 'additionalFields',

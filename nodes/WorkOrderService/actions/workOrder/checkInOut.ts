@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { workOrderIdField } from '../../helpers/fields';
-import { optionalBoolean, optionalNumber, optionalPositiveInteger, optionalText, positiveInteger } from '../../helpers/validation';
+import { idField, workOrderIdField } from '../../helpers/fields';
+import { readWorkOrderId } from '../../helpers/params';
+import { optionalBoolean, optionalNumber, optionalPositiveInteger, optionalText } from '../../helpers/validation';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
 
 /** Check-in and check-out share their parameters: POST /workorders/{id}/universalCheckIn|Out. */
@@ -31,43 +32,38 @@ export function checkInOutDescription(operation: Direction): INodeProperties[] {
 				{
 					displayName: 'Latitude',
 					name: 'latitude',
-					type: 'number',
-					default: 0,
-					typeOptions: { numberPrecision: 6 },
-					description: 'Latitude of the technician, -90 to 90',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. 32.7767',
+					description: 'Latitude of the technician in decimal degrees, -90 to 90. Nothing is sent while it is empty.',
 				},
 				{
 					displayName: 'Longitude',
 					name: 'longitude',
-					type: 'number',
-					default: 0,
-					typeOptions: { numberPrecision: 6 },
-					description: 'Longitude of the technician, -180 to 180',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. -96.797',
+					description: 'Longitude of the technician in decimal degrees, -180 to 180. Nothing is sent while it is empty.',
 				},
 				{
 					displayName: 'Number of Technicians',
 					name: 'numberOfTechnicians',
 					type: 'number',
 					default: 1,
-					typeOptions: { minValue: 1, numberPrecision: 0 },
-					description: 'How many technicians are on site',
+					description: 'How many technicians are on site (1 or more)',
 				},
-				{
+				idField({
 					displayName: 'Technician ID',
 					name: 'technicianId',
-					type: 'number',
-					default: 0,
-					typeOptions: { minValue: 1, numberPrecision: 0 },
-					description: 'ID of the technician (of the work order\'s provider) checking in or out',
-				},
-				{
+					example: '4001',
+					description: 'ID of the technician (of the work order\'s provider) checking in or out. Leave empty to send none.',
+				}),
+				idField({
 					displayName: 'User ID',
 					name: 'userId',
-					type: 'number',
-					default: 0,
-					typeOptions: { minValue: 1, numberPrecision: 0 },
-					description: 'ID of the technician user checking in or out. Default: the current user.',
-				},
+					example: '11',
+					description: 'ID of the technician user checking in or out. Leave empty for the current user.',
+				}),
 			],
 		},
 	];
@@ -94,7 +90,7 @@ export async function checkInOut(
 	operation: Direction,
 ): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
+	const workOrderId = readWorkOrderId(this, i);
 	const fields = (this.getNodeParameter('additionalFields', i, {}) ?? {}) as IDataObject;
 	const body: IDataObject = {};
 	const latitude = optionalNumber(node, i, { name: 'additionalFields.latitude', label: 'Latitude' }, fields.latitude, { min: -90, max: 90 });

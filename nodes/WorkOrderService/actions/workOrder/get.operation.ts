@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
-import { positiveInteger } from '../../helpers/validation';
+import { readWorkOrderId } from '../../helpers/params';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
 
 const properties: INodeProperties[] = [workOrderIdField];
@@ -13,6 +13,6 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	const workOrderId = positiveInteger(this.getNode(), i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
+	const workOrderId = readWorkOrderId(this, i);
 	return [asRecord(await client.request({ method: 'GET', path: `/workorders/${workOrderId}`, itemIndex: i })) ?? {}];
 }

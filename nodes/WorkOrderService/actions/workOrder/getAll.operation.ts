@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { limitField, returnAllField } from '../../helpers/fields';
+import { idField, limitField, returnAllField } from '../../helpers/fields';
 import { optionalPositiveInteger, optionalText } from '../../helpers/validation';
 import { readLimit } from '../../helpers/limit';
 import { getODataList, type WorkOrderServiceClient } from '../../transport';
@@ -25,14 +25,12 @@ const properties: INodeProperties[] = [
 				description:
 					'OData $filter expression, e.g. <code>LocationId eq 12</code>. The service lists the last 90 days unless the filter says otherwise.',
 			},
-			{
+			idField({
 				displayName: 'Location ID',
 				name: 'locationId',
-				type: 'number',
-				default: 0,
-				typeOptions: { minValue: 1, numberPrecision: 0 },
-				description: 'Only work orders of this location',
-			},
+				example: '501',
+				description: 'Only work orders of this location. Leave empty for all locations.',
+			}),
 			{
 				displayName: 'Order By',
 				name: 'orderBy',

@@ -3,7 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readBinaryFile } from '../../helpers/binary';
 import { binaryPropertyField, noteIdField, workOrderIdField } from '../../helpers/fields';
-import { int64Id, positiveInteger } from '../../helpers/validation';
+import { readWorkOrderId } from '../../helpers/params';
+import { attachmentOut } from '../../helpers/noteIds';
+import { int64Id } from '../../helpers/validation';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
 
 const properties: INodeProperties[] = [workOrderIdField, noteIdField, binaryPropertyField];
@@ -15,7 +17,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
+	const workOrderId = readWorkOrderId(this, i);
 	const noteId = int64Id(node, i, { name: 'noteId', label: 'Note ID' }, this.getNodeParameter('noteId', i, undefined));
 	const file = await readBinaryFile(
 		this,
@@ -30,5 +32,5 @@ export async function execute(this: IExecuteFunctions, i: number, client: WorkOr
 		multipart: [{ name: 'file', fileName: file.fileName, contentType: file.mimeType, data: file.data }],
 		itemIndex: i,
 	});
-	return [asRecord(result) ?? {}];
+	return [attachmentOut(asRecord(result) ?? {})];
 }

@@ -2,13 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
+import { readWorkOrderId } from '../../helpers/params';
+import { noteOut } from '../../helpers/noteIds';
 import {
 	optionalBoolean,
 	optionalDateTime,
 	optionalEmail,
 	optionalNumber,
 	optionalText,
-	positiveInteger,
 	requiredText,
 } from '../../helpers/validation';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
@@ -86,7 +87,6 @@ const properties: INodeProperties[] = [
 				name: 'visibility',
 				type: 'number',
 				default: 0,
-				typeOptions: { minValue: 0, numberPrecision: 0 },
 				description: 'Visibility code of the note as the service defines it (0 = visible to everyone on the work order)',
 			},
 		],
@@ -100,7 +100,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
+	const workOrderId = readWorkOrderId(this, i);
 	const body: IDataObject = {
 		NoteData: requiredText(node, i, { name: 'note', label: 'Note' }, this.getNodeParameter('note', i, undefined)),
 	};
@@ -136,5 +136,5 @@ export async function execute(this: IExecuteFunctions, i: number, client: WorkOr
 		body,
 		itemIndex: i,
 	});
-	return [asRecord(result) ?? {}];
+	return [noteOut(asRecord(result) ?? {})];
 }

@@ -2,7 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { noteIdField, workOrderIdField } from '../../helpers/fields';
-import { int64Id, positiveInteger } from '../../helpers/validation';
+import { readWorkOrderId } from '../../helpers/params';
+import { noteOut } from '../../helpers/noteIds';
+import { int64Id } from '../../helpers/validation';
 import { withoutODataAnnotations, type WorkOrderServiceClient } from '../../transport';
 
 const properties: INodeProperties[] = [workOrderIdField, noteIdField];
@@ -14,12 +16,12 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
+	const workOrderId = readWorkOrderId(this, i);
 	const noteId = int64Id(node, i, { name: 'noteId', label: 'Note ID' }, this.getNodeParameter('noteId', i, undefined));
 	const body = await client.request({
 		method: 'GET',
 		path: `/odata/workorders(${workOrderId})/notes(${noteId})`,
 		itemIndex: i,
 	});
-	return [withoutODataAnnotations(body)];
+	return [noteOut(withoutODataAnnotations(body))];
 }

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { limitField, returnAllField, workOrderIdField } from '../../helpers/fields';
-import { positiveInteger } from '../../helpers/validation';
+import { readWorkOrderId } from '../../helpers/params';
+import { noteOut } from '../../helpers/noteIds';
 import { readLimit } from '../../helpers/limit';
 import { getNotesList, type WorkOrderServiceClient } from '../../transport';
 
@@ -18,8 +19,8 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	const node = this.getNode();
-	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
+	const workOrderId = readWorkOrderId(this, i);
 	const limit = readLimit(this, i);
-	return await getNotesList(this, client, { path: `/workorders/${workOrderId}/notes`, limit, itemIndex: i });
+	const notes = await getNotesList(this, client, { path: `/workorders/${workOrderId}/notes`, limit, itemIndex: i });
+	return notes.map(noteOut);
 }

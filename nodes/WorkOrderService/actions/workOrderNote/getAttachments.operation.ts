@@ -2,7 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { limitField, returnAllField, workOrderIdField } from '../../helpers/fields';
-import { int64Id, positiveInteger } from '../../helpers/validation';
+import { readWorkOrderId } from '../../helpers/params';
+import { attachmentOut } from '../../helpers/noteIds';
+import { optionalInt64Id } from '../../helpers/validation';
 import { readLimit } from '../../helpers/limit';
 import { getODataList, type WorkOrderServiceClient } from '../../transport';
 
@@ -13,9 +15,9 @@ const properties: INodeProperties[] = [
 		name: 'noteId',
 		type: 'string',
 		default: '',
-		placeholder: '9007199254740993',
+		placeholder: 'Leave empty for the whole work order',
 		description:
-			'ID of the note whose attachments to list. Leave empty to list every attachment of the work order. Pass 64-bit IDs as text.',
+			'ID of the note whose attachments to list (a 64-bit number, e.g. 9007199254740993). Leave empty to list every attachment of the work order.',
 	},
 	returnAllField,
 	{ ...limitField, displayOptions: { show: { returnAll: [false] } } },
@@ -28,16 +30,13 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const node = this.getNode();
-	const workOrderId = positiveInteger(node, i, { name: 'workOrderId', label: 'Work Order ID' }, this.getNodeParameter('workOrderId', i, undefined));
-	const rawNoteId = this.getNodeParameter('noteId', i, '');
-	const noteId =
-		rawNoteId === '' || rawNoteId === undefined || rawNoteId === null
-			? undefined
-			: int64Id(node, i, { name: 'noteId', label: 'Note ID' }, rawNoteId);
+	const workOrderId = readWorkOrderId(this, i);
+	const noteId = optionalInt64Id(node, i, { name: 'noteId', label: 'Note ID' }, this.getNodeParameter('noteId', i, ''));
 	const limit = readLimit(this, i);
 	const path =
 		noteId === undefined
 			? `/odata/workorders(${workOrderId})/attachments`
 			: `/odata/workorders(${workOrderId})/notes(${noteId})/attachments`;
-	return await getODataList(this, client, { path, limit, itemIndex: i });
+	const attachments = await getODataList(this, client, { path, limit, itemIndex: i });
+	return attachments.map(attachmentOut);
 }
