@@ -13,7 +13,7 @@
  *   1 token economy         tokens.js        4 lossless JSON      lossless-json.js
  *   2 per-item overhead     overhead.js      5 big lists          big-list.js
  *   3 vs HTTP Request node  real-n8n.js      6 attachments        attachments.js
- *   7 package               package.js
+ *   7 package               package.js       8 batch at the service's pace (real n8n, 200 ms latency) throughput.js
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -27,7 +27,7 @@ const arg = (name) => {
 	if (!hit) return undefined;
 	return hit.includes('=') ? hit.slice(hit.indexOf('=') + 1) : true;
 };
-const ONLY = arg('only') ? String(arg('only')).split(',').map(Number) : [1, 2, 3, 4, 5, 6, 7];
+const ONLY = arg('only') ? String(arg('only')).split(',').map(Number) : [1, 2, 3, 4, 5, 6, 7, 8];
 const QUICK = Boolean(arg('quick'));
 const FULL = !arg('only') && !QUICK;
 const COMMAND =
@@ -187,6 +187,40 @@ function rowsFor(results) {
 		);
 		add('7 runtime dependencies', `${p.runtimeDependencies}${p.runtimeDependencyNames.length ? ` (${p.runtimeDependencyNames.join(', ')})` : ''}`, '0', p.met ? 'yes' : 'NO');
 	}
+
+	const t8 = results['8-throughput'];
+	if (t8 && t8.status === 'error') failed('8 throughput', t8);
+	else if (t8 && t8.status === 'not run') add('8 batch at the service\'s pace', `not run: ${t8.reason}`, '', 'not run');
+	else if (t8) {
+		const sc = t8.scenarios;
+		const arm = (a) => (a ? `${U.fmtMs(a.nodeMs)}, ${a.delivered}/${a.items} delivered, ${a.duplicates} dup, ${a.throttled} x 429${a.ok ? '' : ' (failed)'}` : 'n/a');
+		if (sc.A) {
+			add(`8A ${sc.A.items} updates, no limit (${t8.latencyMs} ms latency): node / HTTP Request node`, `node ${U.fmtMs(sc.A.arms.node.nodeMs)} vs HTTP Request ${U.fmtMs(sc.A.arms.http.nodeMs)} = ${x2(sc.A.ratio)}`, '<= 1.5x', sc.A.met ? 'yes' : 'NO');
+			add('8A same, node Concurrency 1', `${U.fmtMs(sc.A.arms['node-c1'].nodeMs)} (before issue 11: 20.8 s, one request after another)`, 'no slower than before', sc.A.arms['node-c1'].nodeMs <= 20_800 * 1.05 ? 'yes' : 'NO');
+		}
+		for (const key of ['B', 'C']) {
+			const r = sc[key];
+			if (!r) continue;
+			add(
+				`8${key} ${r.items} updates, ${r.limitPerMinute}/min limit: node`,
+				`${arm(r.arms.node)}; ${x2(r.arms.node.vsFloor)} the window floor ${U.fmtMs(r.floorMs)}`,
+				r.target,
+				r.met ? 'yes' : 'NO',
+			);
+			add(`8${key} same: node Concurrency 1`, `${arm(r.arms['node-c1'])}; ${x2(r.arms['node-c1'].vsFloor)} floor`, 'report', '-');
+			add(`8${key} same: HTTP Request node (all at once)`, arm(r.arms.http), 'report', '-');
+			add(`8${key} same: HTTP Request node, batched to the limit`, `${arm(r.arms['http-b'])}; ${x2(r.arms['http-b'].vsFloor)} floor`, 'report', '-');
+		}
+		if (sc.D) {
+			const c = sc.D.counts;
+			add(
+				`8D token requests, ${sc.D.items} concurrent items: fresh credential / all tokens revoked mid-run`,
+				`password ${c.password.fresh} / ${c.password.revokedMidRun}; child subscriber ${c['child subscriber'].fresh} / ${c['child subscriber'].revokedMidRun}; delivered ${c.password.delivered.join(' + ')}, duplicates ${c.password.duplicates}`,
+				sc.D.target,
+				sc.D.met ? 'yes' : 'NO',
+			);
+		}
+	}
 	return rows;
 }
 
@@ -236,6 +270,11 @@ function markdown(report, rows) {
 	if (r['4-lossless-json']?.sizeMB) lines.push(`- **4** same text, parsers alternating run by run; bench/notes-document.js (shared with bench/lossless-json.bench.js) builds ${r['4-lossless-json'].notes} notes, each with two int64 ids above 2^53.`);
 	if (r['5-big-list']?.memoryMethod) lines.push(`- **5** ${r['5-big-list'].memoryMethod}.`);
 	if (r['6-attachments']?.memoryMethod) lines.push(`- **6** ${r['6-attachments'].memoryMethod}.`);
+	if (r['8-throughput']?.scenarios) {
+		lines.push(
+			`- **8** real n8n ${r['8-throughput'].n8nVersion}, emulator answering every request after ${r['8-throughput'].latencyMs} ms; one \`n8n execute\` per arm and scenario (Manual Trigger -> Edit Fields -> Split Out -> the node under test, every item tagged); deliveries and duplicates counted per tag from the emulator's log (204 answers); time = the last node's execution time as n8n reports it; the window floor of a sliding limit of L per minute = floor((items - 1) / L) minutes + one answer's latency. Rate limits are the emulator's sliding window per client (429 + Retry-After in seconds); every arm starts with a fresh window.`,
+		);
+	}
 	if (r['7-package']?.requireTimes) lines.push('- **7** `require()` timed with hrtime in a fresh `node -e` process per sample, with and without n8n-workflow loaded first; tarball from `npm pack --json` into a temp dir (the one case 3 installs into n8n).');
 	lines.push(
 		`- Load average (1 min) before -> after each case: ${Object.entries(r)
@@ -300,6 +339,14 @@ async function main() {
 			}
 		}
 		await timed(results, '3-real-n8n', () => require('./cases/real-n8n').run({ rounds: RUNS.n8nRounds, tarball }));
+		if (ONLY.includes(8)) await timed(results, '8-throughput', () => require('./cases/throughput').run({ tarball, quick: QUICK }));
+	} else if (ONLY.includes(8)) {
+		const { execFileSync } = require('node:child_process');
+		const os = require('node:os');
+		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wos-bench-pack-'));
+		packDir = dir;
+		const tarball = results['7-package']?.tarball?.path ?? path.join(dir, JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], { cwd: U.ROOT, encoding: 'utf8' }))[0].filename);
+		await timed(results, '8-throughput', () => require('./cases/throughput').run({ tarball, quick: QUICK }));
 	}
 
 	const report = {

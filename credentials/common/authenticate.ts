@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { originOf } from './http';
-import { loginConfig, type LoginKind } from './tokenClient';
+import { tokenIdentity, type LoginKind } from './tokenClient';
 
 /**
  * The credential's `authenticate`: adds `Authorization: Bearer <token>` only when
@@ -24,9 +24,9 @@ export function bearerAuthentication(kind: LoginKind) {
 		let identity: string;
 		let apiOrigin: string | undefined;
 		try {
-			const config = loginConfig(kind, credentials);
-			identity = config.identity;
-			apiOrigin = originOf(config.baseUrl);
+			const settings = tokenIdentity(kind, credentials);
+			identity = settings.identity;
+			apiOrigin = originOf(settings.baseUrl);
 		} catch {
 			return options;
 		}

@@ -116,14 +116,12 @@ function sameUrlKey(url: string): string {
 	return url.replace(/^[a-z]+:\/\/[^/]+/i, (prefix) => prefix.toLowerCase());
 }
 
-/** Reads and checks the credential fields a login needs; computes the token identity. */
-export function loginConfig(kind: LoginKind, credentials: ICredentialDataDecryptedObject): LoginConfig {
+/** Which settings a token belongs to (no secrets), from the credential's fields; throws when they are unusable. */
+export function tokenIdentity(kind: LoginKind, credentials: ICredentialDataDecryptedObject) {
 	const authServerUrl = requireUrl(credentials.authServerUrl, 'Authorization Server URL');
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 	const clientId = requireText(credentials.clientId, 'Client ID');
-	const clientSecret = requireSecret(credentials.clientSecret, 'Client Secret');
 	const username = requireText(credentials.username, 'Username');
-	const password = requireSecret(credentials.password, 'Password');
 	let subsidiaryId: string | undefined;
 	if (kind === 'password') {
 		const raw = credentials.subsidiaryId;
@@ -143,6 +141,14 @@ export function loginConfig(kind: LoginKind, credentials: ICredentialDataDecrypt
 		username.toLowerCase(),
 		subsidiaryId ?? '',
 	].join('|');
+	return { authServerUrl, baseUrl, clientId, username, subsidiaryId, identity };
+}
+
+/** Reads and checks the credential fields a login needs; computes the token identity. */
+export function loginConfig(kind: LoginKind, credentials: ICredentialDataDecryptedObject): LoginConfig {
+	const { authServerUrl, baseUrl, clientId, username, subsidiaryId, identity } = tokenIdentity(kind, credentials);
+	const clientSecret = requireSecret(credentials.clientSecret, 'Client Secret');
+	const password = requireSecret(credentials.password, 'Password');
 	const key = createHash('sha256').update(`${identity}\u0000${clientSecret}\u0000${password}`).digest('hex');
 	const secrets = new SecretSet().addBasic(clientId, clientSecret).addBasic(username, password);
 	return {

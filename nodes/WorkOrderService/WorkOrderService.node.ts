@@ -8,6 +8,7 @@ import { router } from './actions/router';
 import * as subsidiary from './actions/subsidiary';
 import * as workOrder from './actions/workOrder';
 import * as workOrderNote from './actions/workOrderNote';
+import { authenticationProperty, credentials } from './descriptions/authentication';
 import { listSearch, loadOptions } from './methods';
 
 export class WorkOrderService implements INodeType {
@@ -28,48 +29,9 @@ export class WorkOrderService implements INodeType {
 		// treats Authentication as an ordinary parameter, shows it in the node panel, lists and
 		// auto-selects only credentials of the chosen login. With `show` it hides Authentication
 		// and offers (and auto-assigns) the newest credential of any of the three types.
-		credentials: [
-			{
-				name: 'workOrderServiceApi',
-				required: true,
-				displayOptions: { hide: { authentication: ['oAuth2', 'contractor'] } },
-			},
-			{
-				name: 'workOrderServiceOAuth2Api',
-				required: true,
-				displayOptions: { hide: { authentication: ['password', 'contractor'] } },
-			},
-			{
-				name: 'workOrderServiceContractorApi',
-				required: true,
-				displayOptions: { hide: { authentication: ['password', 'oAuth2'] } },
-			},
-		],
+		credentials,
 		properties: [
-			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				options: [
-					{
-						name: 'Authorization Code (OAuth2)',
-						value: 'oAuth2',
-						description: 'A user signs in on the service\'s own page (Connect button); credential "Work Order Service Authorization Code OAuth2 API"',
-					},
-					{
-						name: 'Contractor (JWT)',
-						value: 'contractor',
-						description: 'A contractor (provider) user logs in to the contractor API with a JWT; credential "Work Order Service Contractor JWT API"',
-					},
-					{
-						name: 'Password Grant',
-						value: 'password',
-						description: 'A subscriber user logs in with name and password (OAuth2 password grant); credential "Work Order Service Password Grant API"',
-					},
-				],
-				default: 'password',
-				description: 'Which login the node uses. Only credentials of this login can be selected.',
-			},
+			authenticationProperty,
 			{
 				displayName: 'Resource',
 				name: 'resource',

@@ -37,6 +37,8 @@ const n8n = require('./n8n');
 const { startEmulator } = require('../emulator');
 const { demoCredentials } = require('../../examples/demo-credentials');
 
+const { runTriggerE2E } = require('../trigger/e2e-trigger');
+
 const ROOT = path.resolve(__dirname, '..', '..');
 const EXAMPLES = path.join(ROOT, 'examples');
 const PKG = 'n8n-nodes-work-order-service';
@@ -668,6 +670,9 @@ async function runVersion(version, tarball) {
       const errors = emu.requests.filter((r) => r.status === null || r.status >= 500);
       assert.deepEqual(errors.map((r) => `${r.method} ${r.path} ${r.status}`), []);
     });
+
+    // ---- the trigger: workflows activated in a running n8n (`n8n start`), its own instance and emulator
+    await runTriggerE2E({ version, tarball, check });
   } catch (err) {
     results.push({ name: 'setup', ok: false });
     console.log(`FAIL setup (n8n ${version})\n${String(err.stack || err).replace(/^/gm, '     ')}`);

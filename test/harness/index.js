@@ -33,6 +33,7 @@ const {
 const { LoggerProxy, NodeHelpers, UnexpectedError, Workflow } = require('n8n-workflow');
 
 const { CapturingLogger } = require('./logger');
+const { createPollApi } = require('./poll');
 const { CredentialStore, HarnessCredentialTypes, HarnessCredentialsHelper } = require('./credentials');
 const { ConvertToFileToBinary, HarnessItems, HttpRequestWithCredential, ManualTrigger, OAuth2Api, SetRaw } = require('./builtin-types');
 
@@ -168,29 +169,44 @@ class HarnessNodeTypes {
 	}
 
 	/**
-	 * Same node type, but execute() records the original error instance in the
+	 * Same node type, but execute() (and poll()) records the original error instance in the
 	 * current run's context before re-throwing it unchanged (WorkflowExecute
 	 * only keeps a plain-object copy of it).
 	 * @param {INodeType} nodeType
 	 * @returns {INodeType}
 	 */
 	wrap(nodeType) {
-		if (typeof nodeType.execute !== 'function') return nodeType;
+		if (typeof nodeType.execute !== 'function' && typeof nodeType.poll !== 'function') return nodeType;
 		const cached = this.wrapped.get(nodeType);
 		if (cached) return cached;
 		const { als } = this;
-		const originalExecute = nodeType.execute;
 		/** @type {INodeType} */
 		const wrapper = Object.create(nodeType);
-		wrapper.execute = async function (...args) {
-			try {
-				return await originalExecute.apply(this, /** @type {any} */ (args));
-			} catch (error) {
-				const ctx = als.getStore();
-				if (ctx) ctx.nodeErrors[this.getNode().name] = /** @type {Error} */ (error);
-				throw error;
-			}
-		};
+		if (typeof nodeType.execute === 'function') {
+			const originalExecute = nodeType.execute;
+			wrapper.execute = async function (...args) {
+				try {
+					return await originalExecute.apply(this, /** @type {any} */ (args));
+				} catch (error) {
+					const ctx = als.getStore();
+					if (ctx) ctx.nodeErrors[this.getNode().name] = /** @type {Error} */ (error);
+					throw error;
+				}
+			};
+		}
+		// Polling nodes: the same for poll() (Fetch Test Event runs it in manual mode).
+		if (typeof nodeType.poll === 'function') {
+			const originalPoll = nodeType.poll;
+			wrapper.poll = async function (...args) {
+				try {
+					return await originalPoll.apply(this, /** @type {any} */ (args));
+				} catch (error) {
+					const ctx = als.getStore();
+					if (ctx) ctx.nodeErrors[this.getNode().name] = /** @type {Error} */ (error);
+					throw error;
+				}
+			};
+		}
 		this.wrapped.set(nodeType, wrapper);
 		return wrapper;
 	}
@@ -265,6 +281,45 @@ async function createHarness({ packageDir = '/work/main' } = {}) {
 	let executionCounter = 0;
 
 	/**
+	 * additionalData shaped like n8n's (WorkflowExecuteAdditionalData.getBase + hooks).
+	 * @param {{ hooks: ExecutionLifecycleHooks, executionId: string, workflowId: string }} o
+	 * @returns {IWorkflowExecuteAdditionalData}
+	 */
+	function makeAdditionalData({ hooks, executionId, workflowId }) {
+		return /** @type {any} */ ({
+			credentialsHelper,
+			hooks,
+			executionId,
+			workflowId,
+			userId: 'harness-user',
+			currentNodeExecutionIndex: 0,
+			restApiUrl: 'http://127.0.0.1:5678/rest',
+			instanceBaseUrl: 'http://127.0.0.1:5678/',
+			formBaseUrl: 'http://127.0.0.1:5678/form',
+			formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+			formTestBaseUrl: 'http://127.0.0.1:5678/form-test',
+			webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+			webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+			webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+			mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
+			mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
+			variables: {},
+			currentNodeParameters: undefined,
+			executeWorkflow: async () => {
+				throw new UnexpectedError('harness: sub-workflow execution is not supported');
+			},
+			getRunExecutionData: async () => undefined,
+			getRuntimeCredential: async () => undefined,
+			logAiEvent: () => {},
+			setExecutionStatus: () => {},
+			sendDataToUI: () => {},
+			startRunnerTask: async () => {
+				throw new UnexpectedError('harness: task runners are not supported');
+			},
+		});
+	}
+
+	/**
 	 * Execute a workflow.
 	 * @param {WorkflowJson} workflowJson
 	 * @param {{
@@ -306,38 +361,7 @@ async function createHarness({ packageDir = '/work/main' } = {}) {
 			executionOrder.push(nodeName);
 		});
 
-		/** @type {IWorkflowExecuteAdditionalData} */
-		const additionalData = /** @type {any} */ ({
-			credentialsHelper,
-			hooks,
-			executionId,
-			workflowId: workflowData.id,
-			userId: 'harness-user',
-			currentNodeExecutionIndex: 0,
-			restApiUrl: 'http://127.0.0.1:5678/rest',
-			instanceBaseUrl: 'http://127.0.0.1:5678/',
-			formBaseUrl: 'http://127.0.0.1:5678/form',
-			formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-			formTestBaseUrl: 'http://127.0.0.1:5678/form-test',
-			webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-			webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
-			webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
-			mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
-			mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
-			variables: {},
-			currentNodeParameters: undefined,
-			executeWorkflow: async () => {
-				throw new UnexpectedError('harness: sub-workflow execution is not supported');
-			},
-			getRunExecutionData: async () => undefined,
-			getRuntimeCredential: async () => undefined,
-			logAiEvent: () => {},
-			setExecutionStatus: () => {},
-			sendDataToUI: () => {},
-			startRunnerTask: async () => {
-				throw new UnexpectedError('harness: task runners are not supported');
-			},
-		});
+		const additionalData = makeAdditionalData({ hooks, executionId, workflowId: workflowData.id });
 
 		const startNode = startNodeName
 			? workflow.getNode(startNodeName)
@@ -417,6 +441,8 @@ async function createHarness({ packageDir = '/work/main' } = {}) {
 		};
 	}
 
+	const pollApi = createPollApi({ nodeTypes, credentials, logs, makeAdditionalData, run });
+
 	return {
 		/** The loaded package's name (node types are `${packageName}.${nodeName}`). */
 		packageName,
@@ -431,6 +457,10 @@ async function createHarness({ packageDir = '/work/main' } = {}) {
 		/** Structured log entries ({ level, message, meta, line }). */
 		logEntries,
 		run,
+		/** One poll of a polling trigger through n8n-core's poll path (see poll.js / README). */
+		poll: pollApi.poll,
+		/** Activate a workflow with a polling trigger; then `.poll()` per cron tick, `.restart()`. */
+		activate: pollApi.activate,
 		/** Stop capturing logs into this harness (the last close also removes the temp folder). */
 		close() {
 			logger.sinks.delete(sink);

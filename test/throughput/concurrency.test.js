@@ -6,6 +6,7 @@
  */
 const { NodeApiError, NodeOperationError } = require('n8n-workflow');
 const support = require('../support');
+const { checklistParams } = require('../reliability/support');
 
 const env = support.useEnvironment();
 const WO_IDS = Array.from({ length: 30 }, (_, k) => 90000001 + k);
@@ -118,18 +119,7 @@ describe('Continue On Fail and failures under concurrency', () => {
 		const before = env.emulator.state.checklistResponses.length;
 		const answers = Array.from({ length: 20 }, (_, k) => ({ answer: `concurrent drop ${k}` }));
 		const r = await env.run({
-			parameters: {
-				resource: 'checklistResponse',
-				operation: 'submit',
-				workOrderId: 90000001,
-				questionId: 9103,
-				questionType: 'textEntry',
-				answer: '={{ $json.answer }}',
-				providerId: 3001,
-				technicianId: 4001,
-				attempt: 1,
-				requestOptions: { concurrency: 10 },
-			},
+			parameters: checklistParams({ requestOptions: { concurrency: 10 } }),
 			items: support.items(answers),
 			continueOnFail: true,
 		});
@@ -171,18 +161,7 @@ describe('one limiter for the execution', () => {
 		const before = env.emulator.state.checklistResponses.length;
 		const answers = Array.from({ length: 80 }, (_, k) => ({ answer: `aimd ${k}` }));
 		const r = await env.run({
-			parameters: {
-				resource: 'checklistResponse',
-				operation: 'submit',
-				workOrderId: 90000001,
-				questionId: 9103,
-				questionType: 'textEntry',
-				answer: '={{ $json.answer }}',
-				providerId: 3001,
-				technicianId: 4001,
-				attempt: 1,
-				requestOptions: { maxRetries: 10, maxWaitSeconds: 60 },
-			},
+			parameters: checklistParams({ requestOptions: { maxRetries: 10, maxWaitSeconds: 60 } }),
 			items: support.items(answers),
 		});
 		expect(r.error).toBeUndefined();

@@ -1,0 +1,185 @@
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { authenticationProperty, credentials } from '../WorkOrderService/descriptions/authentication';
+import { DEFAULT_LOOKBACK_SECONDS, pollWorkOrders } from './poll';
+
+export class WorkOrderServiceTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Work Order Service Trigger',
+		name: 'workOrderServiceTrigger',
+		icon: { light: 'file:workOrderService.svg', dark: 'file:workOrderService.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle:
+			'={{ {"workOrderCreated": "Work Order Created", "workOrderUpdated": "Work Order Updated", "workOrderStatusChanged": "Work Order Status Changed"}[$parameter["event"]] }}',
+		description:
+			'Starts the workflow when work orders are created, changed or change status in the facility Work Order Service',
+		defaults: { name: 'Work Order Service Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials,
+		hints: [
+			{
+				type: 'info',
+				message:
+					'Each poll emits one item per work order that was created or changed since the last poll. Make sure the workflow handles several items.',
+				whenToDisplay: 'beforeExecution',
+				location: 'outputPane',
+			},
+		],
+		properties: [
+			authenticationProperty,
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				noDataExpression: true,
+				required: true,
+				default: 'workOrderUpdated',
+				options: [
+					{
+						name: 'Work Order Created',
+						value: 'workOrderCreated',
+						description: 'A new work order (by its Call Date)',
+					},
+					{
+						name: 'Work Order Status Changed',
+						value: 'workOrderStatusChanged',
+						description: 'The primary or extended status differs from the one the trigger last saw',
+					},
+					{
+						name: 'Work Order Updated',
+						value: 'workOrderUpdated',
+						description: 'Any change to a work order, its creation included',
+					},
+				],
+			},
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				options: [
+					{
+						displayName: 'Categories',
+						name: 'categories',
+						type: 'string',
+						default: '',
+						placeholder: 'REPAIR, PREVENTIVE MAINTENANCE',
+						description: 'Only work orders of these categories (comma-separated)',
+					},
+					{
+						displayName: 'Location IDs',
+						name: 'locationIds',
+						type: 'string',
+						default: '',
+						placeholder: '501, 502',
+						description: 'Only work orders at these locations (comma-separated IDs)',
+					},
+					{
+						displayName: 'OData Filter',
+						name: 'filter',
+						type: 'string',
+						default: '',
+						placeholder: "Priority eq 'P1 - Emergency'",
+						description:
+							'An OData $filter clause of your own, combined with the other filters by AND, e.g. <code>Nte gt 1000</code>',
+					},
+					{
+						displayName: 'Primary Statuses',
+						name: 'statuses',
+						type: 'string',
+						default: '',
+						placeholder: 'OPEN, COMPLETED',
+						description:
+							'Only work orders whose primary status is one of these (comma-separated). With Status Changed: work orders whose status changed to one of these.',
+					},
+					{
+						displayName: 'Trades',
+						name: 'trades',
+						type: 'string',
+						default: '',
+						placeholder: 'HVAC, PLUMBING',
+						description: 'Only work orders of these trades (comma-separated)',
+					},
+				],
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Lookback Window (Seconds)',
+						name: 'lookbackSeconds',
+						type: 'number',
+						default: DEFAULT_LOOKBACK_SECONDS,
+						typeOptions: { minValue: 0, maxValue: 3600 },
+						description:
+							'How far back each poll reads before the end of the last one, to catch changes the service shows late (its read replicas lag up to about 30 s). Changes read twice are recognised and emitted once.',
+					},
+					{
+						displayName: 'Start Date',
+						name: 'startDate',
+						type: 'dateTime',
+						default: '',
+						description:
+							'Also emit the work orders changed (created, for Work Order Created) since this date when the workflow is activated. Empty: only what happens after activation. A date without offset is in the workflow time zone.',
+					},
+				],
+			},
+			{
+				displayName: 'Request Options',
+				name: 'requestOptions',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Max Retries',
+						name: 'maxRetries',
+						type: 'number',
+						default: 3,
+						typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
+						description:
+							'How many times a throttled (429/503 with Retry-After) or failed (5xx, network) read is sent again before the poll fails. A failed poll keeps its place: the next poll reads the same changes again.',
+					},
+					{
+						displayName: 'Max Wait (Seconds)',
+						name: 'maxWaitSeconds',
+						type: 'number',
+						default: 120,
+						typeOptions: { minValue: 0 },
+						description: 'Longest total time one read may spend waiting between retries',
+					},
+					{
+						displayName: 'Requests Per Minute',
+						name: 'requestsPerMinute',
+						type: 'number',
+						default: 0,
+						typeOptions: { minValue: 0 },
+						description:
+							'Spread the reads of one poll so that at most this many start per minute (0 = no pacing). The sandbox allows about 40 per minute.',
+					},
+					{
+						displayName: 'Timeout (Seconds)',
+						name: 'timeoutSeconds',
+						type: 'number',
+						default: 60,
+						typeOptions: { minValue: 1 },
+						description: 'How long to wait for the service to answer one request',
+					},
+				],
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollWorkOrders.call(this);
+	}
+}

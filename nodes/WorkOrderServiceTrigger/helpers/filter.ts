@@ -1,0 +1,91 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/**
+ * The trigger's Filters as OData `$filter` clauses. Lists are comma-separated; values are quoted
+ * OData strings (a quote doubled), IDs must be whole numbers. The service compares strings
+ * without regard to case.
+ */
+
+export interface TriggerFilters {
+	/** Clauses the service applies (ANDed). */
+	clauses: string[];
+	/** Primary statuses asked for (lower-cased for comparison); empty = any. */
+	statuses: string[];
+	/** The status clause alone (empty when no status is asked for). */
+	statusClause: string;
+}
+
+function filterError(node: INode, label: string, name: string, problem: string): NodeOperationError {
+	return new NodeOperationError(node, `Invalid ${label} (parameter "filters.${name}"): ${problem}`, {
+		description: `Fix the "${label}" filter of the trigger. Nothing was sent to the service.`,
+	});
+}
+
+function list(value: unknown): string[] {
+	if (value === undefined || value === null) return [];
+	const text = Array.isArray(value) ? value.map(String).join(',') : String(value);
+	return text
+		.split(',')
+		.map((v) => v.trim())
+		.filter((v) => v !== '');
+}
+
+/** `'text'` with quotes doubled. */
+export function quote(text: string): string {
+	return `'${text.replace(/'/g, "''")}'`;
+}
+
+function anyOf(property: string, literals: string[]): string {
+	const parts = literals.map((literal) => `${property} eq ${literal}`);
+	return parts.length === 1 ? parts[0] : `(${parts.join(' or ')})`;
+}
+
+export function readFilters(node: INode, raw: IDataObject | undefined): TriggerFilters {
+	const filters = raw ?? {};
+	const clauses: string[] = [];
+
+	const locations = list(filters.locationIds);
+	for (const id of locations) {
+		if (!/^\d{1,18}$/.test(id) || /^0+$/.test(id)) {
+			throw filterError(node, 'Location IDs', 'locationIds', `"${id}" is not a positive whole number`);
+		}
+	}
+	if (locations.length) clauses.push(anyOf('LocationId', locations.map((id) => id.replace(/^0+/, ''))));
+
+	const statuses = list(filters.statuses);
+	const statusClause = statuses.length ? anyOf('Status/Primary', statuses.map(quote)) : '';
+
+	const trades = list(filters.trades);
+	if (trades.length) clauses.push(anyOf('Trade', trades.map(quote)));
+
+	const categories = list(filters.categories);
+	if (categories.length) clauses.push(anyOf('Category', categories.map(quote)));
+
+	if (filters.filter !== undefined && filters.filter !== null && typeof filters.filter !== 'string') {
+		throw filterError(node, 'OData Filter', 'filter', 'must be text');
+	}
+	const custom = typeof filters.filter === 'string' ? filters.filter.trim() : '';
+	if (custom !== '') {
+		if (/\$filter\s*=/i.test(custom) || /[?&]\$/.test(custom)) {
+			throw filterError(node, 'OData Filter', 'filter', 'give the clause only, without "$filter=" or other query options');
+		}
+		clauses.push(`(${custom})`);
+	}
+
+	return { clauses, statuses: statuses.map((s) => s.toLowerCase()), statusClause };
+}
+
+/** Clauses joined with `and` (undefined when there are none). */
+export function joinClauses(clauses: string[]): string | undefined {
+	const parts = clauses.filter((c) => c !== '');
+	return parts.length ? parts.join(' and ') : undefined;
+}
+
+/** Whether a record's primary status is one of `statuses` (any when empty), as the service compares. */
+export function matchesStatus(record: IDataObject, statuses: string[]): boolean {
+	if (!statuses.length) return true;
+	const status = record.Status as IDataObject | string | undefined | null;
+	const primary = status && typeof status === 'object' ? status.Primary : status;
+	return typeof primary === 'string' && statuses.includes(primary.toLowerCase());
+}

@@ -1,0 +1,216 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { headerValue } from '../../credentials/common/http';
+import { PAGE_SIZE, type WorkOrderServiceClient } from '../WorkOrderService/transport';
+import { joinClauses } from './helpers/filter';
+import { instantOf, parseDateTime, parseHttpDate, toODataInstant } from './helpers/time';
+import { versionKey } from './helpers/state';
+
+/**
+ * The trigger's reads of `GET /odata/workorders`: the window since the cursor (ascending, paged
+ * with $skip), the most recent record, and the statuses before the cursor (descending).
+ *
+ * Pages are computed by the service from live data, so a record that changes between two page
+ * reads moves to the end of an ascending order and the records behind its old place move one
+ * position forward: with a plain `$skip += 50`, the record that was first on the next page
+ * slips onto the page already read and is never returned. The window read therefore overlaps
+ * pages by one record (`$skip` = 0, 49, 98, ...): a page is accepted only when its first record
+ * is one already read (its sort key is not beyond the last one read). If the first record is
+ * beyond it, records before the offset changed, and the read steps back until it finds the
+ * place again. Accepted pages keep this invariant: every record whose (date, Id) is at or below
+ * the last one read has been read in this poll.
+ */
+
+export const WORK_ORDERS_PATH = '/odata/workorders';
+
+export type DateField = 'CallDate' | 'UpdatedDate';
+
+/** One version of one work order: the record as the service sent it and its sort key. */
+export interface WorkOrderVersion {
+	record: IDataObject;
+	/** The Id as text (ids beyond 2^53 arrive as exact strings). */
+	id: string;
+	idValue: bigint;
+	/** The instant of its date field (Created: CallDate; otherwise UpdatedDate). */
+	ms: number;
+	/** `<Id>@<ISO instant>` */
+	key: string;
+}
+
+export interface WindowRead {
+	/** Each version read, once, in the order read. */
+	versions: WorkOrderVersion[];
+	/** The read reached the end of the list (a short page). */
+	complete: boolean;
+	/** The service clock when the first page was answered (its `Date` header), if it sent one. */
+	serviceNow?: number;
+	/** Every record dated before this instant (and those at it up to the last Id) was read. */
+	safeMs?: number;
+	/** The sort key of the last record read, in sort order (also one read by the poll resumed). */
+	last?: { ms: number; idValue: bigint };
+	/** The `$skip` the read would have continued with (where a later poll resumes it). */
+	nextOffset: number;
+	requests: number;
+}
+
+/** The instant of a record's date field: its `...Dto` twin (with offset), else the field if it has an offset. */
+export function recordInstant(record: IDataObject, field: DateField): number | undefined {
+	const withOffset = instantOf(record[`${field}Dto`]) ?? instantOf(record[field]);
+	if (withOffset !== undefined) return withOffset;
+	// No offset anywhere (not what the service sends): read the wall time as UTC.
+	const plain = record[field];
+	return typeof plain === 'string' ? parseDateTime(plain)?.wallMs : undefined;
+}
+
+function idOf(record: IDataObject): { id: string; idValue: bigint } | undefined {
+	const raw = record.Id;
+	const text = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+	if (!/^-?\d{1,19}$/.test(text)) return undefined;
+	return { id: text, idValue: BigInt(text) };
+}
+
+export function toVersion(record: IDataObject, field: DateField): WorkOrderVersion | undefined {
+	const id = idOf(record);
+	const ms = recordInstant(record, field);
+	if (!id || ms === undefined) return undefined;
+	return { record, ...id, ms, key: versionKey(id.id, ms) };
+}
+
+/** Order of the service's `$orderby=<date> asc,Id asc`. */
+export function compareVersions(a: { ms: number; idValue: bigint }, b: { ms: number; idValue: bigint }): number {
+	if (a.ms !== b.ms) return a.ms < b.ms ? -1 : 1;
+	return a.idValue === b.idValue ? 0 : a.idValue < b.idValue ? -1 : 1;
+}
+
+function pageOf(ctx: IPollFunctions, body: unknown): IDataObject[] {
+	const value = body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject).value : undefined;
+	if (Array.isArray(value)) return value as IDataObject[];
+	const message = `The Work Order Service answered GET ${WORK_ORDERS_PATH} with no "value" list`;
+	throw new NodeApiError(ctx.getNode(), { message }, {
+		message,
+		description: 'The response did not have the expected list shape. Check the API Base URL of the credential.',
+	});
+}
+
+function countOf(body: unknown): number | undefined {
+	const count = Number((body as IDataObject)['@odata.count']);
+	return Number.isFinite(count) ? count : undefined;
+}
+
+function versionsOf(ctx: IPollFunctions, page: IDataObject[], field: DateField): WorkOrderVersion[] {
+	const versions: WorkOrderVersion[] = [];
+	for (const record of page) {
+		const version = toVersion(record, field);
+		if (version) versions.push(version);
+		else ctx.logger.warn(`Work Order Service Trigger: skipped a work order without a usable Id or ${field}`, { node: ctx.getNode().name });
+	}
+	return versions;
+}
+
+export interface WindowOptions {
+	clauses: string[];
+	field: DateField;
+	fromMs: number;
+	/** No new page is requested after this time (the first page always is). */
+	deadline: number;
+	maxRequests: number;
+	/**
+	 * Where the previous poll stopped when it could not read to the end: its offset in this same
+	 * window and the last record it read. Starting there (the acceptance rule still applies), a
+	 * backlog of records sharing one date longer than one poll can read still makes progress.
+	 */
+	resume?: { offset: number; last: { ms: number; idValue: bigint } };
+}
+
+/** Every matching record dated at or after `fromMs`, oldest first (see the comment at the top). */
+export async function readWindow(ctx: IPollFunctions, client: WorkOrderServiceClient, options: WindowOptions): Promise<WindowRead> {
+	const { field } = options;
+	const filter = joinClauses([`${field} ge ${toODataInstant(options.fromMs)}`, ...options.clauses]) as string;
+	const read = new Set<string>();
+	const versions: WorkOrderVersion[] = [];
+	let last: { ms: number; idValue: bigint } | undefined = options.resume?.last;
+	let offset = options.resume ? Math.max(0, options.resume.offset) : 0;
+	let requests = 0;
+	let serviceNow: number | undefined;
+	for (;;) {
+		if (requests >= options.maxRequests || (requests > 0 && Date.now() >= options.deadline)) {
+			return { versions, complete: false, serviceNow, safeMs: last?.ms, last, nextOffset: offset, requests };
+		}
+		const response = await client.send({
+			method: 'GET',
+			path: WORK_ORDERS_PATH,
+			qs: { $filter: filter, $orderby: `${field} asc,Id asc`, $top: PAGE_SIZE, $skip: offset, $count: true },
+		});
+		requests++;
+		if (requests === 1) serviceNow = parseHttpDate(headerValue(response.headers, 'date'));
+		const page = pageOf(ctx, response.body);
+		const pageVersions = versionsOf(ctx, page, field);
+		if (offset > 0 && last) {
+			const first = pageVersions[0];
+			if (!first || compareVersions(first, last) > 0) {
+				// Records before this offset changed since the last page: step back.
+				offset = Math.max(0, offset - (PAGE_SIZE - 1));
+				continue;
+			}
+		}
+		for (const version of pageVersions) {
+			if (!read.has(version.key)) {
+				read.add(version.key);
+				versions.push(version);
+			}
+			if (!last || compareVersions(version, last) > 0) last = version;
+		}
+		const count = countOf(response.body);
+		// A short page ends the list, unless @odata.count says more records follow (a service with
+		// a smaller page cap); a page holding only the overlap record always ends it.
+		const reachedEnd =
+			page.length <= (offset > 0 ? 1 : 0) ||
+			(page.length < PAGE_SIZE && (count === undefined || offset + page.length >= count));
+		if (reachedEnd) return { versions, complete: true, serviceNow, safeMs: last?.ms, last, nextOffset: offset, requests };
+		offset += page.length - 1;
+	}
+}
+
+/** The most recent matching record (by `field`), and the service clock. */
+export async function readLatest(
+	ctx: IPollFunctions,
+	client: WorkOrderServiceClient,
+	clauses: string[],
+	field: DateField,
+): Promise<{ record?: IDataObject; serviceNow?: number }> {
+	const qs: IDataObject = { $orderby: `${field} desc,Id desc`, $top: 1 };
+	const filter = joinClauses(clauses);
+	if (filter !== undefined) qs.$filter = filter;
+	const response = await client.send({ method: 'GET', path: WORK_ORDERS_PATH, qs });
+	const page = pageOf(ctx, response.body);
+	return { record: page[0], serviceNow: parseHttpDate(headerValue(response.headers, 'date')) };
+}
+
+/**
+ * Up to `max` matching records last updated before `beforeMs`, newest first: the statuses the
+ * Status Changed event starts from. A record that changes meanwhile may be missed or read twice;
+ * it is then seen by the next poll anyway.
+ */
+export async function readBefore(
+	ctx: IPollFunctions,
+	client: WorkOrderServiceClient,
+	options: { clauses: string[]; beforeMs: number; max: number; deadline: number },
+): Promise<WorkOrderVersion[]> {
+	const filter = joinClauses([`UpdatedDate lt ${toODataInstant(options.beforeMs)}`, ...options.clauses]) as string;
+	const versions: WorkOrderVersion[] = [];
+	for (let skip = 0; versions.length < options.max; skip += PAGE_SIZE) {
+		if (skip > 0 && Date.now() >= options.deadline) break;
+		const body = await client.request({
+			method: 'GET',
+			path: WORK_ORDERS_PATH,
+			qs: { $filter: filter, $orderby: 'UpdatedDate desc,Id desc', $top: PAGE_SIZE, $skip: skip },
+		});
+		const page = pageOf(ctx, body);
+		for (const version of versionsOf(ctx, page, 'UpdatedDate')) {
+			if (versions.length < options.max) versions.push(version);
+		}
+		if (page.length < PAGE_SIZE) break;
+	}
+	return versions;
+}

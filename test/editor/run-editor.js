@@ -1,0 +1,737 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Editor test: this package inside a real n8n (2.41.1, `n8n start`), used through n8n's editor
+ * in a real browser (Debian's chromium, headless, driven by playwright-core) the way a person
+ * would, against the emulator of the Work Order Service running in this process.
+ *
+ *   npm run test:editor                        (= npm run build && node test/editor/run-editor.js)
+ *   node test/editor/run-editor.js --tarball f.tgz   (test a given tarball instead of packing this clone)
+ *
+ * Steps (one line per check, then `editor: N passed, M failed`; exit 1 on any failure):
+ *   0. owner account through n8n's setup form
+ *   3. the three credential types: names in the type picker, n8n's default credential names,
+ *      create + test (password grant, contractor JWT) and Connect through the emulator's login
+ *      page in a popup (OAuth2 authorization code)
+ *   1. node panel search by task words finds "Work Order Service"
+ *   2. every resource/operation: no ID field shows 0, required ID fields are flagged when empty,
+ *      optional ID fields are empty and not flagged
+ *   4. Work Order ID: "From list" (searchable list from the service) and "By ID"
+ *   6. execute the workflow from the editor and read the output panel
+ *   5. the rejection-reason dropdown loads the service's reasons
+ *   7. an over-limit approval shows the service's message in the error panel
+ * Screenshots of every check: test/editor/artifacts/ (git-ignored), plus n8n's log.
+ * Only 127.0.0.1 traffic; the browser is never downloaded (apt's chromium is used).
+ */
+
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const n8n = require('../e2e/n8n');
+const { startEmulator } = require('../emulator');
+const { startN8nServer, OWNER } = require('./server');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const ARTIFACTS = path.join(__dirname, 'artifacts');
+const CHROMIUM = '/usr/bin/chromium';
+const PKG = 'n8n-nodes-work-order-service';
+const NODE_TYPE = `${PKG}.workOrderService`;
+const NODE_NAME = 'Work Order Service';
+const TIMEOUT = 30_000; // generous: a 2-core machine shared with n8n and its task runner
+
+/** What the package is expected to show (see the brief in the report). */
+const CREDENTIALS = [
+	{
+		key: 'password',
+		type: 'workOrderServiceApi',
+		displayName: 'Work Order Service Password Grant API',
+		user: 'subscriber',
+	},
+	{
+		key: 'contractor',
+		type: 'workOrderServiceContractorApi',
+		displayName: 'Work Order Service Contractor JWT API',
+		user: 'contractor',
+	},
+	{
+		key: 'oAuth2',
+		type: 'workOrderServiceOAuth2Api',
+		displayName: 'Work Order Service Authorization Code OAuth2 API',
+		user: 'subscriber',
+	},
+];
+/** n8n 2.41 names a new credential: display name minus the words API/OAuth1/OAuth2/MCP, plus " account". */
+const defaultCredentialName = (displayName) =>
+	`${displayName
+		.split(' ')
+		.filter((w) => !['API', 'OAuth1', 'OAuth2', 'MCP'].includes(w))
+		.join(' ')} account`;
+
+const SEARCH_WORDS = ['proposal', 'checklist', 'approve', 'facility', 'work order'];
+
+/**
+ * Every operation, by the labels the editor shows. `required`: top-level ID parameters that must
+ * start empty and be flagged as required; `optional`: ID parameters that must start empty and not
+ * be flagged (collection fields are added through their "Add ..." button first).
+ */
+const OPERATIONS = [
+	{ resource: 'Checklist Response', operation: 'Submit', required: ['workOrderId', 'questionId', 'providerId', 'technicianId', 'optionId'], set: { questionType: 'Selector' } },
+	{ resource: 'Proposal', operation: 'Approve', required: ['proposalId'] },
+	{ resource: 'Proposal', operation: 'Put On Hold', required: ['proposalId'] },
+	{ resource: 'Proposal', operation: 'Reject', required: ['proposalId'] },
+	{ resource: 'Proposal', operation: 'Reopen', required: ['proposalId'] },
+	{ resource: 'Rejection Reason', operation: 'Get Many' },
+	{ resource: 'Subsidiary', operation: 'Get Many' },
+	{ resource: 'Work Order', operation: 'Check In', required: ['workOrderId'], optional: [['additionalFields', 'Technician ID', 'technicianId'], ['additionalFields', 'User ID', 'userId']] },
+	{ resource: 'Work Order', operation: 'Check Out', required: ['workOrderId'], optional: [['additionalFields', 'Technician ID', 'technicianId'], ['additionalFields', 'User ID', 'userId']] },
+	{ resource: 'Work Order', operation: 'Get', required: ['workOrderId'] },
+	{ resource: 'Work Order', operation: 'Get Many', optional: [['options', 'Location ID', 'locationId']] },
+	{ resource: 'Work Order Note', operation: 'Add Attachment', required: ['workOrderId', 'noteId'] },
+	{ resource: 'Work Order Note', operation: 'Create', required: ['workOrderId'] },
+	{ resource: 'Work Order Note', operation: 'Get', required: ['workOrderId', 'noteId'] },
+	{ resource: 'Work Order Note', operation: 'Get Attachments', required: ['workOrderId'], optional: [[null, 'Note ID', 'noteId']] },
+	{ resource: 'Work Order Note', operation: 'Get Many', required: ['workOrderId'] },
+];
+
+// ------------------------------------------------------------------ checks, screenshots
+const started = Date.now();
+const results = [];
+let page = null;
+let shotCount = 0;
+
+const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 70);
+
+async function screenshot(name, target = page, failed = false) {
+	if (!target || target.isClosed()) return null;
+	const file = path.join(ARTIFACTS, `${String(++shotCount).padStart(2, '0')}-${failed ? 'FAIL-' : ''}${slug(name)}.png`);
+	try {
+		await target.screenshot({ path: file, timeout: 15_000 });
+		return file;
+	} catch {
+		return null;
+	}
+}
+
+/** Runs one check; never throws. A screenshot of the page after it either way (HTML too on failure). */
+async function check(name, fn) {
+	const t = Date.now();
+	try {
+		await fn();
+		results.push({ name, ok: true });
+		await screenshot(name);
+		console.log(`ok   ${name} (${Date.now() - t} ms)`);
+		return true;
+	} catch (err) {
+		results.push({ name, ok: false });
+		const shot = await screenshot(name, page, true);
+		if (shot && page && !page.isClosed()) {
+			try {
+				fs.writeFileSync(shot.replace(/\.png$/, '.html'), await page.content());
+			} catch {
+				/* page gone */
+			}
+		}
+		const msg = String(err && err.stack ? err.stack : err)
+			.split('\n')
+			.filter((l) => !/^\s+at .*node_modules/.test(l))
+			.slice(0, 14)
+			.join('\n');
+		console.log(`FAIL ${name} (${Date.now() - t} ms)\n${msg.replace(/^/gm, '     ')}`);
+		return false;
+	}
+}
+
+/** Poll fn until it returns a truthy value (no fixed sleeps: a condition or a timeout). */
+async function waitUntil(fn, { timeout = TIMEOUT, interval = 100, message = 'condition' } = {}) {
+	const deadline = Date.now() + timeout;
+	let last;
+	for (;;) {
+		try {
+			last = await fn();
+			if (last) return last;
+		} catch (err) {
+			last = err;
+		}
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${message}${last instanceof Error ? `: ${last.message}` : ''}`);
+		await new Promise((r) => setTimeout(r, interval));
+	}
+}
+
+const exact = (s) => new RegExp(`^\\s*${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+
+// ------------------------------------------------------------------ environment
+function ensureChromium() {
+	if (fs.existsSync(CHROMIUM)) return;
+	console.log(`${CHROMIUM} missing: apt-get install -y chromium`);
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	const sudo = typeof process.getuid === 'function' && process.getuid() !== 0 ? ['sudo', '-E'] : [];
+	const run = (args) => spawnSync(sudo[0] || args[0], sudo.length ? [...sudo.slice(1), ...args] : args.slice(1), { env, stdio: 'inherit' });
+	let r = run(['apt-get', 'install', '-y', '--no-install-recommends', 'chromium']);
+	if (r.status !== 0) {
+		run(['apt-get', 'update']);
+		r = run(['apt-get', 'install', '-y', '--no-install-recommends', 'chromium']);
+	}
+	if (r.status !== 0 || !fs.existsSync(CHROMIUM)) throw new Error('could not install chromium with apt-get');
+}
+
+function cleanEnv() {
+	const env = {};
+	for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
+	return env;
+}
+
+/** Sources newer than their compiled counterparts in dist/ (the build must come first). */
+function staleDistFiles() {
+	const stale = [];
+	const walk = (dir) => {
+		for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+			const p = path.join(dir, entry.name);
+			if (entry.isDirectory()) walk(p);
+			else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+				const out = path.join(ROOT, 'dist', path.relative(ROOT, p)).replace(/\.ts$/, '.js');
+				if (!fs.existsSync(out) || fs.statSync(out).mtimeMs < fs.statSync(p).mtimeMs) stale.push(path.relative(ROOT, p));
+			}
+		}
+	};
+	for (const d of ['nodes', 'credentials']) walk(path.join(ROOT, d));
+	return stale;
+}
+
+/** The tarball to install: --tarball <file>, or `npm pack` of this clone (built beforehand). */
+function packTarball(workDir) {
+	const i = process.argv.indexOf('--tarball');
+	if (i >= 0) {
+		const file = path.resolve(process.argv[i + 1] || '');
+		if (!fs.existsSync(file)) throw new Error(`--tarball ${file}: no such file`);
+		return file;
+	}
+	const stale = staleDistFiles();
+	if (stale.length) throw new Error(`dist/ is older than the sources (run "npm run build"): ${stale.slice(0, 5).join(', ')}`);
+	const p = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workDir], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8' });
+	if (p.status !== 0) throw new Error(`npm pack failed: ${p.stderr}`);
+	return path.join(workDir, JSON.parse(p.stdout)[0].filename);
+}
+
+// ------------------------------------------------------------------ editor helpers
+const ndv = () => page.locator('[data-test-id="ndv"]');
+const canvasNode = () => page.locator(`[data-test-id="canvas-node"][data-node-type="${NODE_TYPE}"]`);
+
+/** The innermost parameter row that holds parameter `p` (a path below `parameters.`, e.g. additionalFields.userId). */
+const paramItem = (p) =>
+	ndv()
+		.locator('[data-test-id="parameter-item"]')
+		.filter({ has: page.locator(`[data-parameter-path="parameters.${p}"]`) })
+		.last();
+
+/** The input a person types into for parameter `p` (a resource locator's value input, not its mode selector). */
+async function valueInput(p) {
+	const item = paramItem(p);
+	const rl = item.locator('[data-test-id="rlc-input"]');
+	if (await rl.count()) return rl.first();
+	return item.locator(`[data-parameter-path="parameters.${p}"] input, [data-parameter-path="parameters.${p}"] textarea`).first();
+}
+
+async function paramValue(p) {
+	return await page.locator(`[data-test-id="ndv"] [data-test-id="parameter-input-${p}"] input`).first().inputValue();
+}
+
+/** Choose `text` in the options parameter `p` (a dropdown). */
+async function selectOption(p, text) {
+	if ((await paramValue(p)) === text) return;
+	await ndv().locator(`[data-test-id="parameter-input-${p}"]`).first().click();
+	const option = page.locator('[data-test-id="parameter-input-item"]:visible').filter({ has: page.getByText(text, { exact: true }) });
+	await option.first().click();
+	await waitUntil(async () => (await paramValue(p)) === text, { message: `${p} = ${text}` });
+}
+
+/** The visible option texts of the open dropdown of options parameter `p`. */
+async function dropdownOptions(p) {
+	await ndv().locator(`[data-test-id="parameter-input-${p}"]`).first().click();
+	const items = page.locator('[data-test-id="parameter-input-item"]:visible');
+	await items.first().waitFor();
+	const texts = (await items.locator('.option-headline').allInnerTexts()).map((s) => s.trim());
+	await ndv().locator(`[data-test-id="parameter-input-${p}"]`).first().click();
+	await items.first().waitFor({ state: 'hidden' }).catch(() => {});
+	return texts;
+}
+
+/** Add field `label` to collection parameter `collection` (its "Add Field"/"Add Option" dropdown). */
+async function addCollectionField(collection, label, p) {
+	if (await ndv().locator(`[data-parameter-path="parameters.${collection}.${p}"]`).count()) return;
+	const coll = ndv()
+		.locator('[data-test-id="parameter-item"]')
+		.filter({ has: page.locator(`label[for="${collection}"]`) })
+		.first();
+	await coll.locator('[data-test-id="collection-parameter-add"]').click();
+	await page.locator('[data-test-id="collection-parameter-option"]:visible').filter({ hasText: exact(label) }).first().click();
+	await ndv().locator(`[data-parameter-path="parameters.${collection}.${p}"]`).first().waitFor();
+}
+
+/** Label, value, placeholder of every parameter shown in the NDV's parameter panel. */
+async function shownParameters() {
+	return await ndv()
+		.locator('[data-parameter-path^="parameters."]')
+		.evaluateAll((els) =>
+			els.map((el) => {
+				const item = el.closest('[data-test-id="parameter-item"]');
+				const label = item?.querySelector('[data-test-id="input-label"] label span')?.textContent?.trim() ?? '';
+				const input = el.querySelector('[data-test-id="rlc-input"]') || el.querySelector('input:not([readonly]), textarea') || el.querySelector('input');
+				return {
+					path: el.getAttribute('data-parameter-path').replace(/^parameters\./, ''),
+					label,
+					value: input ? input.value : null,
+					placeholder: input ? input.getAttribute('placeholder') || '' : null,
+					resourceLocator: Boolean(el.querySelector('[data-test-id="resource-locator-' + el.getAttribute('data-parameter-path').split('.').pop() + '"]')),
+				};
+			}),
+		);
+}
+
+/** Focus and leave a parameter input, as a person tabbing through does; n8n then shows its issues. */
+async function touch(p) {
+	const input = await valueInput(p);
+	if ((await input.getAttribute('data-test-id')) === 'rlc-input') {
+		await input.click();
+		await page.keyboard.press('Escape');
+	} else {
+		await input.focus();
+		await input.blur();
+	}
+}
+
+const hasIssue = async (p) => (await paramItem(p).locator('[data-test-id="parameter-issues"]').count()) > 0;
+
+/** Pick a credential by name in the NDV's credential dropdown. */
+async function selectCredential(name) {
+	const select = ndv().locator('[data-test-id="node-credentials-select"]');
+	await select.click();
+	await page.locator('[data-test-id^="node-credentials-select-item-"]:visible').filter({ has: page.getByText(name, { exact: true }) }).first().click();
+	await waitUntil(async () => (await select.locator('input').first().inputValue()) === name, { message: `credential ${name} selected` });
+}
+
+/** Open the node panel on the canvas ("+") and search. Returns the names listed. */
+async function searchNodePanel(word) {
+	const creator = page.locator('[data-test-id="node-creator"]');
+	const search = page.locator('input[data-test-id="node-creator-search-bar"]');
+	if (!(await creator.isVisible())) await page.click('[data-test-id="node-creator-plus-button"]');
+	await search.click(); // waits until the panel has stopped sliding in
+	const noResults = page.locator('[data-test-id="node-creator-no-results"]');
+	const names = async () => (await page.locator('[data-test-id="node-creator-item-name"]').allInnerTexts()).map((s) => s.trim());
+	// The search is debounced: clear it until the category view ("Action in an app", ...) is back, so
+	// that whatever replaces the categories afterwards is the answer to this word, not to the last one.
+	await search.fill('');
+	const isRoot = (list) => list.includes('Action in an app') || list.includes('On app event');
+	await waitUntil(async () => isRoot(await names()), { message: 'the node panel\'s category view' });
+	await search.fill(word);
+	let previous = null;
+	return await waitUntil(
+		async () => {
+			const empty = await noResults.isVisible();
+			const now = empty ? [] : await names();
+			if (isRoot(now) || (!empty && now.length === 0)) return (previous = null);
+			const settled = previous !== null && JSON.stringify(now) === JSON.stringify(previous);
+			previous = now;
+			return settled ? now : null;
+		},
+		{ interval: 300, message: `search results for "${word}"` },
+	);
+}
+
+/** Credentials page → "Create credential": the modal with the credential type picker. */
+async function openCredentialTypePicker() {
+	for (const modal of ['selectCredential-modal', 'editCredential-modal']) {
+		const m = page.locator(`[data-test-id="${modal}"]`);
+		for (let i = 0; i < 3 && (await m.isVisible()); i++) {
+			await page.keyboard.press('Escape');
+			await m.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+		}
+	}
+	if (!/\/credentials/.test(new URL(page.url()).pathname)) await page.goto(`${SERVER_URL}/home/credentials`);
+	await page.getByRole('button', { name: 'Create credential' }).first().click();
+	await page.locator('[data-test-id="new-credential-type-select"] input').waitFor();
+}
+
+// ------------------------------------------------------------------ main
+let SERVER_URL = null;
+async function main() {
+	console.log(`editor: ${PKG} in n8n's editor (n8n ${n8n.N8N_VERSION}), headless chromium`);
+	fs.rmSync(ARTIFACTS, { recursive: true, force: true });
+	fs.mkdirSync(ARTIFACTS, { recursive: true });
+	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wos-editor-'));
+	const timings = {};
+	const mark = (k, t0) => (timings[k] = Date.now() - t0);
+	let emu = null;
+	let server = null;
+	let browser = null;
+	try {
+		let t0 = Date.now();
+		ensureChromium();
+		const { chromium } = require('playwright-core');
+		const runtime = await n8n.ensureRuntime();
+		mark('runtime', t0);
+		t0 = Date.now();
+		const tarball = packTarball(workDir);
+		console.log(`package: ${tarball}`);
+		emu = await startEmulator({ port: 0 });
+		const fx = emu.fixtures;
+		server = await startN8nServer({ runtime, tarball });
+		mark('n8n start', t0);
+		SERVER_URL = server.url;
+		const callbackUrl = `${server.url}/rest/oauth2-credential/callback`;
+		emu.addCallbackUri(fx.clients.main.clientId, callbackUrl);
+		console.log(`n8n ${server.url} (started in ${(server.startMs / 1000).toFixed(1)} s); emulator ${emu.origin}`);
+
+		t0 = Date.now();
+		browser = await chromium.launch({
+			executablePath: CHROMIUM,
+			args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+		});
+		const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+		page = await context.newPage();
+		page.setDefaultTimeout(TIMEOUT);
+		page.setDefaultNavigationTimeout(60_000);
+		mark('browser', t0);
+		console.log(`browser: chromium ${browser.version()}\n`);
+		const tChecks = Date.now();
+
+		// ---- 0. owner account
+		await check('0. setup: owner account created through n8n\'s setup form', async () => {
+			await page.goto(`${server.url}/`);
+			await page.waitForSelector('[data-test-id="setup-form"]');
+			await page.fill('#email', OWNER.email);
+			await page.fill('#firstName', OWNER.firstName);
+			await page.fill('#lastName', OWNER.lastName);
+			await page.fill('#password', OWNER.password);
+			await page.click('[data-test-id="form-submit-button"]');
+			await page.waitForURL((u) => !/\/(setup|signin)/.test(u.pathname), { timeout: 60_000 });
+		});
+
+		// ---- 3. credentials
+		const created = {};
+		await check(`3. credentials: the type picker lists ${CREDENTIALS.map((c) => `"${c.displayName}"`).join(', ')}`, async () => {
+			await openCredentialTypePicker();
+			const picker = page.locator('[data-test-id="new-credential-type-select"] input');
+			await picker.fill('Work Order Service');
+			const options = page.locator('[data-test-id="new-credential-type-select-option"]:visible');
+			await options.first().waitFor();
+			const names = (await options.allInnerTexts()).map((s) => s.trim()).sort();
+			await page.keyboard.press('Escape');
+			assert.deepEqual(names, CREDENTIALS.map((c) => c.displayName).sort(), 'credential type names');
+		});
+
+		for (const cred of CREDENTIALS) {
+			const user = fx.users[cred.user];
+			const expectedName = defaultCredentialName(cred.displayName);
+			let shownName = null;
+			const opened = await check(`3. credential ${cred.type}: new credential is named "${expectedName}" by default`, async () => {
+				await openCredentialTypePicker();
+				const picker = page.locator('[data-test-id="new-credential-type-select"] input');
+				await picker.fill('Work Order Service');
+				const option = page.locator('[data-test-id="new-credential-type-select-option"]:visible');
+				await option.first().waitFor();
+				// Pick the type by its expected name, else by its old name (so the credential still gets created and tested).
+				const byName = option.filter({ hasText: exact(cred.displayName) });
+				if (await byName.count()) await byName.first().click();
+				else {
+					const legacy = { workOrderServiceApi: 'Work Order Service API', workOrderServiceOAuth2Api: 'Work Order Service OAuth2 API', workOrderServiceContractorApi: 'Work Order Service Contractor API' };
+					await option.filter({ hasText: exact(legacy[cred.type]) }).first().click();
+				}
+				await page.click('[data-test-id="new-credential-type-button"]');
+				await page.locator('[data-test-id="parameter-input-authServerUrl"] input').waitFor();
+				shownName = (await page.locator('[data-test-id="credential-name"] [data-test-id="inline-edit-preview"]').innerText()).trim();
+				assert.equal(shownName, expectedName, 'default credential name');
+			});
+			if (!opened && !shownName) continue;
+			const fill = async (name, value) => page.locator(`[data-test-id="parameter-input-${name}"] input`).fill(value);
+			await fill('authServerUrl', emu.authUrl);
+			await fill('baseUrl', emu.baseUrl);
+			await fill('clientId', fx.clients.main.clientId);
+			await fill('clientSecret', fx.clients.main.clientSecret);
+			if (cred.key !== 'oAuth2') {
+				await check(`3. credential ${cred.type}: saved and tested against the service (${user.username})`, async () => {
+					await fill('username', user.username);
+					await fill('password', user.password);
+					const markReq = emu.requests.length;
+					await page.click('[data-test-id="credential-save-button"]');
+					await page.locator('[data-test-id="credentials-config-container-test-success"]').waitFor({ state: 'visible', timeout: 60_000 });
+					const tokens = emu.requests.slice(markReq).filter((r) => r.path.startsWith('/auth/') && r.status === 200);
+					assert.ok(tokens.some((r) => r.username === user.username), `a token request for ${user.username} succeeded`);
+					created[cred.key] = shownName;
+				});
+			} else {
+				await check('3. credential workOrderServiceOAuth2Api: the OAuth redirect URL shown is n8n\'s callback on 127.0.0.1', async () => {
+					const shown = (await page.locator('[data-test-id="copy-input"]').first().innerText()).trim();
+					assert.equal(shown.split('\n')[0].trim(), callbackUrl);
+				});
+				await check(`3. credential workOrderServiceOAuth2Api: Connect, sign in on the service's page (popup), account connected`, async () => {
+					const markReq = emu.requests.length;
+					const popupPromise = page.waitForEvent('popup');
+					await page.click('[data-test-id="quick-connect-button"], [data-test-id="oauth-connect-button"]');
+					const popup = await popupPromise;
+					await popup.waitForSelector('input[name="username"]', { timeout: TIMEOUT });
+					await popup.fill('input[name="username"]', user.username);
+					await popup.fill('input[name="password"]', user.password);
+					await screenshot('3. oauth2 login page of the service (popup)', popup);
+					const closed = popup.waitForEvent('close', { timeout: 60_000 });
+					await popup.click('button[type="submit"]');
+					await closed;
+					await page.locator('[data-test-id="oauth-connect-success-banner"]').waitFor({ state: 'visible', timeout: 60_000 });
+					const exchange = emu.requests.slice(markReq).find((r) => r.path === '/auth/oauth/token' && r.body && r.body.grant_type === 'authorization_code');
+					assert.ok(exchange, 'n8n exchanged the code at the token endpoint');
+					assert.equal(exchange.status, 200, `code exchange answered ${exchange.status}`);
+					assert.equal(exchange.body.redirect_uri, callbackUrl, 'redirect_uri = the registered callback');
+					created[cred.key] = shownName;
+				});
+			}
+			await page.keyboard.press('Escape');
+			await page.locator('[data-test-id="editCredential-modal"]').waitFor({ state: 'hidden' }).catch(() => {});
+		}
+
+		// ---- 1. node panel search
+		await check(`1. node panel, first step: searching "work order" finds "${NODE_NAME}" with its trigger events ("${NODE_NAME} Trigger")`, async () => {
+			await page.goto(`${server.url}/workflow/new`);
+			const names = await searchNodePanel('work order');
+			assert.ok(names.includes(NODE_NAME), `results: ${JSON.stringify(names)}`);
+			await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact(NODE_NAME) }).first().click();
+			// n8n lists an app's trigger node under the app: a "Triggers (n)" section with its events (without
+			// one it shows "No ... Triggers available" and n8n's Schedule/Webhook triggers there instead).
+			const events = page.locator(`[is-trigger="true"] [data-keyboard-nav-id^="${PKG}."] [data-test-id="node-creator-item-name"]`);
+			await page.locator('[data-test-id="node-creator"]').getByText(/^\s*Triggers \(\d+\)/).first().waitFor();
+			await events.first().waitFor({ timeout: 5000 }).catch(() => {});
+			const texts = (await events.allInnerTexts()).map((t) => t.trim());
+			assert.ok(texts.length > 0, 'no trigger events of this package under "Triggers": the trigger node is missing');
+			console.log(`     trigger events: ${texts.join(', ')}`);
+		});
+		await page.goto(`${server.url}/workflow/new`);
+		await page.click('[data-test-id="node-creator-plus-button"]');
+		await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact('Trigger manually') }).first().click();
+		await page.locator('[data-test-id="canvas-node"][data-node-type="n8n-nodes-base.manualTrigger"]').waitFor();
+		await page.locator('[data-test-id="node-creator"]').waitFor({ state: 'hidden' }).catch(() => {});
+		for (const word of SEARCH_WORDS) {
+			await check(`1. node panel: searching "${word}" finds "${NODE_NAME}"`, async () => {
+				const names = await searchNodePanel(word);
+				assert.ok(names.includes(NODE_NAME), `results: ${JSON.stringify(names)}`);
+			});
+		}
+
+		// Add the node the way a person does: search, pick the node, pick an action. The NDV opens.
+		await searchNodePanel('work order');
+		await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact(NODE_NAME) }).first().click();
+		await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact('Get a work order') }).first().click();
+		await ndv().waitFor();
+		await ndv().locator('[data-test-id="parameter-input-resource"]').waitFor();
+
+		// ---- 2. every operation
+		await check('2. node: the Resource dropdown lists the six resources', async () => {
+			const shown = (await dropdownOptions('resource')).filter((s) => s !== 'Custom API Call');
+			assert.deepEqual(shown, [...new Set(OPERATIONS.map((o) => o.resource))]);
+		});
+		for (const op of OPERATIONS) {
+			const required = op.required || [];
+			const optional = op.optional || [];
+			const what = [
+				required.length ? `required ${required.join(', ')} empty and flagged required` : null,
+				optional.length ? `optional ${optional.map((o) => o[2]).join(', ')} empty` : null,
+			].filter(Boolean);
+			await check(`2. ${op.resource} → ${op.operation}: no ID field shows 0${what.length ? `; ${what.join('; ')}` : ''}`, async () => {
+				await selectOption('resource', op.resource);
+				await selectOption('operation', op.operation);
+				for (const [p, v] of Object.entries(op.set || {})) await selectOption(p, v);
+				for (const [collection, label, p] of optional) if (collection) await addCollectionField(collection, label, p);
+				const optionalPaths = optional.map(([collection, , p]) => (collection ? `${collection}.${p}` : p));
+				for (const p of [...required, ...optionalPaths]) await paramItem(p).waitFor();
+				// What a person sees first, before touching anything (n8n clamps a 0 to a number field's minimum on blur).
+				const shown = await shownParameters();
+				// Leave each empty ID field once, as a person tabbing through does: n8n then flags empty required ones.
+				const empty = (p) => shown.find((x) => x.path === p)?.value === '';
+				for (const p of [...required, ...optionalPaths]) if (empty(p)) await touch(p);
+				const flagged = required.filter(empty);
+				if (flagged.length) await waitUntil(async () => (await Promise.all(flagged.map(hasIssue))).every(Boolean), { timeout: 3000 }).catch(() => {});
+				const problems = [];
+				for (const s of shown) {
+					if (/\bIDs?\b/.test(s.label) && s.value === '0') problems.push(`${s.label} (${s.path}) shows 0`);
+				}
+				for (const p of required) {
+					const s = shown.find((x) => x.path === p);
+					if (!s) {
+						problems.push(`${p} not shown`);
+						continue;
+					}
+					if (s.value !== '') {
+						if (s.value !== '0') problems.push(`${s.label} (${p}) is not empty: "${s.value}"`);
+					} else if (!(await hasIssue(p))) problems.push(`${s.label} (${p}) is not flagged as required when empty`);
+					if (!s.placeholder) problems.push(`${s.label} (${p}) has no placeholder`);
+				}
+				for (const p of optionalPaths) {
+					const s = shown.find((x) => x.path === p);
+					if (!s) {
+						problems.push(`${p} not shown`);
+						continue;
+					}
+					if (s.value !== '' && s.value !== '0') problems.push(`${s.label} (${s.path}) is not empty: "${s.value}"`);
+					if (await hasIssue(s.path)) problems.push(`${s.label} (${s.path}) is flagged although optional`);
+				}
+				const ids = shown.filter((s) => /\bIDs?\b/.test(s.label)).map((s) => `${s.label}="${s.value}"${s.placeholder ? ` (placeholder "${s.placeholder}")` : ''}`);
+				assert.deepEqual(problems, [], `ID fields shown: ${ids.join(', ')}`);
+			});
+		}
+
+		// ---- 4. Work Order ID: resource locator
+		const wo = emu.state.workOrders[fx.workOrders.noChecklist];
+		let selectedWorkOrder = null;
+		await selectOption('resource', 'Work Order');
+		await selectOption('operation', 'Get');
+		await check(`4. Work Order ID: "From list" loads work orders from the service, search "${wo.Number}" and pick it; "By ID" then shows ${wo.Id}`, async () => {
+			if (created.password) await selectCredential(created.password);
+			const rl = ndv().locator('[data-test-id="resource-locator-workOrderId"]');
+			assert.ok(await rl.count(), 'Work Order ID is not a resource locator (no "From list"/"By ID" modes)');
+			// Mode "From list"
+			const modeInput = rl.locator('[data-test-id="rlc-mode-selector"] input');
+			if (!/list/i.test(await modeInput.inputValue())) {
+				await rl.locator('[data-test-id="rlc-mode-selector"]').click();
+				await page.locator('[data-test-id="mode-list"]:visible').click();
+			}
+			const markReq = emu.requests.length;
+			await rl.locator('[data-test-id="rlc-input"]').click();
+			const items = page.locator('[data-test-id="rlc-item"]:visible');
+			await items.first().waitFor({ timeout: 60_000 });
+			const all = await items.count();
+			assert.ok(emu.requests.slice(markReq).some((r) => /workorders/i.test(r.path) && r.status === 200), 'the list came from the service');
+			await page.locator('[data-test-id="rlc-search"]').fill(wo.Number);
+			await waitUntil(
+				async () => {
+					const texts = await items.allInnerTexts();
+					return texts.length > 0 && texts.every((t) => t.includes(wo.Number) || t.includes(String(wo.Id)));
+				},
+				{ message: `the list filtered to "${wo.Number}" (${all} items before)` },
+			);
+			const item = items.filter({ hasText: wo.Number }).first();
+			const itemText = (await item.innerText()).trim();
+			await item.click();
+			await waitUntil(async () => (await rl.locator('[data-test-id="rlc-input"]').inputValue()) !== '', { message: 'a work order selected' });
+			// Mode "By ID": the chosen work order's ID
+			await rl.locator('[data-test-id="rlc-mode-selector"]').click();
+			await page.locator('[data-test-id="mode-id"]:visible').click();
+			await waitUntil(async () => (await rl.locator('[data-test-id="rlc-input"]').inputValue()) === String(wo.Id), { message: `By ID shows ${wo.Id}` });
+			selectedWorkOrder = wo.Id;
+			console.log(`     picked "${itemText}" from ${all} listed work orders`);
+		});
+
+		// ---- 6. execute from the editor
+		await check(`6. execute: Manual Trigger → Get work order ${wo.Id} runs from the editor; the output panel shows the service's data`, async () => {
+			assert.ok(created.password, 'the password-grant credential was created');
+			await selectCredential(created.password);
+			if (!selectedWorkOrder) {
+				// Today's plain number field (or a locator that failed above): type the ID.
+				const rl = ndv().locator('[data-test-id="resource-locator-workOrderId"]');
+				if (await rl.count()) {
+					await rl.locator('[data-test-id="rlc-mode-selector"]').click();
+					await page.locator('[data-test-id="mode-id"]:visible').click();
+				}
+				await (await valueInput('workOrderId')).fill(String(wo.Id));
+			}
+			await ndv().locator('[data-test-id="ndv-close-button"]').click();
+			await ndv().waitFor({ state: 'hidden' });
+			const markReq = emu.requests.length;
+			await page.click('[data-test-id="execute-workflow-button"]');
+			await waitUntil(
+				async () => (await canvasNode().locator('[data-test-id="canvas-node-status-success"], [data-test-id="canvas-node-status-error"], [data-test-id="canvas-node-status-mark-error"]').count()) > 0,
+				{ timeout: 60_000, message: 'the node finished' },
+			);
+			assert.ok(emu.requests.slice(markReq).some((r) => r.method === 'GET' && r.path === `/api/v3/workorders/${wo.Id}` && r.status === 200), `GET /workorders/${wo.Id} answered 200`);
+			await screenshot('6. canvas after execute workflow');
+			await canvasNode().first().dblclick();
+			await ndv().waitFor();
+			const output = page.locator('[data-test-id="output-panel"]');
+			await output.locator('[data-test-id="radio-button-json"]').click();
+			await waitUntil(async () => (await output.innerText()).includes(wo.Description), { message: `"${wo.Description}" in the output panel` });
+			const text = await output.innerText();
+			assert.ok(text.includes(wo.LocationName), `location "${wo.LocationName}" in the output`);
+		});
+
+		// ---- 5. rejection reasons
+		await check('5. Proposal → Reject → Additional Fields → Rejection Reason: the dropdown lists the service\'s reasons', async () => {
+			if (!(await ndv().isVisible())) {
+				await canvasNode().first().dblclick();
+				await ndv().waitFor();
+			}
+			await selectOption('resource', 'Proposal');
+			await selectOption('operation', 'Reject');
+			const coll = ndv().locator('[data-test-id="parameter-item"]').filter({ has: page.locator('label[for="additionalFields"]') }).first();
+			await coll.locator('[data-test-id="collection-parameter-add"]').click();
+			await page.locator('[data-test-id="collection-parameter-option"]:visible').filter({ hasText: /^\s*Rejection Reason/ }).first().click();
+			const select = ndv().locator('[data-test-id="parameter-input-rejectReasonCodeId"]').first();
+			await select.waitFor();
+			const markReq = emu.requests.length;
+			await select.click();
+			const expected = emu.state.rejectionReasons.map((r) => r.Description);
+			const items = page.locator('[data-test-id="parameter-input-item"]:visible');
+			await waitUntil(async () => (await items.count()) >= expected.length, { timeout: 60_000, message: 'the reasons listed' });
+			const texts = (await items.allInnerTexts()).map((s) => s.trim());
+			for (const d of expected) assert.ok(texts.some((t) => t.includes(d)), `"${d}" listed; shown: ${JSON.stringify(texts)}`);
+			assert.ok(emu.requests.slice(markReq).some((r) => r.method === 'GET' && /^\/api\/v3\/proposals\/rejectionreasons$/i.test(r.path) && r.status === 200), 'loaded from GET /proposals/RejectionReasons');
+			await screenshot('5. rejection reasons dropdown open');
+			await items.filter({ hasText: expected[0] }).first().click();
+		});
+
+		// ---- 7. a service error in the error panel
+		const overLimit = fx.proposals.overLimit;
+		await check(`7. error: approving proposal ${overLimit} (over the approval limit) shows the service's message in the error panel`, async () => {
+			if (!(await ndv().isVisible())) {
+				await canvasNode().first().dblclick();
+				await ndv().waitFor();
+			}
+			await selectOption('resource', 'Proposal');
+			await selectOption('operation', 'Approve');
+			await (await valueInput('proposalId')).fill(String(overLimit));
+			const markReq = emu.requests.length;
+			await ndv().locator('[data-test-id="node-execute-button"]').click();
+			const message = ndv().locator('[data-test-id="node-error-message"]');
+			await message.waitFor({ timeout: 60_000 });
+			const refused = emu.requests.slice(markReq).find((r) => r.method === 'PUT' && r.path === `/api/v3/proposals/${overLimit}/approve`);
+			assert.ok(refused, 'PUT approve sent');
+			assert.equal(refused.status, 403);
+			const serviceMessage = JSON.parse(refused.responseBody).ErrorMessage;
+			assert.match(serviceMessage, /approval limit/);
+			const shown = (await message.innerText()).trim();
+			assert.ok(shown.includes(serviceMessage), `error panel: "${shown}" should contain "${serviceMessage}"`);
+		});
+		timings.checks = Date.now() - tChecks;
+	} catch (err) {
+		results.push({ name: 'setup', ok: false });
+		await screenshot('setup', page, true);
+		console.log(`FAIL setup\n${String(err.stack || err).replace(/^/gm, '     ')}`);
+	} finally {
+		const t0 = Date.now();
+		if (browser) await browser.close().catch(() => {});
+		if (server) {
+			await server.stop();
+			try {
+				fs.copyFileSync(server.logFile, path.join(ARTIFACTS, 'n8n.log'));
+			} catch {
+				/* no log */
+			}
+			await n8n.destroyInstance(server.instance);
+		}
+		if (emu) await emu.close();
+		fs.rmSync(workDir, { recursive: true, force: true });
+		timings.teardown = Date.now() - t0;
+	}
+	const passed = results.filter((r) => r.ok).length;
+	const failed = results.length - passed;
+	console.log('\nsummary:');
+	for (const r of results.filter((x) => !x.ok)) console.log(`  FAIL ${r.name}`);
+	console.log(`  timings (s): ${Object.entries(timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(', ')}; total ${((Date.now() - started) / 1000).toFixed(1)}`);
+	console.log(`  screenshots: ${path.relative(ROOT, ARTIFACTS)}/ (${fs.existsSync(ARTIFACTS) ? fs.readdirSync(ARTIFACTS).length : 0} files)`);
+	console.log(`editor: ${passed} passed, ${failed} failed`);
+	process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((err) => {
+	console.error(err);
+	console.log('editor: 0 passed, 1 failed');
+	process.exitCode = 1;
+});
