@@ -65,6 +65,8 @@ interface Entry {
 	inflight?: Promise<StoredToken>;
 	/** Every access and refresh token seen for this identity (for redaction). */
 	seen: string[];
+	/** Access tokens this process obtained itself from the token endpoint (the others were read from n8n's store). */
+	own: string[];
 }
 
 function remember(list: string[], value: string): void {
@@ -82,7 +84,7 @@ class TokenBroker {
 			// Most recently used last, so that the oldest identity is the one dropped.
 			this.entries.delete(key);
 		} else {
-			entry = { persisted: new Set(), rejected: [], seen: [] };
+			entry = { persisted: new Set(), rejected: [], seen: [], own: [] };
 		}
 		this.entries.set(key, entry);
 		if (this.entries.size > MAX_ENTRIES) {
@@ -148,6 +150,14 @@ export function rejectToken(config: LoginConfig, accessToken: string): void {
 	const entry = broker.entry(config.key);
 	remember(entry.rejected, accessToken);
 	remember(entry.seen, accessToken);
+}
+
+/**
+ * Whether this process obtained the access token itself (a fresh login or refresh). A token read
+ * from n8n's store may have been saved by another worker before the service revoked all tokens.
+ */
+export function isOwnToken(config: LoginConfig, accessToken: string | undefined): boolean {
+	return accessToken !== undefined && broker.entry(config.key).own.includes(accessToken);
 }
 
 /** Every token this process has seen for the identity (for redaction). */
@@ -335,6 +345,7 @@ async function login(
 			continue;
 		}
 		const previousRefresh = step === 'refresh' ? refreshToken : undefined;
+		remember(entry.own, token.accessToken);
 		return adopt(config, storedTokenFields(token, config.identity, previousRefresh, refreshLifetime));
 	}
 }

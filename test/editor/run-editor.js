@@ -660,12 +660,13 @@ async function main() {
 			}
 			await selectOption('resource', 'Proposal');
 			await selectOption('operation', 'Reject');
+			// n8n may load the options as soon as the field appears, before it is opened
+			const markReq = emu.requests.length;
 			const coll = ndv().locator('[data-test-id="parameter-item"]').filter({ has: page.locator('label[for="additionalFields"]') }).first();
 			await coll.locator('[data-test-id="collection-parameter-add"]').click();
 			await page.locator('[data-test-id="collection-parameter-option"]:visible').filter({ hasText: /^\s*Rejection Reason/ }).first().click();
 			const select = ndv().locator('[data-test-id="parameter-input-rejectReasonCodeId"]').first();
 			await select.waitFor();
-			const markReq = emu.requests.length;
 			await select.click();
 			const expected = emu.state.rejectionReasons.map((r) => r.Description);
 			const items = page.locator('[data-test-id="parameter-input-item"]:visible');

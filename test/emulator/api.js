@@ -522,7 +522,7 @@ function createNoteAttachment(emu, ctx, p, params) {
   const records = files.map((file) =>
     storeAttachment(emu, { wo, noteId: note.Id, checkListResponseId: null, source: 'Note', file, user: p.user }),
   );
-  note.Attachments.push(...records);
+  for (const record of records) note.Attachments.push(record);
   return json(201, records.length === 1 ? publicAttachment(records[0]) : records.map(publicAttachment));
 }
 

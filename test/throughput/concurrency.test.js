@@ -237,6 +237,59 @@ describe('token economy under concurrency', () => {
 		expect(a.output.map((o) => o.json.Id)).toEqual(WO_IDS.slice(0, 20));
 	});
 
+	test('another worker saved a token just before every token was revoked: the adopted token is refused too, the renewal goes on and nothing is lost', async () => {
+		// Two workers logged in (X1 here, X2 there, X2 saved last); the service revokes every token. This
+		// process rejects X1, re-reads the store and finds X2, which it has never seen refused.
+		const { emulator, harness } = env;
+		const id = 'stored-revoked';
+		const data = support.passwordCredential(emulator);
+		await env.run({ credentialId: id, credentialData: data, parameters: getWo(), items: items([90000001]) });
+		const client = emulator.fixtures.clients.main;
+		const otherWorker = await (
+			await fetch(`${emulator.authUrl}/oauth/token`, {
+				method: 'POST',
+				headers: {
+					authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+					'content-type': 'application/x-www-form-urlencoded',
+				},
+				body: new URLSearchParams({ grant_type: 'password', username: data.username, password: data.password }).toString(),
+			})
+		).json();
+		emulator.revokeAccessTokens();
+		emulator.clearRequests();
+		let planted = false;
+		emulator.onResponse = (entry) => {
+			if (!planted && entry.status === 401) {
+				planted = true;
+				const stored = harness.credentials.get(id);
+				harness.credentials.set(id, {
+					name: id,
+					type: 'workOrderServiceApi',
+					data: { ...stored, accessToken: otherWorker.access_token, refreshToken: otherWorker.refresh_token, accessTokenIssuedAt: String(Date.now()) },
+				});
+			}
+		};
+		const r = await env.run({ credentialId: id, parameters: getWo({ requestOptions: { concurrency: 1 } }), items: items(WO_IDS.slice(0, 3)) });
+		emulator.onResponse = null;
+		expect(planted).toBe(true);
+		expect(r.error).toBeUndefined();
+		expect(r.output.map((o) => o.json.Id)).toEqual(WO_IDS.slice(0, 3));
+		const bearer = r.api.map((q) => q.headers.authorization.slice(7));
+		expect(r.api.map((q) => q.status)).toEqual([401, 401, 200, 200, 200]);
+		expect(bearer[1]).toBe(otherWorker.access_token); // the store's token, tried once
+		expect(emulator.tokenRequests()).toHaveLength(1); // then one renewal
+		expect(bearer.slice(2)).toEqual(Array(3).fill(JSON.parse(emulator.tokenRequests()[0].responseBody).access_token));
+	});
+
+	test('a token this process just obtained is refused too: reported after that one renewal, never looped', async () => {
+		env.emulator.failNext({ method: 'GET', path: '/api/v3/workorders/90000001', status: 401, count: 5, body: { ErrorMessage: 'no permission' } });
+		const r = await env.run({ credentialId: 'own-refused', credentialData: support.passwordCredential(env.emulator), parameters: getWo(), items: items([90000001]) });
+		expect(r.result.status).toBe('error');
+		expect(r.error.httpCode).toBe('401');
+		expect(r.api.map((q) => q.status)).toEqual([401, 401]);
+		env.emulator.resetFaults();
+	});
+
 	test('an error in one item does not leak another item\'s request details', async () => {
 		env.emulator.failNext({ method: 'GET', path: '/api/v3/workorders/90000002', status: 403, body: { ErrorMessage: 'not yours' } });
 		const r = await env.run({ parameters: getWo(), items: items([90000001, 90000002, 90000003]) });

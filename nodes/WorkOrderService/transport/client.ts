@@ -15,6 +15,7 @@ import { SecretSet, credentialSecrets } from '../../../credentials/common/secret
 import {
 	adoptStored,
 	claimPersist,
+	isOwnToken,
 	isUsable,
 	knownTokens,
 	obtainToken,
@@ -137,6 +138,12 @@ interface Resolved {
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 const MAX_REDIRECTS = 5;
+/**
+ * A request refused with 401 is sent again after one renewal; again only while the token it was
+ * refused with had been read from n8n's store (another worker may have saved it just before the
+ * service revoked every token), never after a token this process itself just obtained.
+ */
+const MAX_RENEWALS = 3;
 
 function backoffMs(attempt: number): number {
 	const base = Math.min(30_000, 1000 * 2 ** attempt);
@@ -274,7 +281,7 @@ export class WorkOrderServiceClient {
 		let waitedMs = 0;
 		let retries = 0;
 		let redirects = 0;
-		let renewed = false;
+		let renewals = 0;
 		for (;;) {
 			const sentAt = await this.limiter.acquire();
 			const attempt = await this.attempt(resolved, method, url, qs, headers, body);
@@ -318,9 +325,14 @@ export class WorkOrderServiceClient {
 				continue;
 			}
 
-			// 401: renew the token once (whoever renews first, everyone uses the result), then report.
-			if (status === 401 && resolved.login && !renewed && attempt.kind === 'answer') {
-				renewed = true;
+			// 401: renew the token (whoever renews first, everyone uses the result), then report.
+			if (
+				status === 401 &&
+				resolved.login &&
+				attempt.kind === 'answer' &&
+				(renewals === 0 || (renewals < MAX_RENEWALS && !isOwnToken(resolved.login, attempt.sentToken)))
+			) {
+				renewals++;
 				rejectToken(resolved.login, attempt.sentToken ?? '');
 				if (this.token?.accessToken === attempt.sentToken) this.token = undefined;
 				continue;
