@@ -5,6 +5,7 @@
  * service's HTTP calls, never wastes a token request, and does not blow up memory (issue 7).
  *
  *   npm run build && node --expose-gc bench/run.js            full run: bench/results.json + bench/RESULTS.md
+ *   ... bench/run.js --baseline=<tgz>                           case 8 also runs that package (as before issue 11) beside this one
  *   node --expose-gc bench/run.js --only=2,4 [--quick]        some cases / fewer runs: bench/results.partial.json
  *
  * Everything runs against the local emulator of the service on 127.0.0.1 (no throttling, no added
@@ -30,6 +31,8 @@ const arg = (name) => {
 const ONLY = arg('only') ? String(arg('only')).split(',').map(Number) : [1, 2, 3, 4, 5, 6, 7, 8];
 const QUICK = Boolean(arg('quick'));
 const FULL = !arg('only') && !QUICK;
+/** Case 8: the packed package as it was before issue 11 (`--baseline=<tgz>`), run beside the current one. */
+const BASELINE = arg('baseline') ? path.resolve(String(arg('baseline'))) : undefined;
 const COMMAND =
 	process.env.npm_lifecycle_event === 'bench'
 		? 'npm run bench'
@@ -196,7 +199,13 @@ function rowsFor(results) {
 		const arm = (a) => (a ? `${U.fmtMs(a.nodeMs)}, ${a.delivered}/${a.items} delivered, ${a.duplicates} dup, ${a.throttled} x 429${a.ok ? '' : ' (failed)'}` : 'n/a');
 		if (sc.A) {
 			add(`8A ${sc.A.items} updates, no limit (${t8.latencyMs} ms latency): node / HTTP Request node`, `node ${U.fmtMs(sc.A.arms.node.nodeMs)} vs HTTP Request ${U.fmtMs(sc.A.arms.http.nodeMs)} = ${x2(sc.A.ratio)}`, '<= 1.5x', sc.A.met ? 'yes' : 'NO');
-			add('8A same, node Concurrency 1', `${U.fmtMs(sc.A.arms['node-c1'].nodeMs)} (before issue 11: 20.8 s, one request after another)`, 'no slower than before', sc.A.arms['node-c1'].nodeMs <= 20_800 * 1.05 ? 'yes' : 'NO');
+			const before = sc.A.arms.before;
+			add(
+				'8A same, node Concurrency 1',
+				`${U.fmtMs(sc.A.arms['node-c1'].nodeMs)}; ${before ? `the package before issue 11 in the same run: ${U.fmtMs(before.nodeMs)}` : 'before issue 11 (issue text, another machine): 20.8 s'}`,
+				'no slower than before',
+				sc.A.arms['node-c1'].nodeMs <= (before ? before.nodeMs * 1.02 : 20_800) ? 'yes' : 'NO',
+			);
 		}
 		for (const key of ['B', 'C']) {
 			const r = sc[key];
@@ -207,7 +216,13 @@ function rowsFor(results) {
 				r.target,
 				r.met ? 'yes' : 'NO',
 			);
-			add(`8${key} same: node Concurrency 1`, `${arm(r.arms['node-c1'])}; ${x2(r.arms['node-c1'].vsFloor)} floor`, 'report', '-');
+			const before = r.arms.before;
+			add(
+				`8${key} same: node Concurrency 1`,
+				`${arm(r.arms['node-c1'])}; ${x2(r.arms['node-c1'].vsFloor)} floor${before ? `; before issue 11 (same run): ${arm(before)}, ${x2(before.vsFloor)} floor` : ''}`,
+				'no slower than before',
+				before ? (r.arms['node-c1'].nodeMs <= before.nodeMs * 1.02 ? 'yes' : 'NO') : '-',
+			);
 			add(`8${key} same: HTTP Request node (all at once)`, arm(r.arms.http), 'report', '-');
 			add(`8${key} same: HTTP Request node, batched to the limit`, `${arm(r.arms['http-b'])}; ${x2(r.arms['http-b'].vsFloor)} floor`, 'report', '-');
 		}
@@ -339,14 +354,14 @@ async function main() {
 			}
 		}
 		await timed(results, '3-real-n8n', () => require('./cases/real-n8n').run({ rounds: RUNS.n8nRounds, tarball }));
-		if (ONLY.includes(8)) await timed(results, '8-throughput', () => require('./cases/throughput').run({ tarball, quick: QUICK }));
+		if (ONLY.includes(8)) await timed(results, '8-throughput', () => require('./cases/throughput').run({ tarball, baselineTarball: BASELINE, quick: QUICK }));
 	} else if (ONLY.includes(8)) {
 		const { execFileSync } = require('node:child_process');
 		const os = require('node:os');
 		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wos-bench-pack-'));
 		packDir = dir;
 		const tarball = results['7-package']?.tarball?.path ?? path.join(dir, JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], { cwd: U.ROOT, encoding: 'utf8' }))[0].filename);
-		await timed(results, '8-throughput', () => require('./cases/throughput').run({ tarball, quick: QUICK }));
+		await timed(results, '8-throughput', () => require('./cases/throughput').run({ tarball, baselineTarball: BASELINE, quick: QUICK }));
 	}
 
 	const report = {

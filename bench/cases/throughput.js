@@ -107,7 +107,11 @@ function windowFloorMs(items, limit, windowMs) {
 	return Math.floor((items - 1) / limit) * windowMs + LATENCY_MS;
 }
 
-async function run({ tarball, quick = false, scenarios = ['A', 'B', 'C', 'D'] }) {
+/**
+ * `baselineTarball`: the package as it was before issue 11 (one request after another); when given,
+ * scenarios A-C also run it (arm `before`, in its own n8n instance, same emulator and run).
+ */
+async function run({ tarball, baselineTarball, quick = false, scenarios = ['A', 'B', 'C', 'D'] }) {
 	let n8n;
 	try {
 		n8n = require(N8N_JS);
@@ -121,6 +125,7 @@ async function run({ tarball, quick = false, scenarios = ['A', 'B', 'C', 'D'] })
 	const emulator = await startEmulator();
 	const proposalId = emulator.fixtures.proposals.open;
 	let inst;
+	let baseInst;
 	const results = { status: 'run', n8nVersion: n8n.N8N_VERSION, latencyMs: LATENCY_MS, scenarios: {} };
 	try {
 		const runtime = await n8n.ensureRuntime({ log: null });
@@ -146,12 +151,24 @@ async function run({ tarball, quick = false, scenarios = ['A', 'B', 'C', 'D'] })
 		wf.push(workflow('b8Dfresh00000000', 'node', { items: childItems, proposalId, baseUrl: emulator.baseUrl, credentialId: 'b8CredFresh00001' }));
 		wf.push(workflow('b8Dchild00000000', 'node', { items: childItems, proposalId: emulator.fixtures.proposals.child2001, baseUrl: emulator.baseUrl, credentialId: 'b8CredChild00001' }));
 		await n8n.importWorkflows(inst, wf);
+		if (baselineTarball && fs.existsSync(baselineTarball)) {
+			baseInst = await n8n.createInstance({ runtime });
+			await n8n.installCommunityPackage(baseInst, baselineTarball);
+			await n8n.importCredentials(baseInst, credentials);
+			await n8n.importWorkflows(
+				baseInst,
+				Object.entries(sizes).map(([key, items]) =>
+					workflow(`b8${key}before`.padEnd(16, '0'), 'node', { items, proposalId, baseUrl: emulator.baseUrl, credentialId: 'b8CredWarm000001' }),
+				),
+			);
+			results.baseline = path.basename(baselineTarball);
+		}
 
 		/** Runs one workflow; counts deliveries per tag of this execution from the emulator's log. */
-		const once = async (id, items) => {
+		const once = async (id, items, instance = inst) => {
 			emulator.clearRequests();
 			const started = Date.now();
-			const r = await n8n.execute(inst, id, { timeoutMs: 900_000 });
+			const r = await n8n.execute(instance, id, { timeoutMs: 900_000 });
 			const wallMs = Date.now() - started;
 			const executionId = String(r.result?.id ?? r.result?.executionId ?? '');
 			const task = r.result?.data?.resultData?.runData?.Last?.[0];
@@ -182,15 +199,19 @@ async function run({ tarball, quick = false, scenarios = ['A', 'B', 'C', 'D'] })
 			emulator.setFaults({ latencyMs: LATENCY_MS, ...(limit ? { rateLimit: { limit, windowMs: 60_000, retryAfter: 'seconds' } } : {}) });
 		};
 
-		// warm-up: the shared credential logs in once
+		// warm-up: the shared credential logs in once (in each instance)
 		setLimit(0);
 		await once(`b8Anode`.padEnd(16, '0'), sizes.A);
+		if (baseInst) await once('b8Abefore'.padEnd(16, '0'), sizes.A, baseInst);
+		const armList = (list) => (baseInst ? [...list, 'before'] : list);
+		const runArm = (key, arm, items) =>
+			arm === 'before' ? once(`b8${key}before`.padEnd(16, '0'), items, baseInst) : once(`b8${key}${arm.replace('-', '')}`.padEnd(16, '0'), items);
 
 		if (scenarios.includes('A')) {
 			const arms = {};
-			for (const arm of ['node', 'http', 'node-c1']) {
+			for (const arm of armList(['node', 'http', 'node-c1'])) {
 				setLimit(0);
-				arms[arm] = await once(`b8A${arm.replace('-', '')}`.padEnd(16, '0'), sizes.A);
+				arms[arm] = await runArm('A', arm, sizes.A);
 				log(`case 8 A: ${arm}: ${arms[arm].nodeMs} ms, ${arms[arm].delivered}/${sizes.A} delivered`);
 			}
 			const ratio = arms.node.nodeMs / arms.http.nodeMs;
@@ -210,11 +231,11 @@ async function run({ tarball, quick = false, scenarios = ['A', 'B', 'C', 'D'] })
 			const items = sizes[key];
 			const floorMs = windowFloorMs(items, limit, 60_000);
 			const arms = {};
-			for (const arm of ['node', 'http', 'http-b', 'node-c1']) {
+			for (const arm of armList(['node', 'http', 'http-b', 'node-c1'])) {
 				setLimit(limit);
 				// a fresh window for every arm
 				await new Promise((resolve) => setTimeout(resolve, 100));
-				arms[arm] = await once(`b8${key}${arm.replace('-', '')}`.padEnd(16, '0'), items);
+				arms[arm] = await runArm(key, arm, items);
 				arms[arm].vsFloor = arms[arm].nodeMs ? round(arms[arm].nodeMs / floorMs, 3) : null;
 				log(`case 8 ${key}: ${arm}: ${arms[arm].nodeMs} ms (${arms[arm].vsFloor}x floor ${floorMs} ms), ${arms[arm].delivered}/${items} delivered, ${arms[arm].duplicates} duplicates, ${arms[arm].throttled} throttled answers${arms[arm].ok ? '' : `; failed: ${arms[arm].error}`}`);
 			}
@@ -264,6 +285,7 @@ async function run({ tarball, quick = false, scenarios = ['A', 'B', 'C', 'D'] })
 		return notRun(`failed while running: ${String(e.message).split('\n').slice(0, 4).join(' | ')}`, { error: String(e.stack || e).slice(0, 4000), partial: results });
 	} finally {
 		if (inst) await n8n.destroyInstance(inst).catch(() => {});
+		if (baseInst) await n8n.destroyInstance(baseInst).catch(() => {});
 		await emulator.close();
 	}
 }
@@ -271,9 +293,10 @@ async function run({ tarball, quick = false, scenarios = ['A', 'B', 'C', 'D'] })
 module.exports = { run, windowFloorMs };
 
 if (require.main === module) {
-	const tarball = process.argv.find((a) => a.endsWith('.tgz'));
+	const tarball = process.argv.find((a) => a.endsWith('.tgz') && !a.startsWith('--baseline='));
+	const baselineTarball = process.argv.find((a) => a.startsWith('--baseline='))?.split('=')[1];
 	const only = (process.argv.find((a) => a.startsWith('--scenarios=')) ?? '--scenarios=A,B,C,D').split('=')[1].split(',');
-	run({ tarball, scenarios: only, quick: process.argv.includes('--quick') }).then((r) => {
+	run({ tarball, baselineTarball, scenarios: only, quick: process.argv.includes('--quick') }).then((r) => {
 		console.log(JSON.stringify(r, (k, v) => (k === 'samples' ? undefined : v), 2));
 	});
 }
