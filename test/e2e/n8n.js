@@ -17,7 +17,7 @@
  *   await n8n.destroyInstance(inst);
  */
 
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const fsp = require('node:fs/promises');
 const net = require('node:net');
@@ -536,7 +536,50 @@ function nodeOutput(result, nodeName, { run = 0, output = 0, full = false } = {}
   return full ? items : items.map((i) => i.json);
 }
 
+// ------------------------------------------------------------------ the package under test
+const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
+
+/** process.env without the npm_* variables `npm run` exports (e.g. the clone's ignore-scripts). */
+function cleanNpmEnv() {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
+  return env;
+}
+
+/** Sources under nodes/ and credentials/ newer than (or missing from) their compiled files in dist/. */
+function staleDistFiles(root = PACKAGE_ROOT) {
+  const stale = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+        const out = path.join(root, 'dist', path.relative(root, p)).replace(/\.ts$/, '.js');
+        if (!fs.existsSync(out) || fs.statSync(out).mtimeMs < fs.statSync(p).mtimeMs) stale.push(path.relative(root, p));
+      }
+    }
+  };
+  for (const d of ['nodes', 'credentials']) walk(path.join(root, d));
+  return stale;
+}
+
+/**
+ * `npm pack` of the (already built) package into `dir`, without its scripts (prepack would build
+ * again; the clone's .npmrc sets ignore-scripts anyway). Returns { tarball, info } (npm's --json
+ * entry: filename, files, size, ...); throws with npm's output when it fails.
+ */
+function packPackage(dir, root = PACKAGE_ROOT) {
+  const p = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: root, env: cleanNpmEnv(), encoding: 'utf8' });
+  if (p.status !== 0) throw new Error(`npm pack failed: ${p.stderr.slice(-2000)}`);
+  const [info] = JSON.parse(p.stdout);
+  return { tarball: path.join(dir, info.filename), info };
+}
+
 module.exports = {
+  PACKAGE_ROOT,
+  cleanNpmEnv,
+  staleDistFiles,
+  packPackage,
   N8N_VERSION,
   N8N_VERSIONS,
   NODE_VERSION,

@@ -85,28 +85,7 @@ const isTokenRequest = (r) => r.path.startsWith('/auth/');
 const isApiRequest = (r) => r.path.startsWith('/api/');
 
 /** Newest mtime of the source files vs. their compiled counterparts in dist/. */
-function staleDistFiles() {
-  const stale = [];
-  const walk = (dir) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
-        const out = path.join(ROOT, 'dist', path.relative(ROOT, p)).replace(/\.ts$/, '.js');
-        if (!fs.existsSync(out) || fs.statSync(out).mtimeMs < fs.statSync(p).mtimeMs) stale.push(path.relative(ROOT, p));
-      }
-    }
-  };
-  for (const d of ['nodes', 'credentials']) walk(path.join(ROOT, d));
-  return stale;
-}
 
-/** Env for npm run from here: without the npm_* that `npm run` exports (e.g. the clone's ignore-scripts). */
-function cleanEnv() {
-  const env = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
-  return env;
-}
 
 /** Log in through the emulator's authorize form and exchange the code the way n8n's callback does. */
 async function authorizationCodeGrant(emu, user, client) {
@@ -246,7 +225,7 @@ function selectedVersions(argv) {
 async function packTarball(workDir) {
   // ---- build + pack
   if (process.argv.includes('--build')) {
-    const b = spawnSync('npm', ['run', 'build'], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'inherit', 'inherit'] });
+    const b = spawnSync('npm', ['run', 'build'], { cwd: ROOT, env: n8n.cleanNpmEnv(), stdio: ['ignore', 'inherit', 'inherit'] });
     if (b.status !== 0) throw new Error('npm run build failed');
   }
   let tarball = null;
@@ -268,16 +247,14 @@ async function packTarball(workDir) {
     });
   } else {
     await check('dist/ is built from the current sources', async () => {
-      const stale = staleDistFiles();
+      const stale = n8n.staleDistFiles();
       assert.deepEqual(stale, [], `run "npm run build" first (stale or missing in dist/: ${stale.slice(0, 5).join(', ')})`);
     });
     await check('npm pack: the tarball holds the node, its 3 credentials and nothing of src/test', async () => {
-      // --ignore-scripts: prepack would build again; the clone's .npmrc sets it anyway.
-      const p = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workDir], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8' });
-      assert.equal(p.status, 0, `npm pack failed: ${p.stderr}`);
-      const [info] = JSON.parse(p.stdout);
+      const packed = n8n.packPackage(workDir);
+      const { info } = packed;
       checkTarballFiles(info.files.map((f) => f.path));
-      tarball = path.join(workDir, info.filename);
+      tarball = packed.tarball;
       console.log(`     ${info.filename}: ${info.files.length} files, ${(info.size / 1024).toFixed(0)} KiB`);
     });
   }

@@ -177,28 +177,8 @@ function ensureChromium() {
 	if (r.status !== 0 || !fs.existsSync(CHROMIUM)) throw new Error('could not install chromium with apt-get');
 }
 
-function cleanEnv() {
-	const env = {};
-	for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
-	return env;
-}
 
 /** Sources newer than their compiled counterparts in dist/ (the build must come first). */
-function staleDistFiles() {
-	const stale = [];
-	const walk = (dir) => {
-		for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-			const p = path.join(dir, entry.name);
-			if (entry.isDirectory()) walk(p);
-			else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
-				const out = path.join(ROOT, 'dist', path.relative(ROOT, p)).replace(/\.ts$/, '.js');
-				if (!fs.existsSync(out) || fs.statSync(out).mtimeMs < fs.statSync(p).mtimeMs) stale.push(path.relative(ROOT, p));
-			}
-		}
-	};
-	for (const d of ['nodes', 'credentials']) walk(path.join(ROOT, d));
-	return stale;
-}
 
 /** The tarball to install: --tarball <file>, or `npm pack` of this clone (built beforehand). */
 function packTarball(workDir) {
@@ -208,11 +188,9 @@ function packTarball(workDir) {
 		if (!fs.existsSync(file)) throw new Error(`--tarball ${file}: no such file`);
 		return file;
 	}
-	const stale = staleDistFiles();
+	const stale = n8n.staleDistFiles();
 	if (stale.length) throw new Error(`dist/ is older than the sources (run "npm run build"): ${stale.slice(0, 5).join(', ')}`);
-	const p = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workDir], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8' });
-	if (p.status !== 0) throw new Error(`npm pack failed: ${p.stderr}`);
-	return path.join(workDir, JSON.parse(p.stdout)[0].filename);
+	return n8n.packPackage(workDir).tarball;
 }
 
 // ------------------------------------------------------------------ editor helpers

@@ -275,12 +275,6 @@ function redisPing(port) {
   });
 }
 
-/** Env for npm run from here: without the npm_* that `npm run` exports. */
-function cleanEnv() {
-  const env = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
-  return env;
-}
 
 // ------------------------------------------------------------------ system packages
 function which(cmd) {
@@ -829,18 +823,18 @@ async function main() {
   } else {
     const packDir = path.join(baseDir, 'pack');
     await fsp.mkdir(packDir);
-    // --ignore-scripts: `npm run test:queue` has just built; prepack would build again.
-    const p = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8' });
-    let info0 = null;
+    // `npm run test:queue` has just built
+    let packed = null;
+    let failure = '';
     try {
-      [info0] = JSON.parse(p.stdout);
-    } catch {
-      /* reported below */
+      packed = n8n.packPackage(packDir);
+    } catch (err) {
+      failure = err.message;
     }
-    const ok = p.status === 0 && info0 && info0.files.some((f) => f.path === 'dist/nodes/WorkOrderService/WorkOrderService.node.js');
-    report(Boolean(ok), 'npm pack: tarball with the node', ok ? `${info0.filename}, ${info0.files.length} files` : `npm pack failed: ${p.stderr.slice(-1000)}`);
+    const ok = packed !== null && packed.info.files.some((f) => f.path === 'dist/nodes/WorkOrderService/WorkOrderService.node.js');
+    report(ok, 'npm pack: tarball with the node', ok ? `${packed.info.filename}, ${packed.info.files.length} files` : failure || 'the node is not in the tarball');
     if (!ok) return;
-    tarball = path.join(packDir, info0.filename);
+    tarball = packed.tarball;
   }
 
   // ---- Redis, PostgreSQL, emulator

@@ -24,14 +24,10 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { packPackage } = require('../e2e/n8n');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-function cleanEnv() {
-	const env = {};
-	for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
-	return env;
-}
 
 function packTarball(workDir) {
 	const i = process.argv.indexOf('--tarball');
@@ -40,10 +36,8 @@ function packTarball(workDir) {
 		if (!fs.existsSync(file)) throw new Error(`--tarball ${file}: no such file`);
 		return file;
 	}
-	// --ignore-scripts: the build ran before (npm run scan); the clone's .npmrc sets it anyway.
-	const p = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workDir], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8' });
-	if (p.status !== 0) throw new Error(`npm pack failed: ${p.stderr}`);
-	return path.join(workDir, JSON.parse(p.stdout)[0].filename);
+	// the build ran before (npm run scan)
+	return packPackage(workDir).tarball;
 }
 
 /** The warnings of the same lint analyzePackage runs (same config, same files), formatted; '' when none. */

@@ -371,10 +371,7 @@ async function main() {
   const versions = (arg('version') ?? process.env.N8N_E2E_N8N_VERSION ?? n8n.N8N_VERSIONS.join(',')).split(',').map((v) => v.trim()).filter(Boolean);
   let tarball = arg('tarball');
   if (!tarball) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wos-trigger-pack-'));
-    const res = spawnSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' });
-    if (res.status !== 0) throw new Error(`npm pack failed: ${res.stderr}`);
-    tarball = path.join(dir, res.stdout.trim().split('\n').pop());
+    tarball = n8n.packPackage(fs.mkdtempSync(path.join(os.tmpdir(), 'wos-trigger-pack-'))).tarball;
   }
   const results = [];
   const check = async (name, fn) => {
