@@ -17,6 +17,7 @@ const path = require('node:path');
 const { startEmulator } = require('../../test/emulator');
 const S = require('../../test/support');
 const { median, round, log } = require('../lib/util');
+const { listWorkflow, uuidFor } = require('../lib/list-workflow');
 
 const N8N_JS = path.join(__dirname, '..', '..', 'test', 'e2e', 'n8n.js');
 
@@ -25,32 +26,10 @@ function notRun(reason, extra = {}) {
 }
 
 function workflows(emulator, proposalId, items) {
-	const uuid = (n) => `b0000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-	const prefix = [
-		{ id: uuid(1), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: uuid(2),
-			name: 'Make List',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			position: [220, 0],
-			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ list: Array.from({ length: items }, (_, i) => i + 1) }), options: {} },
-		},
-		{ id: uuid(3), name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [440, 0], parameters: { fieldToSplitOut: 'list', options: {} } },
-	];
-	const connections = {
-		Start: { main: [[{ node: 'Make List', type: 'main', index: 0 }]] },
-		'Make List': { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
-	};
-	const withLast = (id, name, node) => ({
-		id,
-		name,
-		nodes: [...prefix, node],
-		connections: { ...connections, 'Split Out': { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	});
+	const uuid = uuidFor('b0000000');
+	const withLast = (id, name, node) => listWorkflow({ id, name, items, uuid, last: node });
 	return [
-		{ id: 'benchEmpty', name: 'bench: start-up baseline', nodes: prefix, connections, settings: { executionOrder: 'v1' } },
+		listWorkflow({ id: 'benchEmpty', name: 'bench: start-up baseline', items, uuid }),
 		withLast('benchNode', 'bench: Work Order Service node', {
 			id: uuid(4),
 			name: 'Work Order Service',

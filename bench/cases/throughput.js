@@ -24,10 +24,11 @@ const path = require('node:path');
 const { startEmulator } = require('../../test/emulator');
 const S = require('../../test/support');
 const { round, log } = require('../lib/util');
+const { listWorkflow, uuidFor } = require('../lib/list-workflow');
 
 const N8N_JS = path.join(__dirname, '..', '..', 'test', 'e2e', 'n8n.js');
 const LATENCY_MS = 200;
-const uuid = (n) => `c0000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const uuid = uuidFor('c0000000');
 
 function notRun(reason, extra = {}) {
 	return { status: 'not run', reason, met: null, ...extra };
@@ -35,18 +36,6 @@ function notRun(reason, extra = {}) {
 
 /** One workflow per arm and size: the last node puts proposal `proposalId` on hold with the item's tag. */
 function workflow(id, arm, { items, proposalId, baseUrl, credentialId, batch }) {
-	const prefix = [
-		{ id: uuid(1), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{
-			id: uuid(2),
-			name: 'Make List',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			position: [220, 0],
-			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ list: Array.from({ length: items }, (_, i) => i + 1) }), options: {} },
-		},
-		{ id: uuid(3), name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [440, 0], parameters: { fieldToSplitOut: 'list', options: {} } },
-	];
 	const tag = `={{ $execution.id + '-' + $json.list }}`;
 	let last;
 	if (arm === 'node' || arm === 'node-c1') {
@@ -86,17 +75,7 @@ function workflow(id, arm, { items, proposalId, baseUrl, credentialId, batch }) 
 			credentials: { workOrderServiceApi: { id: credentialId, name: credentialId } },
 		};
 	}
-	return {
-		id,
-		name: `bench 8: ${arm} x ${items}`,
-		nodes: [...prefix, last],
-		connections: {
-			Start: { main: [[{ node: 'Make List', type: 'main', index: 0 }]] },
-			'Make List': { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
-			'Split Out': { main: [[{ node: 'Last', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
+	return listWorkflow({ id, name: `bench 8: ${arm} x ${items}`, items, uuid, last });
 }
 
 /**
