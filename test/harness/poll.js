@@ -210,15 +210,14 @@ function createPollApi({ nodeTypes, credentials, logs, makeAdditionalData, run }
 	 */
 
 	/**
-	 * Activates a workflow the way n8n does: builds the live workflow and runs the activation poll.
-	 * `trigger.poll()` then runs a cron tick; `trigger.restart()` rebuilds the workflow from the
-	 * saved static data only (as `n8n start` after a restart does) and runs its activation poll.
-	 * @param {any} workflowJson @param {TriggerOptions} [options]
+	 * The live state of an active workflow: its credentials added to the store, the workflow built
+	 * with the given static data, what n8n saved so far, and the polls run.
+	 * @param {any} workflowJson @param {TriggerOptions} options
 	 */
-	async function activate(workflowJson, options = {}) {
+	function startLive(workflowJson, options) {
 		for (const [id, entry] of Object.entries(options.credentials ?? {})) credentials.set(id, entry);
 		const workflowData = normalize(workflowJson);
-		const live = {
+		return {
 			workflowData,
 			nodeName: options.nodeName,
 			runWorkflow: options.runWorkflow ?? true,
@@ -228,6 +227,16 @@ function createPollApi({ nodeTypes, credentials, logs, makeAdditionalData, run }
 			/** @type {PollResult[]} */
 			polls: [],
 		};
+	}
+
+	/**
+	 * Activates a workflow the way n8n does: builds the live workflow and runs the activation poll.
+	 * `trigger.poll()` then runs a cron tick; `trigger.restart()` rebuilds the workflow from the
+	 * saved static data only (as `n8n start` after a restart does) and runs its activation poll.
+	 * @param {any} workflowJson @param {TriggerOptions} [options]
+	 */
+	async function activate(workflowJson, options = {}) {
+		const live = startLive(workflowJson, options);
 		const activation = await tick(live, { testingTrigger: true, activation: options.activation ?? 'activate' });
 		return {
 			/** The activation poll. */
@@ -238,7 +247,7 @@ function createPollApi({ nodeTypes, credentials, logs, makeAdditionalData, run }
 			poll: () => tick(live, { testingTrigger: false, activation: 'activate' }),
 			/** n8n restarts: the workflow is rebuilt from the saved static data and activated ('init'). */
 			restart: async () => {
-				live.workflow = buildWorkflow(workflowData, live.saved);
+				live.workflow = buildWorkflow(live.workflowData, live.saved);
 				return await tick(live, { testingTrigger: true, activation: 'init' });
 			},
 			/** The workflow's static data in memory (a copy). */
@@ -290,17 +299,7 @@ function createPollApi({ nodeTypes, credentials, logs, makeAdditionalData, run }
 				result,
 			};
 		}
-		for (const [id, entry] of Object.entries(options.credentials ?? {})) credentials.set(id, entry);
-		const workflowData = normalize(workflowJson);
-		const live = {
-			workflowData,
-			nodeName: options.nodeName,
-			runWorkflow: options.runWorkflow ?? true,
-			pollBudgetMs: options.pollBudgetMs,
-			workflow: buildWorkflow(workflowData, options.staticData),
-			saved: copy(options.staticData ?? workflowData.staticData ?? {}),
-			polls: [],
-		};
+		const live = startLive(workflowJson, options);
 		const activation = options.activation;
 		return await tick(live, { testingTrigger: activation !== undefined, activation: activation ?? 'activate' });
 	}
