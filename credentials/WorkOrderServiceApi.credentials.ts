@@ -17,9 +17,9 @@ import {
 	passwordField,
 	tokenFields,
 	usernameField,
-} from './common/fields';
-import { bearerAuthentication } from './common/authenticate';
-import { preAuthenticate } from './common/tokenBroker';
+} from '../nodes/WorkOrderService/descriptions/credentialFields';
+import { bearerAuthentication } from '../nodes/WorkOrderService/auth/authenticate';
+import { preAuthenticate } from '../nodes/WorkOrderService/auth/tokenBroker';
 
 /**
  * OAuth2 resource-owner password grant, with refresh tokens and the optional child-subscriber

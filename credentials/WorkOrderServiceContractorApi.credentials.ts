@@ -17,9 +17,9 @@ import {
 	passwordField,
 	tokenFields,
 	usernameField,
-} from './common/fields';
-import { bearerAuthentication } from './common/authenticate';
-import { preAuthenticate } from './common/tokenBroker';
+} from '../nodes/WorkOrderService/descriptions/credentialFields';
+import { bearerAuthentication } from '../nodes/WorkOrderService/auth/authenticate';
+import { preAuthenticate } from '../nodes/WorkOrderService/auth/tokenBroker';
 
 /**
  * Contractor API login: POST /jwt/token with the client as Basic and the user's name and password

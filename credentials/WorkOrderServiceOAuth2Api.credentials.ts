@@ -5,7 +5,7 @@ import {
 	baseUrlField,
 	credentialIcon,
 	credentialTest,
-} from './common/fields';
+} from '../nodes/WorkOrderService/descriptions/credentialFields';
 
 /**
  * OAuth2 authorization-code grant. n8n's own OAuth2 machinery does the Connect flow, stores the

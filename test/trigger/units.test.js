@@ -6,10 +6,10 @@
 const path = require('path');
 const { NodeOperationError } = require('n8n-workflow');
 
-const DIST = path.resolve(__dirname, '..', '..', 'dist', 'nodes', 'WorkOrderServiceTrigger');
-const time = require(path.join(DIST, 'helpers', 'time'));
-const filter = require(path.join(DIST, 'helpers', 'filter'));
-const state = require(path.join(DIST, 'helpers', 'state'));
+const DIST = path.resolve(__dirname, '..', '..', 'dist', 'nodes', 'WorkOrderService', 'trigger');
+const time = require(path.join(DIST, 'time'));
+const filter = require(path.join(DIST, 'filter'));
+const state = require(path.join(DIST, 'state'));
 const reader = require(path.join(DIST, 'reader'));
 
 const NODE = { id: 'n', name: 'Work Order Service Trigger', type: 't', typeVersion: 1, position: [0, 0], parameters: {} };

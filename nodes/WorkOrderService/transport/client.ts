@@ -10,8 +10,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { headerValue, originOf, parseRetryAfter } from '../../../credentials/common/http';
-import { SecretSet, credentialSecrets } from '../../../credentials/common/secrets';
+import { headerValue, originOf, parseRetryAfter } from '../auth/http';
+import { SecretSet, credentialSecrets } from '../auth/secrets';
 import {
 	adoptStored,
 	claimPersist,
@@ -20,8 +20,8 @@ import {
 	knownTokens,
 	obtainToken,
 	rejectToken,
-} from '../../../credentials/common/tokenBroker';
-import { loginConfig, normalizeBaseUrl, type LoginConfig, type StoredToken } from '../../../credentials/common/tokenClient';
+} from '../auth/tokenBroker';
+import { loginConfig, normalizeBaseUrl, type LoginConfig, type StoredToken } from '../auth/tokenClient';
 import {
 	bodyToText,
 	hintForStatus,

@@ -1,5 +1,5 @@
-import { bodyToText, isWorkOrderServiceAuthError } from '../../../credentials/common/http';
-import { SecretSet } from '../../../credentials/common/secrets';
+import { bodyToText, isWorkOrderServiceAuthError } from '../auth/http';
+import { SecretSet } from '../auth/secrets';
 
 /**
  * Reading failures of the HTTP layer, and the words shown to the user for them.
@@ -13,7 +13,7 @@ export {
 	parseRetryAfter,
 	serviceErrorCode,
 	serviceMessage,
-} from '../../../credentials/common/http';
+} from '../auth/http';
 
 export interface HttpFailure {
 	/** HTTP status when the service answered. */

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { WorkOrderServiceClient } from '../WorkOrderService/transport';
-import { matchesStatus, readFilters, type TriggerFilters } from './helpers/filter';
+import { WorkOrderServiceClient } from '../transport';
+import { matchesStatus, readFilters, type TriggerFilters } from './filter';
 import {
 	STATE_VERSION,
 	STATUS_MEMORY_CAP,
@@ -15,8 +15,8 @@ import {
 	writeState,
 	type TriggerEvent,
 	type TriggerState,
-} from './helpers/state';
-import { isKnownZone, parseDateTime, toODataInstant, zonedWallTimeToInstant } from './helpers/time';
+} from './state';
+import { isKnownZone, parseDateTime, toODataInstant, zonedWallTimeToInstant } from './time';
 import {
 	compareVersions,
 	readBefore,

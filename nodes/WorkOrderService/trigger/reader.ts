@@ -1,11 +1,11 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { headerValue } from '../../credentials/common/http';
-import { PAGE_SIZE, type WorkOrderServiceClient } from '../WorkOrderService/transport';
-import { joinClauses } from './helpers/filter';
-import { instantOf, parseDateTime, parseHttpDate, toODataInstant } from './helpers/time';
-import { versionKey } from './helpers/state';
+import { headerValue } from '../auth/http';
+import { PAGE_SIZE, type WorkOrderServiceClient } from '../transport';
+import { joinClauses } from './filter';
+import { instantOf, parseDateTime, parseHttpDate, toODataInstant } from './time';
+import { versionKey } from './state';
 
 /**
  * The trigger's reads of `GET /odata/workorders`: the window since the cursor (ascending, paged

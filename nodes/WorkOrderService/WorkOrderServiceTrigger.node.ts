@@ -1,8 +1,8 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, credentials } from '../WorkOrderService/descriptions/authentication';
-import { DEFAULT_LOOKBACK_SECONDS, pollWorkOrders } from './poll';
+import { authenticationProperty, credentials } from './descriptions/authentication';
+import { DEFAULT_LOOKBACK_SECONDS, pollWorkOrders } from './trigger/poll';
 
 export class WorkOrderServiceTrigger implements INodeType {
 	description: INodeTypeDescription = {
