@@ -235,7 +235,7 @@ async function loadPackage(packageDir) {
 /**
  * @param {{ packageDir?: string }} [options]
  */
-async function createHarness({ packageDir = '/work/main' } = {}) {
+async function createHarness({ packageDir = path.resolve(__dirname, '..', '..') } = {}) {
 	const { logger, binaryReady, als, baseDir } = setupGlobals();
 	await binaryReady;
 
