@@ -8,15 +8,10 @@ import type {
 } from 'n8n-workflow';
 
 import {
-	authServerUrlField,
-	baseUrlField,
 	credentialIcon,
 	credentialTest,
-	clientIdField,
-	clientSecretField,
-	passwordField,
+	loginFields,
 	tokenFields,
-	usernameField,
 } from '../nodes/WorkOrderService/descriptions/credentialFields';
 import { bearerAuthentication } from '../nodes/WorkOrderService/auth/authenticate';
 import { preAuthenticate } from '../nodes/WorkOrderService/auth/tokenBroker';
@@ -36,12 +31,7 @@ export class WorkOrderServiceApi implements ICredentialType {
 	documentationUrl = 'https://github.com/n8n-nodes-work-order-service/n8n-nodes-work-order-service#credentials';
 
 	properties: INodeProperties[] = [
-		authServerUrlField,
-		baseUrlField,
-		clientIdField,
-		clientSecretField,
-		usernameField,
-		passwordField,
+		...loginFields,
 		{
 			displayName: 'Child Subscriber ID',
 			name: 'subsidiaryId',

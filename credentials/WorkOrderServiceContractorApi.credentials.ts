@@ -8,15 +8,10 @@ import type {
 } from 'n8n-workflow';
 
 import {
-	authServerUrlField,
-	baseUrlField,
 	credentialIcon,
 	credentialTest,
-	clientIdField,
-	clientSecretField,
-	passwordField,
+	loginFields,
 	tokenFields,
-	usernameField,
 } from '../nodes/WorkOrderService/descriptions/credentialFields';
 import { bearerAuthentication } from '../nodes/WorkOrderService/auth/authenticate';
 import { preAuthenticate } from '../nodes/WorkOrderService/auth/tokenBroker';
@@ -35,12 +30,7 @@ export class WorkOrderServiceContractorApi implements ICredentialType {
 	documentationUrl = 'https://github.com/n8n-nodes-work-order-service/n8n-nodes-work-order-service#credentials';
 
 	properties: INodeProperties[] = [
-		authServerUrlField,
-		baseUrlField,
-		clientIdField,
-		clientSecretField,
-		usernameField,
-		passwordField,
+		...loginFields,
 		...tokenFields,
 	];
 

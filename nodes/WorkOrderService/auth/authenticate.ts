@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { originOf } from './http';
-import { tokenIdentity, type LoginKind } from './tokenClient';
+import { tokenIdentity, type LoginKind } from './loginConfig';
 
 /**
  * The credential's `authenticate`: adds `Authorization: Bearer <token>` only when

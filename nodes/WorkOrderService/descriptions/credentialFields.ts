@@ -59,6 +59,16 @@ export const passwordField: INodeProperties = {
 	required: true,
 };
 
+/** What a token-login credential asks for: servers, client and user (password grant and contractor JWT alike). */
+export const loginFields: INodeProperties[] = [
+	authServerUrlField,
+	baseUrlField,
+	clientIdField,
+	clientSecretField,
+	usernameField,
+	passwordField,
+];
+
 export const tokenFields: INodeProperties[] = [
 	{
 		displayName: 'Access Token',

@@ -1,0 +1,225 @@
+'use strict';
+// The login steps and the token bookkeeping around them, without HTTP: what each step sends to the
+// token endpoint, which refresh token a login tries, what it stores, when a token counts as usable,
+// and how long a throttled login waits.
+const {
+	passwordGrant,
+	refreshGrant,
+	jwtLogin,
+	jwtRenewal,
+	childSubscriberExchange,
+	loginRequest,
+	renewalRequest,
+	loginConfig,
+	normalizeBaseUrl,
+} = require('../../dist/nodes/WorkOrderService/auth/tokenClient');
+const { storedTokenFields, storedTokenOf, pickRefreshToken, isFresh } = require('../../dist/nodes/WorkOrderService/auth/storedToken');
+const { isUsable, rejectToken } = require('../../dist/nodes/WorkOrderService/auth/tokenBroker');
+const { throttleDelay } = require('../../dist/nodes/WorkOrderService/auth/tokenBroker');
+
+const FIELDS = {
+	authServerUrl: 'https://Login.Example.com/auth/',
+	baseUrl: 'https://api.example.com/v3/',
+	clientId: 'client-1',
+	clientSecret: 'secret-1',
+	username: 'Jane@Example.com',
+	password: ' pass word ',
+};
+const basic = `Basic ${Buffer.from('client-1:secret-1').toString('base64')}`;
+const password = loginConfig('password', FIELDS);
+const scoped = loginConfig('password', { ...FIELDS, subsidiaryId: ' 2001 ' });
+const contractor = loginConfig('contractor', { ...FIELDS, subsidiaryId: '2001' });
+
+describe('loginConfig', () => {
+	test('token endpoints, Basic header, identity (no secrets) and the password as typed', () => {
+		expect(password.tokenUrl).toBe('https://Login.Example.com/auth/oauth/token');
+		expect(contractor.tokenUrl).toBe('https://Login.Example.com/auth/jwt/token');
+		expect(password.basic).toBe(basic);
+		expect(password.password).toBe(' pass word ');
+		expect(password.identity).toBe('oauth|https://login.example.com/auth|https://api.example.com|client-1|jane@example.com|');
+		expect(scoped.identity).toMatch(/\|2001$/);
+		expect(contractor.subsidiaryId).toBeUndefined();
+		expect(contractor.identity).toMatch(/^jwt\|.*\|$/);
+		expect(password.key).not.toBe(loginConfig('password', { ...FIELDS, password: 'other' }).key);
+		expect(password.identity).toBe(loginConfig('password', { ...FIELDS, password: 'other' }).identity);
+	});
+
+	test.each([
+		[{ authServerUrl: 'login.example.com' }, /Authorization Server URL must be an http\(s\) URL/],
+		[{ baseUrl: '' }, /API Base URL must be an http\(s\) URL/],
+		[{ clientId: '  ' }, /Client ID is empty/],
+		[{ clientSecret: '' }, /Client Secret is empty/],
+		[{ password: undefined }, /Password is empty/],
+		[{ subsidiaryId: '0' }, /Child Subscriber ID must be a positive whole number/],
+		[{ subsidiaryId: '12a' }, /Child Subscriber ID must be a positive whole number/],
+	])('%p is refused: %p', (change, message) => {
+		expect(() => loginConfig('password', { ...FIELDS, ...change })).toThrow(message);
+	});
+
+	test('normalizeBaseUrl drops trailing slashes and /v3', () => {
+		expect(normalizeBaseUrl(' https://api.example.com/V3// ')).toBe('https://api.example.com');
+	});
+});
+
+describe('the steps: what each sends to the token endpoint', () => {
+	test('password grant', () => {
+		expect(passwordGrant(password)).toEqual({
+			form: { grant_type: 'password', username: 'Jane@Example.com', password: ' pass word ' },
+			authorization: basic,
+			purpose: 'password grant',
+			grantRefusalKind: 'invalidUser',
+		});
+	});
+
+	test('refresh', () => {
+		expect(refreshGrant(password, 'rt-1')).toEqual({
+			form: { grant_type: 'refresh_token', refresh_token: 'rt-1' },
+			authorization: basic,
+			purpose: 'token refresh',
+			grantRefusalKind: 'invalidGrant',
+		});
+	});
+
+	test('contractor JWT login and renewal: no grant type', () => {
+		expect(jwtLogin(contractor)).toEqual({
+			form: { username: 'Jane@Example.com', password: ' pass word ' },
+			authorization: basic,
+			purpose: 'JWT login',
+			grantRefusalKind: 'invalidUser',
+		});
+		expect(jwtRenewal(contractor, 'rt-2')).toEqual({
+			form: { refresh_token: 'rt-2' },
+			authorization: basic,
+			purpose: 'JWT renewal',
+			grantRefusalKind: 'invalidGrant',
+		});
+	});
+
+	test('child-subscriber exchange: the universal token as Bearer, the subsidiary in the form', () => {
+		expect(childSubscriberExchange('universal-at', '2001')).toEqual({
+			form: { subsidiary_id: '2001' },
+			authorization: 'Bearer universal-at',
+			purpose: 'child subscriber selection (subsidiary 2001)',
+			grantRefusalKind: 'subsidiary',
+		});
+	});
+
+	test('the login and the renewal follow the credential kind', () => {
+		expect(loginRequest(password)).toEqual(passwordGrant(password));
+		expect(loginRequest(contractor)).toEqual(jwtLogin(contractor));
+		expect(renewalRequest(password, 'r')).toEqual(refreshGrant(password, 'r'));
+		expect(renewalRequest(contractor, 'r')).toEqual(jwtRenewal(contractor, 'r'));
+	});
+});
+
+describe('stored token fields', () => {
+	const now = 1_700_000_000_000;
+
+	test('what a login stores: expiries from the answer, the refresh lifetime default, identity and scope', () => {
+		expect(storedTokenFields({ accessToken: 'a', refreshToken: 'r', expiresIn: 3600, scope: 's' }, 'id', undefined, 1000, now)).toEqual({
+			accessToken: 'a',
+			refreshToken: 'r',
+			accessTokenExpiresAt: String(now + 3_600_000),
+			accessTokenIssuedAt: String(now),
+			refreshTokenExpiresAt: String(now + 1000),
+			tokenIdentity: 'id',
+			tokenScope: 's',
+		});
+	});
+
+	test('a refresh that brings no new refresh token keeps the one it used; unknown lifetimes stay empty', () => {
+		const fields = storedTokenFields({ accessToken: 'a', refreshExpiresIn: 60 }, 'id', 'old-r', undefined, now);
+		expect(fields.refreshToken).toBe('old-r');
+		expect(fields.refreshTokenExpiresAt).toBe(String(now + 60_000));
+		expect(fields.accessTokenExpiresAt).toBe('');
+		expect(storedTokenFields({ accessToken: 'a' }, 'id', undefined, 5000, now).refreshTokenExpiresAt).toBe('');
+	});
+
+	test('read back as text; nothing without an access token', () => {
+		expect(storedTokenOf({ accessToken: 'a', accessTokenExpiresAt: 123, refreshToken: null })).toEqual({
+			accessToken: 'a',
+			refreshToken: '',
+			accessTokenExpiresAt: '123',
+			accessTokenIssuedAt: '',
+			refreshTokenExpiresAt: '',
+			tokenIdentity: '',
+			tokenScope: '',
+		});
+		expect(storedTokenOf({ accessToken: '' })).toBeUndefined();
+		expect(storedTokenOf(undefined)).toBeUndefined();
+	});
+
+	test('a credential that never held a token is fresh', () => {
+		expect(isFresh(undefined)).toBe(true);
+		expect(isFresh({ accessToken: '', tokenIdentity: '' })).toBe(true);
+		expect(isFresh({ accessToken: 'a' })).toBe(false);
+		expect(isFresh({ tokenIdentity: 'id' })).toBe(false);
+	});
+});
+
+describe('pickRefreshToken: the newest lineage first, never one known to be expired', () => {
+	const now = 1_700_000_000_000;
+	const token = (refreshToken, refreshTokenExpiresAt = '', tokenIdentity = password.identity) => ({
+		accessToken: `a-${refreshToken}`,
+		refreshToken,
+		accessTokenExpiresAt: '',
+		accessTokenIssuedAt: '',
+		refreshTokenExpiresAt,
+		tokenIdentity,
+	});
+
+	test('the first source with a refresh token of these settings', () => {
+		expect(pickRefreshToken(password, [undefined, token(''), token('r2'), token('r3')], now)).toBe('r2');
+		expect(pickRefreshToken(password, [token('r1', '', 'other-identity'), token('r2')], now)).toBe('r2');
+		expect(pickRefreshToken(password, [undefined, undefined], now)).toBeUndefined();
+	});
+
+	test('a refresh token that any source knows to expire within a minute is skipped', () => {
+		expect(pickRefreshToken(password, [token('r1', String(now + 30_000)), token('r2', String(now + 3_600_000))], now)).toBe('r2');
+		expect(pickRefreshToken(password, [token('r1'), token('r1', String(now - 1))], now)).toBeUndefined();
+	});
+});
+
+describe('isUsable', () => {
+	const config = loginConfig('password', { ...FIELDS, clientId: 'usable-client' });
+	const now = 1_700_000_000_000;
+	const stored = (accessToken, issued, expires, identity = config.identity) => ({
+		accessToken,
+		refreshToken: '',
+		accessTokenIssuedAt: issued === undefined ? '' : String(issued),
+		accessTokenExpiresAt: expires === undefined ? '' : String(expires),
+		refreshTokenExpiresAt: '',
+		tokenIdentity: identity,
+		tokenScope: '',
+	});
+
+	test('renewed 30 s before expiry, or a tenth of a short lifetime; at expiry without an issue time', () => {
+		expect(isUsable(stored('t1', now - 3_600_000, now + 31_000), config, now)).toBe(true);
+		expect(isUsable(stored('t1', now - 3_600_000, now + 29_000), config, now)).toBe(false);
+		expect(isUsable(stored('t2', now - 50_000, now + 6_000), config, now)).toBe(true); // lifetime 56 s: margin 5.6 s
+		expect(isUsable(stored('t2', now - 50_000, now + 5_000), config, now)).toBe(false);
+		expect(isUsable(stored('t3', undefined, now + 1), config, now)).toBe(true);
+		expect(isUsable(stored('t3', undefined, now), config, now)).toBe(false);
+		expect(isUsable(stored('t4', undefined, undefined), config, now)).toBe(true);
+	});
+
+	test('not for other settings, not when empty, never once rejected', () => {
+		expect(isUsable(stored('t5', undefined, undefined, 'other'), config, now)).toBe(false);
+		expect(isUsable(stored('', undefined, undefined), config, now)).toBe(false);
+		expect(isUsable(undefined, config, now)).toBe(false);
+		rejectToken(config, 't6');
+		expect(isUsable(stored('t6', undefined, undefined), config, now)).toBe(false);
+	});
+});
+
+describe('throttleDelay', () => {
+	test('as Retry-After says, at least 250 ms', () => {
+		expect(throttleDelay(1, 3000)).toBe(3000);
+		expect(throttleDelay(1, 0)).toBe(250);
+		expect(throttleDelay(7, 90_000)).toBe(90_000);
+	});
+
+	test('without Retry-After: 2, 4, 8, 16, 30, 30 s', () => {
+		expect([1, 2, 3, 4, 5, 6].map((n) => throttleDelay(n, undefined))).toEqual([2000, 4000, 8000, 16_000, 30_000, 30_000]);
+	});
+});
