@@ -14,8 +14,7 @@ const {
 	normalizeBaseUrl,
 } = require('../../dist/nodes/WorkOrderService/auth/tokenClient');
 const { storedTokenFields, storedTokenOf, pickRefreshToken, isFresh } = require('../../dist/nodes/WorkOrderService/auth/storedToken');
-const { isUsable, rejectToken } = require('../../dist/nodes/WorkOrderService/auth/tokenBroker');
-const { throttleDelay } = require('../../dist/nodes/WorkOrderService/auth/tokenBroker');
+const { isUsable, rejectToken, throttleDelay } = require('../../dist/nodes/WorkOrderService/auth/tokenBroker');
 
 const FIELDS = {
 	authServerUrl: 'https://Login.Example.com/auth/',
