@@ -2,6 +2,7 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentials } from './descriptions/authentication';
+import { requestOptionsProperty } from './descriptions/requestOptions';
 import { DEFAULT_LOOKBACK_SECONDS, pollWorkOrders } from './trigger/poll';
 
 export class WorkOrderServiceTrigger implements INodeType {
@@ -133,49 +134,7 @@ export class WorkOrderServiceTrigger implements INodeType {
 					},
 				],
 			},
-			{
-				displayName: 'Request Options',
-				name: 'requestOptions',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Max Retries',
-						name: 'maxRetries',
-						type: 'number',
-						default: 3,
-						typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
-						description:
-							'How many times a throttled (429/503 with Retry-After) or failed (5xx, network) read is sent again before the poll fails. A failed poll keeps its place: the next poll reads the same changes again.',
-					},
-					{
-						displayName: 'Max Wait (Seconds)',
-						name: 'maxWaitSeconds',
-						type: 'number',
-						default: 120,
-						typeOptions: { minValue: 0 },
-						description: 'Longest total time one read may spend waiting between retries',
-					},
-					{
-						displayName: 'Requests Per Minute',
-						name: 'requestsPerMinute',
-						type: 'number',
-						default: 0,
-						typeOptions: { minValue: 0 },
-						description:
-							'Spread the reads of one poll so that at most this many start per minute (0 = no pacing). The sandbox allows about 40 per minute.',
-					},
-					{
-						displayName: 'Timeout (Seconds)',
-						name: 'timeoutSeconds',
-						type: 'number',
-						default: 60,
-						typeOptions: { minValue: 1 },
-						description: 'How long to wait for the service to answer one request',
-					},
-				],
-			},
+			requestOptionsProperty('trigger'),
 		],
 	};
 

@@ -78,7 +78,7 @@ export const noteIdField: INodeProperties = {
 		'ID of the work order note (a 64-bit number). Map it from a previous step\'s note ID: this node outputs note IDs as text, so no digit is lost.',
 };
 
-export const returnAllField: INodeProperties = {
+const returnAllField: INodeProperties = {
 	displayName: 'Return All',
 	name: 'returnAll',
 	type: 'boolean',
@@ -86,14 +86,18 @@ export const returnAllField: INodeProperties = {
 	description: 'Whether to return all results or only up to a given limit',
 };
 
+/** Shown while Return All is off (read with readLimit). */
 export const limitField: INodeProperties = {
 	displayName: 'Limit',
 	name: 'limit',
 	type: 'number',
 	default: 50,
 	typeOptions: { minValue: 1 },
+	displayOptions: { show: { returnAll: [false] } },
 	description: 'Max number of results to return',
 };
+
+export const returnAllOrLimitFields: INodeProperties[] = [returnAllField, limitField];
 
 export const binaryPropertyField: INodeProperties = {
 	displayName: 'Input Binary Field',

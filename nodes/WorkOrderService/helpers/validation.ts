@@ -133,6 +133,15 @@ export function optionalEmail(node: INode, itemIndex: number, field: Field, valu
 	return text;
 }
 
+/** E-mail addresses separated by semicolons or commas, each checked; sent joined by semicolons. */
+export function optionalEmailList(node: INode, itemIndex: number, field: Field, value: unknown): string | undefined {
+	const text = optionalText(node, itemIndex, field, value);
+	if (text === undefined) return undefined;
+	const addresses = text.split(/[;,]/).map((a) => a.trim()).filter((a) => a !== '');
+	for (const address of addresses) optionalEmail(node, itemIndex, field, address);
+	return addresses.length ? addresses.join(';') : undefined;
+}
+
 export function oneOf<T extends string>(
 	node: INode,
 	itemIndex: number,

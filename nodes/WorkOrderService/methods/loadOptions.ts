@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { WorkOrderServiceClient, toRecords } from '../transport';
+import { WHOLE_LIST, WorkOrderServiceClient, readList } from '../transport';
 
 function firstString(record: IDataObject, keys: string[]): string | undefined {
 	for (const key of keys) {
@@ -14,9 +14,8 @@ function firstString(record: IDataObject, keys: string[]): string | undefined {
 /** Rejection reason codes (GET /proposals/RejectionReasons) for the Reject operation's dropdown. */
 export async function getRejectionReasons(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const client = WorkOrderServiceClient.forNode(this);
-	const body = await client.request({ method: 'GET', path: '/proposals/RejectionReasons' });
 	const options: INodePropertyOptions[] = [];
-	for (const record of toRecords(body)) {
+	for (const record of await readList(this, client, WHOLE_LIST, { path: '/proposals/RejectionReasons' })) {
 		const id = record.Id ?? record.ID ?? record.id ?? record.RejectReasonCodeId ?? record.ReasonCodeId;
 		if (typeof id !== 'number' && typeof id !== 'string') continue;
 		const name = firstString(record, ['Description', 'Name', 'Reason', 'Text', 'Code']) ?? `Reason ${id}`;

@@ -17,4 +17,15 @@ export {
 	type ClientContext,
 	type RequestSettings,
 } from './client';
-export { getNotesList, getODataList, toRecords, withoutODataAnnotations, PAGE_SIZE } from './paging';
+export {
+	NOTES_LIST,
+	ODATA_LIST,
+	PAGE_SIZE,
+	WHOLE_LIST,
+	isLastPage,
+	readList,
+	readPage,
+	toRecords,
+	withoutODataAnnotations,
+	type ListShape,
+} from './paging';

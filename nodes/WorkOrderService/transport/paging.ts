@@ -5,10 +5,12 @@ import type { ClientContext, WorkOrderServiceClient } from './client';
 import { ownRecord } from './client';
 
 /**
- * Paging for the service's lists. Deployed instances return at most 50 records a page whatever
- * is asked, and work-order lists carry no @odata.nextLink: page with $skip and stop on
- * @odata.count, on an empty page, or on a short page. Pages are appended one record at a time
- * (never `push(...page)`): a hostile or huge page of any size that fits in memory works.
+ * Every list read of the action node: one loop (readList) fed the list's shape (ODATA_LIST,
+ * NOTES_LIST, WHOLE_LIST); the work-order picker reads one page at a time with readPage and
+ * isLastPage. Deployed instances return at most 50 records a page whatever is asked, and
+ * work-order lists carry no @odata.nextLink: page with $skip and stop on @odata.count, on an
+ * empty page, or on a short page. Pages are appended one record at a time (never
+ * `push(...page)`): a hostile or huge page of any size that fits in memory works.
  */
 
 export const PAGE_SIZE = 50;
@@ -49,61 +51,107 @@ function unexpected(ctx: ClientContext, itemIndex: number | undefined, path: str
 	});
 }
 
-/** OData list: `{ value: [...], "@odata.count"?: n }`, paged with $top/$skip. */
-export async function getODataList(
-	ctx: ClientContext,
-	client: WorkOrderServiceClient,
-	options: ListOptions,
-): Promise<IDataObject[]> {
-	const results: IDataObject[] = [];
-	const limit = options.limit;
-	let skip = 0;
-	let total: number | undefined;
-	for (let page = 0; page < MAX_PAGES; page++) {
-		const want = limit === undefined ? PAGE_SIZE : Math.min(PAGE_SIZE, limit - results.length);
-		if (want <= 0) break;
-		const body = await client.request({
-			method: 'GET',
-			path: options.path,
-			qs: { ...options.qs, $top: want, $skip: skip, $count: true },
-			itemIndex: options.itemIndex,
-		});
-		const records = asRecords(field(body, 'value')) ?? asRecords(body);
-		if (!records) throw unexpected(ctx, options.itemIndex, options.path, 'no "value" list');
-		const count = Number(field(body, '@odata.count'));
-		if (Number.isFinite(count)) total = count;
-		append(results, records, limit);
-		skip += records.length;
-		if (records.length === 0) break;
-		if (total !== undefined ? skip >= total : records.length < want) break;
-	}
-	return results;
+function finite(value: unknown): number | undefined {
+	const n = Number(value);
+	return Number.isFinite(n) ? n : undefined;
 }
 
-/** The notes list: `{ Notes: [...], AllNotesCount: n }`, paged with `paging=page:size` (pages from 1). */
-export async function getNotesList(
+/** Where a page starts: its number (from 0), the records read before it, how many it asks for. */
+export interface PagePosition {
+	page: number;
+	offset: number;
+	size: number;
+}
+
+/** How one kind of list is asked for and read. */
+export interface ListShape {
+	/** The key that holds the records (named in the error when an answer holds none). */
+	listKey: string;
+	/** The query asking for one page; none: one answer holds the whole list. */
+	pageQuery?: (position: PagePosition) => IDataObject;
+	/** Whether a page may ask for fewer than PAGE_SIZE records (the rest of a Limit). */
+	sizeToLimit?: boolean;
+	records: (body: unknown) => IDataObject[] | undefined;
+	/** The list's length as this answer gives it; `known`: as earlier pages gave it. */
+	total: (body: unknown, known: number | undefined) => number | undefined;
+}
+
+/** OData: `{ value: [...], "@odata.count"?: n }`, paged with $top/$skip; a count once given holds. */
+export const ODATA_LIST: ListShape = {
+	listKey: 'value',
+	pageQuery: ({ offset, size }) => ({ $top: size, $skip: offset, $count: true }),
+	sizeToLimit: true,
+	records: (body) => asRecords(field(body, 'value')) ?? asRecords(body),
+	total: (body, known) => finite(field(body, '@odata.count')) ?? known,
+};
+
+/** A work order's notes: `{ Notes: [...], AllNotesCount: n }`, paged with `paging=page:size` (pages from 1). */
+export const NOTES_LIST: ListShape = {
+	listKey: 'Notes',
+	pageQuery: ({ page, size }) => ({ paging: `${page + 1}:${size}` }),
+	records: (body) => asRecords(field(body, 'Notes')) ?? asRecords(field(body, 'value')) ?? asRecords(body),
+	total: (body) => finite(field(body, 'AllNotesCount')),
+};
+
+/** An unpaged list: one answer, an array or an object wrapping one (see toRecords). */
+export const WHOLE_LIST: ListShape = {
+	listKey: 'value',
+	records: toRecords,
+	total: () => undefined,
+};
+
+export interface Page {
+	records: IDataObject[];
+	total: number | undefined;
+}
+
+/** Reads one page of a list. */
+export async function readPage(
 	ctx: ClientContext,
 	client: WorkOrderServiceClient,
+	shape: ListShape,
+	options: ListOptions,
+	position: PagePosition,
+	known?: number,
+): Promise<Page> {
+	const body = await client.request({
+		method: 'GET',
+		path: options.path,
+		qs: shape.pageQuery ? { ...options.qs, ...shape.pageQuery(position) } : options.qs,
+		itemIndex: options.itemIndex,
+	});
+	const records = shape.records(body);
+	if (!records) throw unexpected(ctx, options.itemIndex, options.path, `no "${shape.listKey}" list`);
+	return { records, total: shape.total(body, known) };
+}
+
+/** Whether no page follows: an unpaged list, an empty page, the total reached, or a short page. */
+export function isLastPage(shape: ListShape, page: Page, position: PagePosition): boolean {
+	const read = position.offset + page.records.length;
+	if (!shape.pageQuery || page.records.length === 0) return true;
+	return page.total !== undefined ? read >= page.total : page.records.length < position.size;
+}
+
+/** Reads a list page by page, up to `limit` records (all without one). */
+export async function readList(
+	ctx: ClientContext,
+	client: WorkOrderServiceClient,
+	shape: ListShape,
 	options: ListOptions,
 ): Promise<IDataObject[]> {
 	const results: IDataObject[] = [];
 	const limit = options.limit;
-	let seen = 0;
-	for (let page = 1; page <= MAX_PAGES; page++) {
-		const body = await client.request({
-			method: 'GET',
-			path: options.path,
-			qs: { ...options.qs, paging: `${page}:${PAGE_SIZE}` },
-			itemIndex: options.itemIndex,
-		});
-		const records = asRecords(field(body, 'Notes')) ?? asRecords(field(body, 'value')) ?? asRecords(body);
-		if (!records) throw unexpected(ctx, options.itemIndex, options.path, 'no "Notes" list');
-		append(results, records, limit);
-		seen += records.length;
-		if (limit !== undefined && results.length >= limit) break;
-		const total = Number(field(body, 'AllNotesCount'));
-		if (records.length === 0) break;
-		if (Number.isFinite(total) ? seen >= total : records.length < PAGE_SIZE) break;
+	let offset = 0;
+	let total: number | undefined;
+	for (let page = 0; page < MAX_PAGES; page++) {
+		const left = limit === undefined ? PAGE_SIZE : limit - results.length;
+		if (left <= 0) break;
+		const position = { page, offset, size: shape.sizeToLimit ? Math.min(PAGE_SIZE, left) : PAGE_SIZE };
+		const read = await readPage(ctx, client, shape, options, position, total);
+		append(results, read.records, limit);
+		offset += read.records.length;
+		total = read.total;
+		if (isLastPage(shape, read, position)) break;
 	}
 	return results;
 }

@@ -1,11 +1,35 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { collectionOf, readFields, readParameter, type FieldSpec } from '../../helpers/fieldList';
+import { optionalText, positiveInteger } from '../../helpers/validation';
 import type { WorkOrderServiceClient } from '../../transport';
 
-import { changeProposalStatus, proposalDescription } from './common';
+import { proposalIdProperty, statusChangeFields } from './fields';
 
-export const description = proposalDescription('approve');
+const fields: FieldSpec[] = [
+	...statusChangeFields,
+	{
+		property: {
+			displayName: 'Reason',
+			name: 'reasonString',
+			type: 'string',
+			default: '',
+			description: 'Reason for the approval; added to the work order notes',
+		},
+		key: 'ReasonString', check: optionalText,
+	},
+];
 
+export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['approve'] } }, [
+	proposalIdProperty,
+	collectionOf('additionalFields', fields),
+]);
+
+/** PUT /proposals/{id}/approve, answered 204. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	return await changeProposalStatus.call(this, i, client, 'approve');
+	const proposalId = readParameter(this, i, proposalIdProperty, positiveInteger);
+	const { body, qs } = readFields(this, i, fields, 'additionalFields');
+	await client.request({ method: 'PUT', path: `/proposals/${proposalId}/approve`, qs, body, itemIndex: i });
+	return [{ proposalId, status: 'approved', success: true }];
 }

@@ -1,11 +1,21 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { collectionOf, readFields, readParameter } from '../../helpers/fieldList';
+import { positiveInteger } from '../../helpers/validation';
 import type { WorkOrderServiceClient } from '../../transport';
 
-import { changeProposalStatus, proposalDescription } from './common';
+import { proposalIdProperty, statusChangeFields } from './fields';
 
-export const description = proposalDescription('putOnHold');
+export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['putOnHold'] } }, [
+	proposalIdProperty,
+	collectionOf('additionalFields', statusChangeFields),
+]);
 
+/** PUT /proposals/{id}/onhold, answered 204: the proposal is on hold. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	return await changeProposalStatus.call(this, i, client, 'putOnHold');
+	const proposalId = readParameter(this, i, proposalIdProperty, positiveInteger);
+	const { body, qs } = readFields(this, i, statusChangeFields, 'additionalFields');
+	await client.request({ method: 'PUT', path: `/proposals/${proposalId}/onhold`, qs, body, itemIndex: i });
+	return [{ proposalId, status: 'onHold', success: true }];
 }

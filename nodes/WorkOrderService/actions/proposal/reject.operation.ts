@@ -1,11 +1,48 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { collectionOf, readFields, readParameter, type FieldSpec } from '../../helpers/fieldList';
+import { optionalBoolean, optionalPositiveInteger, positiveInteger } from '../../helpers/validation';
 import type { WorkOrderServiceClient } from '../../transport';
 
-import { changeProposalStatus, proposalDescription } from './common';
+import { proposalIdProperty, statusChangeFields } from './fields';
 
-export const description = proposalDescription('reject');
+const fields: FieldSpec[] = [
+	...statusChangeFields,
+	{
+		property: {
+			displayName: 'Rejection Reason Name or ID',
+			name: 'rejectReasonCodeId',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getRejectionReasons' },
+			default: '',
+			description:
+				'Reason code for the rejection. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		key: 'RejectReasonCodeId', check: optionalPositiveInteger, label: 'Rejection Reason',
+	},
+	{
+		property: {
+			displayName: 'Use Proposal Alert Emails',
+			name: 'useProposalAlertEmails',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether every user on the proposal-alerts list of the dispatch preferences gets the rejection notification. Applies only when neither Provider Email nor User Email is set.',
+		},
+		key: 'useProposalAlertEmails', in: 'query', check: optionalBoolean,
+	},
+];
 
+export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['reject'] } }, [
+	proposalIdProperty,
+	collectionOf('additionalFields', fields),
+]);
+
+/** PUT /proposals/{id}/reject, answered 204. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	return await changeProposalStatus.call(this, i, client, 'reject');
+	const proposalId = readParameter(this, i, proposalIdProperty, positiveInteger);
+	const { body, qs } = readFields(this, i, fields, 'additionalFields');
+	await client.request({ method: 'PUT', path: `/proposals/${proposalId}/reject`, qs, body, itemIndex: i });
+	return [{ proposalId, status: 'rejected', success: true }];
 }

@@ -1,3 +1,17 @@
-import { simpleListOperation } from '../common/simpleList';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-export const { description, execute } = simpleListOperation('rejectionReason', '/proposals/RejectionReasons');
+import { returnAllOrLimitFields } from '../../helpers/fields';
+import { readLimit } from '../../helpers/limit';
+import { WHOLE_LIST, readList, type WorkOrderServiceClient } from '../../transport';
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['rejectionReason'], operation: ['getAll'] } },
+	returnAllOrLimitFields,
+);
+
+/** GET /proposals/RejectionReasons: one unpaged list, one item per record. */
+export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+	const limit = readLimit(this, i);
+	return await readList(this, client, WHOLE_LIST, { path: '/proposals/RejectionReasons', limit, itemIndex: i });
+}

@@ -1,17 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
 import { readWorkOrderId } from '../../helpers/params';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
 
-const properties: INodeProperties[] = [workOrderIdField];
+export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['get'] } }, [workOrderIdField]);
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['workOrder'], operation: ['get'] } },
-	properties,
-);
-
+/** GET /workorders/{id}. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const workOrderId = readWorkOrderId(this, i);
 	return [asRecord(await client.request({ method: 'GET', path: `/workorders/${workOrderId}`, itemIndex: i })) ?? {}];

@@ -1,74 +1,68 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { idField, limitField, returnAllField } from '../../helpers/fields';
-import { optionalPositiveInteger, optionalText } from '../../helpers/validation';
+import { idField, returnAllOrLimitFields } from '../../helpers/fields';
+import { collectionOf, readFields, readParameter, trimmedText, type FieldSpec } from '../../helpers/fieldList';
 import { readLimit } from '../../helpers/limit';
-import { getODataList, type WorkOrderServiceClient } from '../../transport';
+import { optionalPositiveInteger } from '../../helpers/validation';
+import { ODATA_LIST, readList, type WorkOrderServiceClient } from '../../transport';
 
-const properties: INodeProperties[] = [
-	returnAllField,
-	{ ...limitField, displayOptions: { show: { returnAll: [false] } } },
+/** Options sent as OData query options, in the order they are checked. */
+const queryOptions: FieldSpec[] = [
 	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Filter',
-				name: 'filter',
-				type: 'string',
-				default: '',
-				placeholder: "Status/Primary eq 'OPEN'",
-				description:
-					'OData $filter expression, e.g. <code>LocationId eq 12</code>. The service lists the last 90 days unless the filter says otherwise.',
-			},
-			idField({
-				displayName: 'Location ID',
-				name: 'locationId',
-				example: '501',
-				description: 'Only work orders of this location. Leave empty for all locations.',
-			}),
-			{
-				displayName: 'Order By',
-				name: 'orderBy',
-				type: 'string',
-				default: '',
-				placeholder: 'CreatedDate desc',
-				description: 'OData $orderby expression',
-			},
-			{
-				displayName: 'Select',
-				name: 'select',
-				type: 'string',
-				default: '',
-				placeholder: 'Number,Status,Trade',
-				description: 'Comma-separated fields to return (OData $select)',
-			},
-		],
+		property: {
+			displayName: 'Filter',
+			name: 'filter',
+			type: 'string',
+			default: '',
+			placeholder: "Status/Primary eq 'OPEN'",
+			description:
+				'OData $filter expression, e.g. <code>LocationId eq 12</code>. The service lists the last 90 days unless the filter says otherwise.',
+		},
+		key: '$filter', in: 'query', check: trimmedText,
+	},
+	{
+		property: {
+			displayName: 'Order By',
+			name: 'orderBy',
+			type: 'string',
+			default: '',
+			placeholder: 'CreatedDate desc',
+			description: 'OData $orderby expression',
+		},
+		key: '$orderby', in: 'query', check: trimmedText,
+	},
+	{
+		property: {
+			displayName: 'Select',
+			name: 'select',
+			type: 'string',
+			default: '',
+			placeholder: 'Number,Status,Trade',
+			description: 'Comma-separated fields to return (OData $select)',
+		},
+		key: '$select', in: 'query', check: trimmedText,
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['workOrder'], operation: ['getAll'] } },
-	properties,
-);
+/** Chooses the path: the work orders of one location. */
+const locationIdProperty = idField({
+	displayName: 'Location ID',
+	name: 'locationId',
+	example: '501',
+	description: 'Only work orders of this location. Leave empty for all locations.',
+});
 
+export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['getAll'] } }, [
+	...returnAllOrLimitFields,
+	collectionOf('options', [...queryOptions, locationIdProperty]),
+]);
+
+/** GET /odata/workorders (or /odata/locations({id})/workorders), page by page. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	const node = this.getNode();
 	const limit = readLimit(this, i);
-	const options = (this.getNodeParameter('options', i, {}) ?? {}) as IDataObject;
-	const option = (name: string, label: string) => ({ name: `options.${name}`, label });
-	const qs: IDataObject = {};
-	const filter = optionalText(node, i, option('filter', 'Filter'), options.filter);
-	if (filter !== undefined && filter.trim() !== '') qs.$filter = filter.trim();
-	const orderBy = optionalText(node, i, option('orderBy', 'Order By'), options.orderBy);
-	if (orderBy !== undefined && orderBy.trim() !== '') qs.$orderby = orderBy.trim();
-	const select = optionalText(node, i, option('select', 'Select'), options.select);
-	if (select !== undefined && select.trim() !== '') qs.$select = select.trim();
-	const locationId = optionalPositiveInteger(node, i, option('locationId', 'Location ID'), options.locationId);
+	const { qs } = readFields(this, i, queryOptions, 'options');
+	const locationId = readParameter(this, i, locationIdProperty, optionalPositiveInteger, 'options');
 	const path = locationId === undefined ? '/odata/workorders' : `/odata/locations(${locationId})/workorders`;
-	return await getODataList(this, client, { path, qs, limit, itemIndex: i });
+	return await readList(this, client, ODATA_LIST, { path, qs, limit, itemIndex: i });
 }

@@ -1,31 +1,26 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readBinaryFile } from '../../helpers/binary';
 import { binaryPropertyField, noteIdField, workOrderIdField } from '../../helpers/fields';
-import { readWorkOrderId } from '../../helpers/params';
+import { fieldOf, readParameter } from '../../helpers/fieldList';
 import { attachmentOut } from '../../helpers/noteIds';
+import { readWorkOrderId } from '../../helpers/params';
 import { int64Id } from '../../helpers/validation';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
 
-const properties: INodeProperties[] = [workOrderIdField, noteIdField, binaryPropertyField];
+export const description = updateDisplayOptions({ show: { resource: ['workOrderNote'], operation: ['addAttachment'] } }, [
+	workOrderIdField,
+	noteIdField,
+	binaryPropertyField,
+]);
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['workOrderNote'], operation: ['addAttachment'] } },
-	properties,
-);
-
+/** POST /workorders/{id}/notes/{noteId}/attachments (multipart); the item is the attachment record. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	const node = this.getNode();
 	const workOrderId = readWorkOrderId(this, i);
-	const noteId = int64Id(node, i, { name: 'noteId', label: 'Note ID' }, this.getNodeParameter('noteId', i, undefined));
-	const file = await readBinaryFile(
-		this,
-		i,
-		{ name: 'binaryPropertyName', label: 'Input Binary Field' },
-		this.getNodeParameter('binaryPropertyName', i, 'data'),
-		{ defaultFileName: 'attachment' },
-	);
+	const noteId = readParameter(this, i, noteIdField, int64Id);
+	const propertyName = this.getNodeParameter(binaryPropertyField.name, i, 'data');
+	const file = await readBinaryFile(this, i, fieldOf(binaryPropertyField), propertyName, { defaultFileName: 'attachment' });
 	const result = await client.request({
 		method: 'POST',
 		path: `/workorders/${workOrderId}/notes/${noteId}/attachments`,

@@ -1,26 +1,21 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { limitField, returnAllField, workOrderIdField } from '../../helpers/fields';
-import { readWorkOrderId } from '../../helpers/params';
-import { noteOut } from '../../helpers/noteIds';
+import { returnAllOrLimitFields, workOrderIdField } from '../../helpers/fields';
 import { readLimit } from '../../helpers/limit';
-import { getNotesList, type WorkOrderServiceClient } from '../../transport';
+import { noteOut } from '../../helpers/noteIds';
+import { readWorkOrderId } from '../../helpers/params';
+import { NOTES_LIST, readList, type WorkOrderServiceClient } from '../../transport';
 
-const properties: INodeProperties[] = [
+export const description = updateDisplayOptions({ show: { resource: ['workOrderNote'], operation: ['getAll'] } }, [
 	workOrderIdField,
-	returnAllField,
-	{ ...limitField, displayOptions: { show: { returnAll: [false] } } },
-];
+	...returnAllOrLimitFields,
+]);
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['workOrderNote'], operation: ['getAll'] } },
-	properties,
-);
-
+/** GET /workorders/{id}/notes, page by page; one item per note, its IDs as text. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const workOrderId = readWorkOrderId(this, i);
 	const limit = readLimit(this, i);
-	const notes = await getNotesList(this, client, { path: `/workorders/${workOrderId}/notes`, limit, itemIndex: i });
+	const notes = await readList(this, client, NOTES_LIST, { path: `/workorders/${workOrderId}/notes`, limit, itemIndex: i });
 	return notes.map(noteOut);
 }
