@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { forToolCalls } from '../helpers/toolMode';
 import { WorkOrderServiceClient } from '../transport';
 import * as checklistResponse from './checklistResponse';
 import type { WorkOrderServiceType } from './node.type';
@@ -49,7 +50,8 @@ function findOperation(ctx: IExecuteFunctions, resource: string, operation: stri
 			description: 'Open the node and choose a resource and an operation from the lists.',
 		});
 	}
-	return execute;
+	// Called by an AI agent: answers a model can act on (helpers/toolMode.ts); else unchanged.
+	return forToolCalls(ctx, resource, operation, execute);
 }
 
 /** The error item of "Continue On Fail": the message, what to check, the HTTP status. */

@@ -7,6 +7,8 @@ import { NodeOperationError } from 'n8n-workflow';
  */
 
 export const INT64_MAX = '9223372036854775807';
+const WHOLE_NUMBER = 'a whole number of 1 or more';
+const INT64_RULE = `a whole number from 1 to ${INT64_MAX}, given as a string of digits`;
 export const TEXT_ANSWER_MAX_LENGTH = 500;
 
 export interface Field {
@@ -37,15 +39,43 @@ function show(value: unknown): string {
 	}
 }
 
-export function invalid(node: INode, itemIndex: number, field: Field, problem: string, value: unknown, hint?: string) {
-	return new NodeOperationError(
+/** What an input error was about, for a message that stands on its own (helpers/toolMode.ts). */
+export interface InvalidInput {
+	field: Field;
+	problem: string;
+	/** The value as the message shows it. */
+	shown: string;
+	/** What a valid value is, where the problem alone does not say it ("a whole number of 1 or more"). */
+	rule?: string;
+}
+
+const invalidInputs = new WeakMap<Error, InvalidInput>();
+
+/** The details of an error made by `invalid`, or undefined for any other error. */
+export function invalidInputOf(error: unknown): InvalidInput | undefined {
+	return error instanceof Error ? invalidInputs.get(error) : undefined;
+}
+
+export function invalid(
+	node: INode,
+	itemIndex: number,
+	field: Field,
+	problem: string,
+	value: unknown,
+	hint?: string,
+	rule?: string,
+) {
+	const shown = show(value);
+	const error = new NodeOperationError(
 		node,
-		`Invalid ${field.label} (parameter "${field.name}") in item ${itemIndex}: ${problem}, got ${show(value)}`,
+		`Invalid ${field.label} (parameter "${field.name}") in item ${itemIndex}: ${problem}, got ${shown}`,
 		{
 			itemIndex,
 			description: hint ?? `Fix the "${field.label}" parameter for item ${itemIndex}. Nothing was sent to the service for this item.`,
 		},
 	);
+	invalidInputs.set(error, { field, problem, shown, rule });
+	return error;
 }
 
 /** Nothing given: undefined, null, or text that is empty or only spaces. */
@@ -59,17 +89,18 @@ export function isBlank(value: unknown): boolean {
  * clamped or rounded: 0, negatives, fractions and anything but digits are refused.
  */
 export function positiveInteger(node: INode, itemIndex: number, field: Field, value: unknown): number {
-	if (isBlank(value)) throw invalid(node, itemIndex, field, 'must be a positive whole number, not empty', value);
+	const refuse = (problem: string, rule = WHOLE_NUMBER) => invalid(node, itemIndex, field, problem, value, undefined, rule);
+	if (isBlank(value)) throw refuse('must be a positive whole number, not empty');
 	let n: number | undefined;
 	if (typeof value === 'number') n = value;
 	else if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) n = Number(value.trim());
 	else if (typeof value === 'bigint') n = Number(value);
 	if (n === undefined || !Number.isFinite(n) || !Number.isInteger(n)) {
-		throw invalid(node, itemIndex, field, 'must be a positive whole number', value);
+		throw refuse('must be a positive whole number');
 	}
-	if (n < 1) throw invalid(node, itemIndex, field, 'must be 1 or greater', value);
+	if (n < 1) throw refuse('must be 1 or greater');
 	if (!Number.isSafeInteger(n)) {
-		throw invalid(node, itemIndex, field, 'is too large (at most 9007199254740991)', value);
+		throw refuse('is too large (at most 9007199254740991)', 'a whole number from 1 to 9007199254740991');
 	}
 	return n;
 }
@@ -85,33 +116,30 @@ export function optionalPositiveInteger(node: INode, itemIndex: number, field: F
  * A number beyond 2^53 has already lost digits, so it is refused with advice to pass a string.
  */
 export function int64Id(node: INode, itemIndex: number, field: Field, value: unknown): string {
-	if (isBlank(value)) throw invalid(node, itemIndex, field, 'must be a positive whole number, not empty', value);
+	const refuse = (problem: string, hint?: string) => invalid(node, itemIndex, field, problem, value, hint, INT64_RULE);
+	if (isBlank(value)) throw refuse('must be a positive whole number, not empty');
 	let text: string | undefined;
 	if (typeof value === 'string') text = value.trim();
 	else if (typeof value === 'bigint') text = value.toString();
 	else if (typeof value === 'number') {
 		if (!Number.isFinite(value) || !Number.isInteger(value)) {
-			throw invalid(node, itemIndex, field, 'must be a positive whole number', value);
+			throw refuse('must be a positive whole number');
 		}
 		if (!Number.isSafeInteger(value)) {
-			throw invalid(
-				node,
-				itemIndex,
-				field,
+			throw refuse(
 				'is a number beyond 2^53 that has already lost digits',
-				value,
 				`Pass the ${field.label} as a string of digits (e.g. from the "Id" field of a previous node, which this node keeps exact).`,
 			);
 		}
 		text = String(value);
 	}
 	if (text === undefined || !/^\d+$/.test(text)) {
-		throw invalid(node, itemIndex, field, 'must be a positive whole number (digits only)', value);
+		throw refuse('must be a positive whole number (digits only)');
 	}
 	const digits = text.replace(/^0+(?=\d)/, '');
-	if (digits === '0') throw invalid(node, itemIndex, field, 'must be 1 or greater', value);
+	if (digits === '0') throw refuse('must be 1 or greater');
 	if (digits.length > INT64_MAX.length || (digits.length === INT64_MAX.length && digits > INT64_MAX)) {
-		throw invalid(node, itemIndex, field, `is beyond the 64-bit maximum ${INT64_MAX}`, value);
+		throw refuse(`is beyond the 64-bit maximum ${INT64_MAX}`);
 	}
 	return digits;
 }

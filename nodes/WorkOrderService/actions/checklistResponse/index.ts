@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 				name: 'Submit',
 				value: 'submit',
 				description: 'Answer one checklist question of a work order, optionally with a photo',
-				action: 'Submit a checklist response',
+				action: 'Answer a checklist question with yes or no or an option ID or text or a number',
 			},
 		],
 		default: 'submit',

@@ -158,7 +158,7 @@ const answeredByFields: FieldSpec[] = [
 	},
 ];
 
-const photoProperty: INodeProperties = {
+export const photoProperty: INodeProperties = {
 	displayName: 'Photo Binary Field',
 	name: 'binaryPropertyName',
 	type: 'string',

@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 				value: 'getAll',
 				description:
 					'List the child subscribers of the current subscriber (their IDs go into the credential\'s Child Subscriber ID)',
-				action: 'Get many subsidiaries',
+				action: 'Get many subsidiaries if the user may list child subscribers',
 			},
 		],
 		default: 'getAll',

@@ -1,0 +1,205 @@
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { photoProperty } from '../actions/checklistResponse/submit.operation';
+import { binaryPropertyField } from './fields';
+import { invalidInputOf, type InvalidInput } from './validation';
+
+/**
+ * The node called by an AI agent (n8n's `<name>Tool` variant of this `usableAsTool` node).
+ *
+ * A model sees only an error's message: n8n 2.x's AI Agent (v3) hands it `{ error: message }`,
+ * the older agents and the MCP Server Trigger the message with "Details: <description>" added.
+ * So when the node runs as a tool, every error's message says on its own what was wrong, with
+ * which value, and what to change; and an operation that needs a file, which a tool call cannot
+ * carry, answers so before anything is read or sent. In workflows nothing here applies.
+ */
+
+/**
+ * Whether the node runs as a tool. n8n gives the tool variant the node type `<type>Tool` and runs
+ * it under that type on every path (AI Agent v3's engine requests, where the context's
+ * `isToolExecution()` is false; the agents' and the MCP Server Trigger's tool invocations, in
+ * n8n 1.x and 2.x); n8n's own `@tool` display option tests the same suffix.
+ */
+export function isToolCall(ctx: Pick<IExecuteFunctions, 'getNode'>): boolean {
+	return ctx.getNode().type.endsWith('Tool');
+}
+
+type Execute<C> = (this: IExecuteFunctions, itemIndex: number, client: C) => Promise<IDataObject[]>;
+
+/** The operation as it runs: unchanged in workflows; in a tool call with self-contained answers. */
+export function forToolCalls<C>(ctx: IExecuteFunctions, resource: string, operation: string, execute: Execute<C>): Execute<C> {
+	if (!isToolCall(ctx)) return execute;
+	const kind = `${resource}.${operation}`;
+	return async function (this: IExecuteFunctions, itemIndex: number, client: C) {
+		try {
+			refuseMissingFile(this, itemIndex, kind);
+			return await execute.call(this, itemIndex, client);
+		} catch (error) {
+			throw forModel(this, error, kind, itemIndex);
+		}
+	};
+}
+
+/* ---------------------------------------------------------------- files */
+
+/** Parameters naming the input item's binary field with a file the operation sends. */
+const FILE_INPUTS: Record<string, { property: INodeProperties; required: boolean }> = {
+	'checklistResponse.submit': { property: photoProperty, required: false },
+	'workOrderNote.addAttachment': { property: binaryPropertyField, required: true },
+};
+
+/** Answers already written for the model. */
+const answered = new WeakSet<Error>();
+
+/**
+ * A tool call's input item is the model's arguments: it never holds a file. An operation set to
+ * send one answers that, and what to do instead, before anything is read or sent.
+ */
+function refuseMissingFile(ctx: IExecuteFunctions, itemIndex: number, kind: string): void {
+	const input = FILE_INPUTS[kind];
+	if (!input) return;
+	const { property, required } = input;
+	const value = ctx.getNodeParameter(property.name, itemIndex, property.default) as unknown;
+	const name = typeof value === 'string' ? value.trim() : undefined;
+	// No photo asked for (or a name that is not text, which the operation's own check refuses).
+	if (!required && !name) return;
+	if (name && ctx.getInputData()[itemIndex]?.binary?.[name]) return;
+
+	const node = ctx.getNode();
+	const field = name ? `binary field "${name}"` : 'binary field';
+	let message: string;
+	let change: string;
+	if (required) {
+		message = `${operationLabel(kind)} needs a file, but a tool call cannot carry one (this call has no ${field}), so nothing was sent.`;
+		change =
+			'Do not call it again from the agent: tell the user that the file must be attached by a workflow in which an earlier node provides it (a download, an e-mail attachment or a form upload), or, if text is enough, add it as a work order note instead.';
+	} else {
+		message = `This checklist answer is set to include a photo from the ${field}, but a tool call cannot carry a file, so nothing was sent.`;
+		const keys = fromAiKeys(rawParameter(node, property.name));
+		change = keys.length
+			? `Call the tool again with ${quoted(keys)} empty to submit the answer without a photo, unless the question requires one; an answer that needs a photo must be given by a workflow that has the file: tell the user.`
+			: `To answer without a photo, the user must clear "${property.displayName}" in this tool; an answer that needs a photo must be given by a workflow that has the file. Tell the user.`;
+	}
+	const error = new NodeOperationError(node, `${message} ${change}`, { itemIndex, description: change });
+	answered.add(error);
+	throw error;
+}
+
+function operationLabel(kind: string): string {
+	return kind === 'workOrderNote.addAttachment' ? 'Add Attachment' : 'This operation';
+}
+
+/* ---------------------------------------------------------------- errors */
+
+/** Operations that POST: a request that got no clear answer may have been recorded. */
+const NOT_REPEATABLE = new Set([
+	'checklistResponse.submit',
+	'workOrderNote.create',
+	'workOrderNote.addAttachment',
+	'workOrder.checkIn',
+	'workOrder.checkOut',
+]);
+
+const MAYBE_RECORDED =
+	'The service may or may not have recorded it. Do not call again before checking that it is not there (for example by reading the work order or its notes), or it may be recorded twice.';
+
+/**
+ * The error as a model gets it: a NodeOperationError whose message stands on its own and whose
+ * description is its last sentence. A NodeOperationError, because n8n-core's tool invocation
+ * wraps any other error in a new one, which swaps a message naming a network code (ECONNRESET,
+ * ...) for generic text; a NodeOperationError it hands on unchanged.
+ */
+function forModel(ctx: IExecuteFunctions, error: unknown, kind: string, itemIndex: number): unknown {
+	if (!(error instanceof Error) || answered.has(error)) return error;
+	const node = ctx.getNode();
+	const input = invalidInputOf(error);
+	const { message, change } = input ? inputAnswer(node, input) : serviceAnswer(error, kind);
+	const text = change && !message.includes(change) ? `${message} ${change}` : message;
+	const answer = error instanceof NodeOperationError ? error : new NodeOperationError(node, text, { itemIndex });
+	// Set after construction: the constructor would replace a message that names a network code.
+	answer.message = text;
+	answer.description = change || undefined;
+	const httpCode = (error as NodeApiError).httpCode;
+	if (error instanceof NodeApiError && httpCode) Object.assign(answer, { httpCode });
+	answered.add(answer);
+	return answer;
+}
+
+/** Bad input, refused before any request: the parameter, the value, and who can change it. */
+function inputAnswer(node: INode, input: InvalidInput): { message: string; change: string } {
+	const { field, problem, shown, rule } = input;
+	const what = rule
+		? `${field.label} must be ${rule}, got ${shown}`
+		: /^(must|is|has)\b/.test(problem)
+			? `${field.label} ${problem}, got ${shown}`
+			: `${field.label}: ${problem}, got ${shown}`;
+	const keys = fromAiKeys(rawParameter(node, field.name));
+	const change = keys.length
+		? `Call the tool again with ${quoted(keys)} ${rule ? `set to ${rule}` : 'corrected'}.`
+		: `"${field.label}" is set in this tool's parameters, not by your arguments, so calling again will not help: tell the user to correct it.`;
+	return { message: `${what}; nothing was sent.`, change };
+}
+
+/** A refusal or failure of the service (messages already redacted by the transport). */
+function serviceAnswer(error: Error, kind: string): { message: string; change: string } {
+	const message = error.message.replace(/[.\s]*$/, '.');
+	const description = typeof (error as NodeApiError).description === 'string' ? ((error as NodeApiError).description as string) : '';
+	const status = Number((error as NodeApiError).httpCode);
+	const posts = NOT_REPEATABLE.has(kind);
+	if (Number.isInteger(status) && status >= 100) {
+		if (status === 400 || status === 422) {
+			const photo = kind === 'checklistResponse.submit' ? ' If the question requires a photo, a tool call cannot send one: tell the user.' : '';
+			return { message, change: `The service refused the values sent, so nothing changed. Correct the value its reason names and call again.${photo}` };
+		}
+		if (status === 401) {
+			return { message, change: 'The service refused this account for this operation (a missing permission), so nothing changed. Calling again will not help: tell the user.' };
+		}
+		if (status === 403 || status === 409) {
+			return { message, change: 'The service refused it, so nothing changed. The same call will be refused again: tell the user the service\'s reason.' };
+		}
+		if (status === 404) {
+			return { message, change: 'Nothing changed. Check the IDs you passed: the record does not exist or this account cannot see it (a record created in the last 30 seconds or so may not be readable yet).' };
+		}
+		if (status === 429 || /throttl/i.test(description)) {
+			return { message, change: 'The service is throttling requests, so it was not done. Wait a minute before calling again.' };
+		}
+		if (status >= 500) return { message, change: posts ? MAYBE_RECORDED : 'The service failed, so it was not done. Try again later.' };
+		return { message, change: `It was not done. ${description}`.trim() };
+	}
+	if (/^Login to the Work Order Service failed/.test(error.message)) {
+		return { message, change: 'Nothing was sent: the tool\'s credential could not log in. Calling again will not help: tell the user to fix the credential.' };
+	}
+	if (/^No answer from the Work Order Service/.test(error.message)) {
+		return { message, change: posts ? MAYBE_RECORDED : 'Nothing changed as far as is known. Try again later.' };
+	}
+	return { message, change: description };
+}
+
+/* ---------------------------------------------------------------- $fromAI */
+
+/** The parameter as saved in the node (expressions unresolved); `a.b` reaches into a collection. */
+function rawParameter(node: INode, path: string): unknown {
+	let value: unknown = node.parameters;
+	for (const key of path.split('.')) {
+		value = value !== null && typeof value === 'object' ? (value as IDataObject)[key] : undefined;
+	}
+	return value;
+}
+
+const FROM_AI = /\$from(?:AI|Ai|ai)\s*\(\s*['"`]([A-Za-z0-9_-]{1,64})['"`]/g;
+
+/** The `$fromAI()` keys a parameter's value is made of: the arguments the model passes for it. */
+export function fromAiKeys(raw: unknown): string[] {
+	const keys = new Set<string>();
+	const visit = (value: unknown, depth: number) => {
+		if (typeof value === 'string') for (const match of value.matchAll(FROM_AI)) keys.add(match[1]);
+		else if (value !== null && typeof value === 'object' && depth < 5) for (const v of Object.values(value)) visit(v, depth + 1);
+	};
+	visit(raw, 0);
+	return [...keys];
+}
+
+function quoted(keys: string[]): string {
+	return keys.map((k) => `"${k}"`).join(' and ');
+}

@@ -1,0 +1,388 @@
+'use strict';
+/**
+ * The node as an AI agent's tool (issue 20): what a model is told (tool description and schema, as
+ * n8n 2.41 builds them for the `<name>Tool` variant of a `usableAsTool` node), what it gets back
+ * when an operation needs a file, and that every error it gets says on its own what was wrong and
+ * what to change. Tool calls run through n8n-core's real paths (test/ai/support.js): the engine
+ * requests of AI Agent v3 and the tool invocation of AI Agent v1/v2 and the MCP Server Trigger;
+ * the service is the emulator on 127.0.0.1.
+ */
+const { NodeOperationError } = require('n8n-workflow');
+
+const support = require('../support');
+const { installToolVariant, agentWorkflow, defaults, minimalConvertNodeToAiTool } = require('./support');
+
+const CRED = 'cred-1';
+const AGENTS = ['engineAgent', 'toolsAgent'];
+
+let env;
+let variant;
+beforeAll(async () => {
+	env = await support.setup();
+	env.fixtures = env.emulator.fixtures;
+	env.harness.credentials.set(CRED, { name: 'Emulator password', type: 'workOrderServiceApi', data: support.passwordCredential(env.emulator) });
+	variant = installToolVariant(env.harness);
+});
+afterAll(async () => {
+	if (env) await env.close();
+});
+beforeEach(() => {
+	env.emulator.resetFaults();
+	env.emulator.clearRequests();
+});
+
+const api = () => support.apiRequests(env.emulator);
+const fromAI = (key, description, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
+
+/** Runs the scripted calls through one agent path; returns the observations the model receives. */
+async function callTool(agent, tool, calls) {
+	const result = await env.harness.run(agentWorkflow({ agent, tool, calls }), { timeoutMs: 60_000 });
+	expect(result.status).toBe('success');
+	const [out] = result.outputs.Agent;
+	return { result, out: out.json, observations: out.json.results.map((r) => r.observation) };
+}
+
+/** The one error message an observation carries (engine: `[{ error }]`; invocation: the thrown message). */
+function errorOf(agent, observation) {
+	if (agent === 'toolsAgent') return observation;
+	const parsed = JSON.parse(observation);
+	expect(Array.isArray(parsed) && parsed.length === 1 && typeof parsed[0].error === 'string').toBe(true);
+	return parsed[0].error;
+}
+
+// Every operation, with the parameters of a typical tool node (the model fills the IDs).
+const OPERATIONS = {
+	'checklistResponse.submit': 'Answer a checklist question with yes or no or an option ID or text or a number',
+	'proposal.approve': 'Approve a proposal unless invoiced or unlinked or over the approval limit',
+	'proposal.putOnHold': 'Put a proposal on hold from any status',
+	'proposal.reject': 'Reject a proposal with an optional reason code from the rejection reasons',
+	'proposal.reopen': 'Reopen a proposal from any status',
+	'rejectionReason.getAll': 'Get many rejection reasons usable as reject reason codes',
+	'subsidiary.getAll': 'Get many subsidiaries if the user may list child subscribers',
+	'workOrder.checkIn': 'Check in to a work order unless the technician works for another provider',
+	'workOrder.checkOut': 'Check out of a work order unless the technician works for another provider',
+	'workOrder.get': 'Get a work order by ID if this user can see it',
+	'workOrder.getAll': 'Get many work orders optionally filtered and sorted',
+	'workOrderNote.addAttachment': 'Attach an input file to a work order note but not as an AI tool',
+	'workOrderNote.create': 'Create a work order note from text',
+	'workOrderNote.get': 'Get a work order note by its note ID as a digit string',
+	'workOrderNote.getAttachments': 'Get attachments of a work order note or of the whole work order',
+	'workOrderNote.getAll': 'Get many notes of a work order',
+};
+
+describe('what a model is told', () => {
+	test('the tool variant is built with n8n 2.41.1\'s own convertNodeToAiTool (or the stand-in, which builds the same)', () => {
+		const { runtime, editor, source } = variant;
+		expect(runtime.description.name).toMatch(/workOrderServiceTool$/);
+		expect(runtime.description.displayName).toBe('Work Order Service Tool');
+		expect(runtime.description.outputs).toEqual(['ai_tool']);
+		expect(runtime.description.inputs).toEqual([]);
+		expect(editor.properties.find((p) => p.name === 'descriptionType').default).toBe('auto');
+		// The stand-in, used without a cached runtime, gives the editor the same Tool Description parameters.
+		const base = env.harness.nodeTypes.getByName('n8n-nodes-work-order-service.workOrderService');
+		const standIn = minimalConvertNodeToAiTool({ description: JSON.parse(JSON.stringify(base.description)) }).description;
+		const pick = (d) => d.properties.filter((p) => ['descriptionType', 'toolDescription'].includes(p.name));
+		expect(pick(standIn)).toEqual(pick(editor));
+		expect(typeof source).toBe('string');
+	});
+
+	test.each(Object.entries(OPERATIONS))('%s: "Set Automatically" tells the model what it does and when it is refused', (key, action) => {
+		const [resource, operation] = key.split('.');
+		const d = defaults(variant.editor, variant.runtime, { resource, operation });
+		expect(d.description).toBe(`${action} in Work Order Service`);
+		// One readable line the editor also lists and names new nodes after.
+		expect(action).not.toMatch(/[\n\t]/);
+		expect(action.length).toBeLessThanOrEqual(80);
+		expect(d.nodeName).toBe(`${action} in Work Order Service`);
+		// n8n 2.41 shortens the tool name to the 64 characters model APIs accept.
+		expect(d.toolName.length).toBeLessThanOrEqual(64);
+		expect(d.toolName).toMatch(/^[A-Za-z0-9_-]+$/);
+	});
+
+	test('every operation of the node has its description above (none forgotten)', () => {
+		const ops = variant.runtime.description.properties
+			.filter((p) => p.name === 'operation')
+			.flatMap((p) => p.options.map((o) => `${p.displayOptions.show.resource[0]}.${o.value}`));
+		expect(ops.sort()).toEqual(Object.keys(OPERATIONS).sort());
+	});
+
+	test('the refusals the spec names are in the descriptions a model sees by default', () => {
+		expect(OPERATIONS['proposal.approve']).toMatch(/invoiced.*unlinked.*approval limit/);
+		expect(OPERATIONS['checklistResponse.submit']).toMatch(/yes or no.*option ID.*text.*number/);
+		expect(OPERATIONS['workOrderNote.addAttachment']).toMatch(/not as an AI tool/);
+		expect(OPERATIONS['workOrderNote.get']).toMatch(/digit string/);
+	});
+
+	test('through n8n-core: tool name, description and $fromAI schema as the model API receives them; "Set Manually" replaces the description', async () => {
+		const { out } = await callTool('toolsAgent', [
+			{
+				name: 'Approve proposal',
+				parameters: {
+					resource: 'proposal',
+					operation: 'approve',
+					proposalId: fromAI('proposal_id', 'ID of the proposal to approve', 'number'),
+					additionalFields: { reasonString: fromAI('reason', 'Why it is approved') },
+				},
+			},
+			{
+				name: 'Answer checklist question',
+				parameters: {
+					resource: 'checklistResponse',
+					operation: 'submit',
+					workOrderId: { __rl: true, mode: 'id', value: fromAI('work_order_id', 'Work order ID', 'number') },
+					questionId: fromAI('question_id', 'Checklist question ID', 'number'),
+					questionType: 'acknowledgement',
+					answer: fromAI('answer', 'yes or no'),
+					providerId: '3001',
+					technicianId: '4001',
+					attempt: 1,
+				},
+			},
+			{
+				name: 'Read note',
+				parameters: {
+					resource: 'workOrderNote',
+					operation: 'get',
+					descriptionType: 'manual',
+					toolDescription: 'Reads one note of a work order. Pass the note ID as a string of digits.',
+					workOrderId: { __rl: true, mode: 'id', value: '90000005' },
+					noteId: fromAI('note_id', 'Note ID, digits as a string'),
+				},
+			},
+		], []);
+		const byName = (a, b) => a.function.name.localeCompare(b.function.name);
+		expect([...out.tools].sort(byName)).toEqual([
+			{
+				type: 'function',
+				function: {
+					name: 'Answer_checklist_question',
+					description: `${OPERATIONS['checklistResponse.submit']} in Work Order Service`,
+					parameters: expect.objectContaining({
+						properties: {
+							work_order_id: { type: 'number', description: 'Work order ID' },
+							question_id: { type: 'number', description: 'Checklist question ID' },
+							answer: { type: 'string', description: 'yes or no' },
+						},
+					}),
+				},
+			},
+			{
+				type: 'function',
+				function: {
+					name: 'Approve_proposal',
+					description: `${OPERATIONS['proposal.approve']} in Work Order Service`,
+					parameters: expect.objectContaining({
+						type: 'object',
+						properties: {
+							proposal_id: { type: 'number', description: 'ID of the proposal to approve' },
+							reason: { type: 'string', description: 'Why it is approved' },
+						},
+						required: ['proposal_id', 'reason'],
+					}),
+				},
+			},
+			{
+				type: 'function',
+				function: {
+					name: 'Read_note',
+					description: 'Reads one note of a work order. Pass the note ID as a string of digits.',
+					parameters: expect.objectContaining({ properties: { note_id: { type: 'string', description: 'Note ID, digits as a string' } } }),
+				},
+			},
+		]);
+		expect(api()).toEqual([]);
+	});
+});
+
+describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
+	const approveTool = {
+		name: 'Approve proposal',
+		parameters: { resource: 'proposal', operation: 'approve', proposalId: fromAI('proposal_id', 'ID of the proposal', 'number') },
+	};
+
+	test('a good call reaches the service exactly; the model gets the item as JSON', async () => {
+		const { observations } = await callTool(agent, approveTool, [{ args: { proposal_id: 61001 } }]);
+		expect(JSON.parse(observations[0])).toEqual([{ proposalId: 61001, status: 'approved', success: true }]);
+		expect(api().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['PUT /api/v3/proposals/61001/approve 204']);
+		expect(api()[0].body).toEqual({});
+	});
+
+	test('bad input from the model: which argument, which value, what to change; nothing sent', async () => {
+		const { observations } = await callTool(agent, approveTool, [{ args: { proposal_id: 0 } }]);
+		expect(errorOf(agent, observations[0])).toBe(
+			'Proposal ID must be a whole number of 1 or more, got 0; nothing was sent. Call the tool again with "proposal_id" set to a whole number of 1 or more.',
+		);
+		expect(api()).toEqual([]);
+	});
+
+	test('bad input set in the node, not by the model: calling again will not help, tell the user', async () => {
+		const tool = { name: 'Put on hold', parameters: { resource: 'proposal', operation: 'putOnHold', proposalId: '61001', additionalFields: { userEmail: 'not-an-address' } } };
+		const { observations } = await callTool(agent, tool, [{ args: {} }]);
+		expect(errorOf(agent, observations[0])).toBe(
+			'User Email must be an e-mail address like name@example.com, got "not-an-address"; nothing was sent. "User Email" is set in this tool\'s parameters, not by your arguments, so calling again will not help: tell the user to correct it.',
+		);
+		expect(api()).toEqual([]);
+	});
+
+	test('a 64-bit note ID passed as a JSON number has lost digits: the model is told to pass a string; a string keeps every digit', async () => {
+		const readNote = (name, type) => ({
+			name,
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'get',
+				workOrderId: { __rl: true, mode: 'id', value: fromAI('work_order_id', 'Work order', 'number') },
+				noteId: fromAI('note_id', 'Note ID', type),
+			},
+		});
+		const { observations } = await callTool(agent, [readNote('Read note by number', 'number'), readNote('Read note', 'string')], [
+			{ tool: 'Read_note_by_number', args: { work_order_id: 90000005, note_id: 9007199254740993 } },
+			{ tool: 'Read_note', args: { work_order_id: 90000005, note_id: '9007199254740993' } },
+		]);
+		expect(errorOf(agent, observations[0])).toBe(
+			'Note ID must be a whole number from 1 to 9223372036854775807, given as a string of digits, got 9007199254740992; nothing was sent. Call the tool again with "note_id" set to a whole number from 1 to 9223372036854775807, given as a string of digits.',
+		);
+		expect(JSON.parse(observations[1])[0].Id).toBe('9007199254740993');
+		expect(api().map((r) => r.path)).toEqual(['/api/v3/odata/workorders(90000005)/notes(9007199254740993)']);
+	});
+
+	test('the service refuses (over the approval limit): its reason, nothing changed, the same call is refused again', async () => {
+		const { observations } = await callTool(agent, approveTool, [{ args: { proposal_id: env.fixtures.proposals.overLimit } }]);
+		const message = errorOf(agent, observations[0]);
+		const refused = api();
+		expect(refused.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['PUT /api/v3/proposals/61005/approve 403']);
+		const serviceWords = JSON.parse(refused[0].responseBody).ErrorMessage;
+		expect(message).toBe(
+			`The Work Order Service answered 403 Forbidden to PUT /proposals/61005/approve: ${serviceWords} (error code 4004). The service refused it, so nothing changed. The same call will be refused again: tell the user the service's reason.`,
+		);
+		expect(env.emulator.state.proposals[61005].Status).toBe('Open');
+	});
+
+	test('an invoiced work order (409) and an unknown work order (404) say what to do', async () => {
+		const getTool = { name: 'Get work order', parameters: { resource: 'workOrder', operation: 'get', workOrderId: { __rl: true, mode: 'id', value: fromAI('id', 'Work order ID', 'number') } } };
+		const invoiced = await callTool(agent, approveTool, [{ args: { proposal_id: env.fixtures.proposals.invoiced } }]);
+		expect(errorOf(agent, invoiced.observations[0])).toMatch(/^The Work Order Service answered 409 Conflict to PUT \/proposals\/61003\/approve: .*invoiced.* The service refused it, so nothing changed\. The same call will be refused again: tell the user the service's reason\.$/);
+		env.emulator.clearRequests();
+		const missing = await callTool(agent, getTool, [{ args: { id: 99999999 } }]);
+		expect(errorOf(agent, missing.observations[0])).toMatch(
+			/^The Work Order Service answered 404 Not Found to GET \/workorders\/99999999: .*\. Nothing changed\. Check the IDs you passed: the record does not exist or this account cannot see it/,
+		);
+		expect(api().map((r) => r.status)).toEqual([404]);
+	});
+
+	test('a note whose POST got no answer: the model is told it may be recorded and not to call again blindly', async () => {
+		env.emulator.dropNext({ method: 'POST', path: '/api/v3/workorders/90000005/notes', afterProcessing: true });
+		const tool = {
+			name: 'Add note',
+			parameters: { resource: 'workOrderNote', operation: 'create', workOrderId: { __rl: true, mode: 'id', value: '90000005' }, note: fromAI('text', 'Note text') },
+		};
+		const { observations } = await callTool(agent, tool, [{ args: { text: 'Compressor replaced' } }]);
+		expect(errorOf(agent, observations[0])).toMatch(
+			/^No answer from the Work Order Service for POST \/workorders\/90000005\/notes \(\w+\)\. The service may or may not have recorded it\. Do not call again before checking that it is not there/,
+		);
+		expect(api().filter((r) => r.method === 'POST')).toHaveLength(1);
+	});
+
+	test('no secret reaches the model, even when the service echoes it', async () => {
+		const { clientSecret, password } = support.passwordCredential(env.emulator);
+		env.emulator.failNext({ path: '/api/v3/proposals', status: 400, body: { ErrorCode: 1, ErrorMessage: `rejected ${clientSecret} for ${password}` } });
+		const { result, observations } = await callTool(agent, approveTool, [{ args: { proposal_id: 61002 } }]);
+		const message = errorOf(agent, observations[0]);
+		expect(message).toMatch(/^The Work Order Service answered 400 Bad Request to PUT \/proposals\/61002\/approve: rejected .* The service refused the values sent, so nothing changed\. Correct the value its reason names and call again\.$/);
+		const everything = JSON.stringify(result.run.data) + observations.join('');
+		expect(everything).not.toContain(clientSecret);
+		expect(everything).not.toContain(password);
+	});
+
+	test('with On Error "Continue" on the tool node the model gets the same self-contained message as an error item', async () => {
+		const { observations } = await callTool(agent, { ...approveTool, onError: 'continueRegularOutput' }, [{ args: { proposal_id: -5 } }]);
+		const [item] = JSON.parse(observations[0]);
+		expect(item.error).toBe('Proposal ID must be a whole number of 1 or more, got -5; nothing was sent. Call the tool again with "proposal_id" set to a whole number of 1 or more.');
+		expect(item.errorDescription).toBe('Call the tool again with "proposal_id" set to a whole number of 1 or more.');
+		expect(api()).toEqual([]);
+	});
+});
+
+describe.each(AGENTS)('operations that need a file (%s)', (agent) => {
+	const wo = { __rl: true, mode: 'id', value: '90000005' };
+
+	test('Add Attachment: a tool call carries no file; the model is told so and what to do instead; nothing sent', async () => {
+		const tool = { name: 'Attach', parameters: { resource: 'workOrderNote', operation: 'addAttachment', workOrderId: wo, noteId: fromAI('note_id', 'Note ID') } };
+		const { observations } = await callTool(agent, tool, [{ args: { note_id: '9007199254740993' } }]);
+		expect(errorOf(agent, observations[0])).toBe(
+			'Add Attachment needs a file, but a tool call cannot carry one (this call has no binary field "data"), so nothing was sent. Do not call it again from the agent: tell the user that the file must be attached by a workflow in which an earlier node provides it (a download, an e-mail attachment or a form upload), or, if text is enough, add it as a work order note instead.',
+		);
+		expect(api()).toEqual([]);
+	});
+
+	const checklist = (photo) => ({
+		name: 'Answer question',
+		parameters: {
+			resource: 'checklistResponse',
+			operation: 'submit',
+			workOrderId: { __rl: true, mode: 'id', value: '90000001' },
+			questionId: fromAI('question_id', 'Question ID', 'number'),
+			questionType: 'acknowledgement',
+			answer: fromAI('answer', 'yes or no'),
+			providerId: '3001',
+			technicianId: '4001',
+			attempt: 1,
+			binaryPropertyName: photo,
+		},
+	});
+
+	test('a checklist answer set to carry a photo: the user must clear the photo field; nothing sent', async () => {
+		const { observations } = await callTool(agent, checklist('data'), [{ args: { question_id: 9101, answer: 'yes' } }]);
+		expect(errorOf(agent, observations[0])).toBe(
+			'This checklist answer is set to include a photo from the binary field "data", but a tool call cannot carry a file, so nothing was sent. To answer without a photo, the user must clear "Photo Binary Field" in this tool; an answer that needs a photo must be given by a workflow that has the file. Tell the user.',
+		);
+		expect(api()).toEqual([]);
+	});
+
+	test('photo field filled by the model: told to call again with it empty, which then submits the answer', async () => {
+		const { observations } = await callTool(agent, checklist(fromAI('photo', 'Binary field of a photo, or empty')), [
+			{ args: { question_id: 9101, answer: 'yes', photo: 'data' } },
+			{ args: { question_id: 9101, answer: 'yes', photo: '' } },
+		]);
+		expect(errorOf(agent, observations[0])).toBe(
+			'This checklist answer is set to include a photo from the binary field "data", but a tool call cannot carry a file, so nothing was sent. Call the tool again with "photo" empty to submit the answer without a photo, unless the question requires one; an answer that needs a photo must be given by a workflow that has the file: tell the user.',
+		);
+		const [answered] = JSON.parse(observations[1]);
+		expect(answered.CheckListResponse).toMatchObject({ CheckListQuestionId: 9101, Answer: 'yes', EntityId: 90000001 });
+		expect(api()).toHaveLength(1);
+		const part = JSON.parse(api()[0].parts.find((p) => p.name === 'CheckListResponseRequest').data.toString('utf8'));
+		expect(part).toEqual({ CheckListQuestionID: 9101, Answer: 'yes', ProviderID: 3001, TechnicianID: 4001, Attempt: 1, EntityID: 90000001 });
+		expect(api()[0].parts.some((p) => p.name === 'file')).toBe(false);
+	});
+
+	test('a question that requires a photo, answered without one: the service refuses and the model is told to tell the user', async () => {
+		const { observations } = await callTool(agent, checklist(''), [{ args: { question_id: env.fixtures.questions.pictureRequired, answer: 'yes' } }]);
+		expect(errorOf(agent, observations[0])).toMatch(
+			/^The Work Order Service answered 400 Bad Request to POST \/checklists\/CheckListResponse: Question 9105 requires a picture .* If the question requires a photo, a tool call cannot send one: tell the user\.$/,
+		);
+		expect(api().map((r) => r.status)).toEqual([400]);
+	});
+});
+
+describe('in workflows nothing changes', () => {
+	test('the same bad input in a workflow keeps its message and description', async () => {
+		const r = await support.runNode(env.harness, { credentialId: CRED, parameters: { resource: 'proposal', operation: 'approve', proposalId: '0' } });
+		expect(r.error).toBeInstanceOf(NodeOperationError);
+		expect(r.error.message).toBe('Invalid Proposal ID (parameter "proposalId") in item 0: must be 1 or greater, got "0"');
+		expect(r.error.description).toBe('Fix the "Proposal ID" parameter for item 0. Nothing was sent to the service for this item.');
+	});
+
+	test('Add Attachment in a workflow without the binary field keeps the workflow message', async () => {
+		const r = await support.runNode(env.harness, {
+			credentialId: CRED,
+			parameters: { resource: 'workOrderNote', operation: 'addAttachment', workOrderId: 90000005, noteId: '15001', binaryPropertyName: 'data' },
+		});
+		expect(r.error.message).toBe('Invalid Input Binary Field (parameter "binaryPropertyName") in item 0: the input item has no binary property "data", got "data"');
+		expect(api()).toEqual([]);
+	});
+
+	test('a service refusal in a workflow keeps its message and description', async () => {
+		const r = await support.runNode(env.harness, { credentialId: CRED, parameters: { resource: 'proposal', operation: 'approve', proposalId: '61005' } });
+		expect(r.error.message).toMatch(/^The Work Order Service answered 403 Forbidden to PUT \/proposals\/61005\/approve: .*\(error code 4004\)$/);
+		expect(r.error.description).toMatch(/^The service refused this request\. Its reason: /);
+	});
+});
