@@ -14,13 +14,15 @@
  *   `NodeHelpers.getToolDescriptionForNode`, schema from the `$fromAI()` keys); LangChain's
  *   `convertToOpenAITool` turns it into the `tools` entry a Chat Completions request carries.
  * - Two test-only agent node types run tool calls through n8n-core's real paths:
- *   `harness.toolsAgent` invokes the tools n8n-core built (the path of AI Agent v1/v2 and of the
- *   MCP Server Trigger: the node's execute() in a SupplyDataContext, an error thrown as
- *   n8n-core's NodeOperationError with "Details: <description>" added);
- *   `harness.engineAgent` returns an engine request (the path of AI Agent v3, n8n 2.x's default):
- *   WorkflowExecute runs the tool node itself, turns an error into `{ error: message }`, and hands
- *   the results back; the model's observation is built as n8n's `buildObservation` does (those
- *   few lines are reimplemented here).
+ *   `harness.toolsAgent` invokes the tools n8n-core built (what the MCP Server Trigger does with a
+ *   client's tools/call: the node's execute() in a SupplyDataContext; an error comes back thrown,
+ *   as n8n-core's NodeOperationError with "Details: <description>" added when the message lacks
+ *   it; the agent records the result string or the thrown message);
+ *   `harness.engineAgent` returns an engine request (the path of AI Agent v3, n8n's default agent):
+ *   WorkflowExecute runs the tool node itself, in n8n-core 2.x turns an error into
+ *   `{ error: message }` (n8n 1.x stops the workflow instead), and hands the results back; the
+ *   model's observation is built as n8n's `buildObservation` does (those few lines are
+ *   reimplemented here).
  */
 const fs = require('node:fs');
 const os = require('node:os');

@@ -498,7 +498,7 @@ async function main() {
 		// Add the node the way a person does: search, pick the node, pick an action. The NDV opens.
 		await searchNodePanel('work order');
 		await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact(NODE_NAME) }).first().click();
-		await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact('Get a work order') }).first().click();
+		await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact('Get a work order by ID if this user can see it') }).first().click();
 		await ndv().waitFor();
 		await ndv().locator('[data-test-id="parameter-input-resource"]').waitFor();
 

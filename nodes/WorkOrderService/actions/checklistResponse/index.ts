@@ -15,7 +15,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Submit',
 				value: 'submit',
-				description: 'Answer one checklist question of a work order, optionally with a photo',
+				description:
+					'Answer one checklist question of a work order, optionally with a photo: acknowledgement yes/no (on/off, 1/0, true/false), selector an option ID, text up to 500 characters, numeric a number',
 				action: 'Answer a checklist question with yes or no or an option ID or text or a number',
 			},
 		],

@@ -19,7 +19,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Add Attachment',
 				value: 'addAttachment',
-				description: 'Upload a file from an input binary field to a work order note',
+				description: 'Upload a file from an input binary field to a work order note (an AI tool call carries no file)',
 				action: 'Attach an input file to a work order note but not as an AI tool',
 			},
 			{
