@@ -19,7 +19,7 @@
  * anything is sent; the model reads why and what to change), approve_proposal with 61001 (the
  * service approves), read_note with a note ID above 2^53 as a string (every digit back),
  * attach_file (a tool call carries no file: the model is told so), then a final answer. Workflow
- * settings as n8n's editor makes them (AI Agent 3, OpenAI Chat Model 1.2 on Chat Completions,
+ * settings as n8n's editor makes them (AI Agent 3, OpenAI Chat Model 1.3 on the Responses API,
  * tool descriptions "Set Automatically" but one "Set Manually"), except the tool nodes' names
  * (short ones: n8n 1.x passes a node's name to the model as the tool name unshortened, and model
  * APIs accept at most 64 characters) and, on n8n 1.x only, the tool nodes' On Error = Continue
@@ -31,7 +31,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const n8n = require('./n8n');
-const { startModelServer } = require('./model-server');
+const { readConversation, startModelServer } = require('./model-server');
 const { startEmulator } = require('../emulator');
 
 const PKG = 'n8n-nodes-work-order-service';
@@ -121,7 +121,7 @@ function agentWorkflow(continueOnError) {
 			id: 'a9000000-0000-4000-8000-000000000003',
 			name: 'OpenAI Chat Model',
 			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-			typeVersion: 1.2,
+			typeVersion: 1.3,
 			position: [120, 220],
 			parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4o-mini' }, options: {} },
 			credentials: { openAiApi: OPENAI_CRED },
@@ -186,15 +186,18 @@ async function runAgentE2E({ version, tarball, check }) {
 			assert.ok(run.ok, `execute failed: ${run.errorMessage}\n--- stdout ---\n${tail(run.stdout)}\n--- stderr ---\n${tail(run.stderr)}`);
 			const turns = model.conversation('agent');
 			assert.equal(turns.length, SCRIPT.length + 1, `model requests: ${turns.map((t) => JSON.stringify(t.answer)).join('\n')}`);
+			// OpenAI Chat Model 1.3 (what the editor adds) uses the Responses API by default.
+			assert.deepEqual([...new Set(turns.map((t) => t.path))], ['/v1/responses']);
 			const [out] = n8n.nodeOutput(run.result, 'AI Agent');
 			assert.match(out.output, /^DONE agent: /);
 		});
 		if (!ran) return;
-		const turns = model.conversation('agent');
-		const results = turns[turns.length - 1].body.messages.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+		const turns = model.conversation('agent').map((t) => readConversation(t.path, t.body));
+		// The tool results the model got, in order (Chat Completions `tool` messages or Responses `function_call_output`s).
+		const results = turns[turns.length - 1].toolResults.map((r) => r.content);
 
 		await check(`${prefix} what the model is offered: tool names, "Set Automatically" descriptions (<action> in Work Order Service), $fromAI schemas`, async () => {
-			const offered = turns[0].body.tools.map((t) => t.function);
+			const { offered } = turns[0];
 			assert.deepEqual(offered.map((t) => t.name).sort(), TOOLS.map((t) => toolNameOf(t.name, version)).sort());
 			for (const t of TOOLS) {
 				const o = offered.find((x) => x.name === toolNameOf(t.name, version));
