@@ -30,7 +30,8 @@ function refusalReasons(env, version) {
 		reasons.push(`the workflow is ${workflowRef || '(unknown)'}, not .github/workflows/publish.yml`);
 	}
 	if (env.GITHUB_REF_TYPE !== 'tag') {
-		reasons.push(`the run was started by ${env.GITHUB_REF_TYPE || '(unknown)'} ${env.GITHUB_REF_NAME || ''}, not by a version tag`.trim());
+		const ref = [env.GITHUB_REF_TYPE || '(unknown)', env.GITHUB_REF_NAME].filter(Boolean).join(' ');
+		reasons.push(`the run was started by ${ref}, not by a version tag`);
 	} else if (env.GITHUB_REF_NAME !== `v${version}`) {
 		reasons.push(`the tag ${env.GITHUB_REF_NAME} does not match the version in package.json (${version}: tag v${version})`);
 	}
