@@ -271,8 +271,10 @@ async function main() {
 		return 0;
 	}
 	const started = Date.now();
-	const stale = n8n.staleDistFiles();
-	if (stale.length) throw new Error(`dist/ is not built from the current sources (${stale.slice(0, 3).join(', ')}): run "npm run dev", which builds first`);
+	// `npm run dev` has just built (tsc is incremental: an unchanged source with a new mtime keeps its
+	// older output, so the mtime check would complain for nothing). Run directly, check dist/.
+	const stale = process.env.npm_lifecycle_event === 'dev' ? [] : n8n.staleDistFiles();
+	if (stale.length) throw new Error(`dist/ is older than the sources (${stale.slice(0, 3).join(', ')}): run "npm run dev", which builds first`);
 
 	await fsp.mkdir(DEV_DIR, { recursive: true });
 	const userFolder = opts.check ? await fsp.mkdtemp(path.join(DEV_DIR, 'check-')) : path.join(DEV_DIR, 'user');
