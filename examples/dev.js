@@ -384,7 +384,8 @@ main().then(
 		process.exitCode = code;
 	},
 	(err) => {
-		console.error(`npm run dev: ${err && err.stack ? err.stack : err}`);
+		// the message says what went wrong (with n8n's log where n8n failed); DEBUG=1 adds the stack
+		console.error(`npm run dev: ${process.env.DEBUG && err && err.stack ? err.stack : (err && err.message) || err}`);
 		if (process.argv.includes('--check')) console.log('dev check: 0 passed, 1 failed');
 		process.exitCode = 1;
 	},
