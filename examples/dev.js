@@ -13,8 +13,11 @@
  *   1. the n8n runtime: n8n 2.41.1 with its own Node.js 24 in ~/.cache/n8n-nodes-work-order-service
  *      (installed by test/e2e/setup-n8n.sh on first use: a few minutes, about 3 GB; cached afterwards;
  *      N8N_E2E_CACHE_DIR moves it, N8N_E2E_N8N_VERSION=1.123.81 picks the other tested version);
- *   2. `npm pack` of this clone (built by `npm run build`), installed as a community package in the
- *      n8n user folder .n8n-dev/user (git-ignored; kept between runs, so your own workflows stay);
+ *   2. `npm pack` of this clone (built by `npm run build`), installed as a community package in an
+ *      n8n user folder of this clone's own, kept between runs (so your own workflows stay) beside the
+ *      runtime: ~/.cache/n8n-nodes-work-order-service/dev/<clone folder>-<hash>/user. Not inside the
+ *      clone: n8n copies its editor's files (about 700 .js files) into <user folder>/.cache, and
+ *      `npm run lint` (`eslint .`, n8n's default config, which only ignores dist/) would lint them;
  *   3. the emulator of the Work Order Service on http://127.0.0.1:8787;
  *   4. the demo credentials of examples/credentials.json imported (each start: they point at the
  *      emulator) and the example workflows examples/0*.json imported (on the first start);
@@ -39,7 +42,12 @@ const { startEmulator } = require('../test/emulator');
 const { demoCredentials } = require('./demo-credentials');
 
 const ROOT = path.resolve(__dirname, '..');
-const DEV_DIR = path.join(ROOT, '.n8n-dev');
+/** This clone's own folder for `npm run dev`, beside the n8n runtimes (see 2. above). */
+const DEV_DIR = path.join(
+	path.dirname(n8n.runtimeDir()),
+	'dev',
+	`${path.basename(ROOT)}-${require('node:crypto').createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}`,
+);
 const PKG = require('../package.json');
 const NODE_TYPES = [`${PKG.name}.workOrderService`, `${PKG.name}.workOrderServiceTrigger`];
 const ENCRYPTION_KEY = 'wos-dev-encryption-key-not-for-production';
@@ -89,6 +97,15 @@ async function http(url, { method = 'GET', body, cookie, timeoutMs = 15_000 } = 
 	return { status: res.status, json, text, headers: res.headers };
 }
 
+/** Whether 127.0.0.1:port can be listened on right now. */
+function portIsFree(port) {
+	return new Promise((resolve) => {
+		const srv = require('node:net').createServer();
+		srv.once('error', () => resolve(false));
+		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+	});
+}
+
 // ------------------------------------------------------------------ n8n start / stop
 async function startN8n(instance, { port, logFile }) {
 	const { spawn } = require('node:child_process');
@@ -104,6 +121,8 @@ async function startN8n(instance, { port, logFile }) {
 		N8N_SECURE_COOKIE: 'false',
 		N8N_RUNNERS_MODE: 'internal',
 	};
+	// This run's part of the log (the file is appended to across runs).
+	const logStart = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
 	const out = fs.openSync(logFile, 'a');
 	const child = spawn(instance.runtime.node, [instance.runtime.n8nBin, 'start'], {
 		cwd: instance.dir,
@@ -125,13 +144,14 @@ async function startN8n(instance, { port, logFile }) {
 	};
 	const onExit = () => killGroup('SIGKILL');
 	process.on('exit', onExit);
-	const logTail = () => {
+	const log = () => {
 		try {
-			return fs.readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
+			return fs.readFileSync(logFile).subarray(logStart).toString('utf8');
 		} catch {
 			return '';
 		}
 	};
+	const logTail = () => log().split('\n').slice(-40).join('\n');
 	const stop = async () => {
 		process.removeListener('exit', onExit);
 		if (!exited) killGroup('SIGTERM');
@@ -148,11 +168,15 @@ async function startN8n(instance, { port, logFile }) {
 			await stop();
 			throw new Error(`n8n did not answer on ${baseUrl} within 240 s; the end of ${logFile}:\n${logTail()}`);
 		}
-		try {
-			const res = await http(`${baseUrl}/rest/settings`, { timeoutMs: 5_000 });
-			if (res.status === 200) return { baseUrl, editorUrl, settings: res.json?.data ?? res.json, stop, child };
-		} catch {
-			/* not listening yet */
+		// Ready: this n8n said so in its own log (so that another server on the port cannot pass for
+		// it), and its REST API answers.
+		if (/Editor is now accessible/.test(log())) {
+			try {
+				const res = await http(`${baseUrl}/rest/settings`, { timeoutMs: 5_000 });
+				if (res.status === 200) return { baseUrl, editorUrl, settings: res.json?.data ?? res.json, stop, child };
+			} catch {
+				/* not answering yet */
+			}
 		}
 		await sleep(500);
 	}
@@ -285,6 +309,9 @@ async function main() {
 	console.log(`n8n runtime: ${n8n.runtimeDir()} (the first start installs it: a few minutes, about 3 GB)`);
 	const runtime = await n8n.ensureRuntime();
 	const port = opts.check ? await n8n.freePort() : opts.port;
+	if (!(await portIsFree(port))) {
+		throw new Error(`port ${port} is in use (another n8n, or another "npm run dev"?): stop it, or pass --port N`);
+	}
 	const instance = await n8n.createInstance({
 		runtime,
 		baseDir: DEV_DIR,
@@ -313,7 +340,7 @@ async function main() {
 	try {
 		const { tarball } = n8n.packPackage(instance.dir);
 		await n8n.installCommunityPackage(instance, tarball);
-		console.log(`package: ${path.basename(tarball)} installed in ${path.relative(ROOT, instance.nodesDir)}`);
+		console.log(`package: ${path.basename(tarball)} installed in ${instance.nodesDir}`);
 
 		try {
 			emulator = await startEmulator({ port: opts.check ? 0 : opts.emulatorPort, host: '127.0.0.1' });
@@ -347,7 +374,8 @@ async function main() {
 			return failed ? 1 : 0;
 		}
 
-		const rel = (p) => path.relative(ROOT, p) || '.';
+		const home = require('node:os').homedir();
+		const rel = (p) => (p.startsWith(`${home}${path.sep}`) ? `~${p.slice(home.length)}` : p);
 		console.log(
 			[
 				'',
