@@ -1,45 +1,33 @@
 // @ts-check
 'use strict';
 /**
- * The credentials the example workflows refer to (by id), filled in for a running emulator.
- * Used by the demo, the tests and the real-n8n end-to-end run (which imports them).
- * @param {{ authUrl: string, baseUrl: string, fixtures: any }} emulator
+ * The credentials the example workflows refer to (by id). They live in credentials.json, in the
+ * form `n8n import:credentials --input=examples/credentials.json` takes: the emulator's demo client
+ * and demo users only, for the emulator on http://127.0.0.1:8787 (`npm run emulator`, `npm run dev`).
+ *
+ * demoCredentials(emulator) returns them pointed at a running emulator (its own port): used by the
+ * demo, the tests, the real-n8n end-to-end run and `npm run dev`.
  */
-function demoCredentials(emulator) {
-	const client = emulator.fixtures.clients.main;
-	const users = emulator.fixtures.users;
-	const common = {
-		authServerUrl: emulator.authUrl,
-		baseUrl: emulator.baseUrl,
-		clientId: client.clientId,
-		clientSecret: client.clientSecret,
-	};
-	return [
-		{
-			id: 'wosPasswordDemo',
-			name: 'Work Order Service (emulator, subscriber)',
-			type: 'workOrderServiceApi',
-			data: { ...common, username: users.subscriber.username, password: users.subscriber.password, subsidiaryId: '' },
-		},
-		{
-			id: 'wosUniversalDemo',
-			name: 'Work Order Service (emulator, universal user)',
-			type: 'workOrderServiceApi',
-			data: { ...common, username: users.universal.username, password: users.universal.password, subsidiaryId: '' },
-		},
-		{
-			id: 'wosChildDemo',
-			name: 'Work Order Service (emulator, child subscriber 2001)',
-			type: 'workOrderServiceApi',
-			data: { ...common, username: users.universal.username, password: users.universal.password, subsidiaryId: '2001' },
-		},
-		{
-			id: 'wosContractorDemo',
-			name: 'Work Order Service Contractor (emulator)',
-			type: 'workOrderServiceContractorApi',
-			data: { ...common, username: users.contractor.username, password: users.contractor.password },
-		},
-	];
+const fs = require('node:fs');
+const path = require('node:path');
+
+const CREDENTIALS_FILE = path.join(__dirname, 'credentials.json');
+/** The emulator address credentials.json is written for. */
+const DEFAULT_EMULATOR_ORIGIN = 'http://127.0.0.1:8787';
+
+/** @returns {{ id: string, name: string, type: string, data: Record<string, string> }[]} */
+function readCredentialsFile() {
+	return JSON.parse(fs.readFileSync(CREDENTIALS_FILE, 'utf8'));
 }
 
-module.exports = { demoCredentials };
+/**
+ * @param {{ authUrl: string, baseUrl: string }} emulator a running emulator (`startEmulator()`)
+ */
+function demoCredentials(emulator) {
+	return readCredentialsFile().map((c) => ({
+		...c,
+		data: { ...c.data, authServerUrl: emulator.authUrl, baseUrl: emulator.baseUrl },
+	}));
+}
+
+module.exports = { demoCredentials, readCredentialsFile, CREDENTIALS_FILE, DEFAULT_EMULATOR_ORIGIN };

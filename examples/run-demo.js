@@ -21,10 +21,35 @@ const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefi
 const asJson = args.includes('--json');
 const HELPER_TYPES = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.set', 'n8n-nodes-base.convertToFile']);
 
-/** @param {unknown} value @param {number} max */
-function short(value, max = 160) {
-	const text = typeof value === 'string' ? value : JSON.stringify(value);
-	return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+/** Text cut at a word boundary (never mid-word), with "…" when cut. @param {unknown} value @param {number} max */
+function short(value, max = 100) {
+	const text = String(value ?? '').replace(/\s+/g, ' ').trim();
+	if (text.length <= max) return text;
+	const cut = text.slice(0, max - 1);
+	const space = cut.lastIndexOf(' ');
+	return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,.;:]+$/, '')}…`;
+}
+
+/** Bytes as a person reads them. @param {unknown} n */
+function size(n) {
+	const b = Number(n);
+	if (!Number.isFinite(b)) return 'size unknown';
+	return b < 1024 ? `${b} bytes` : b < 1024 * 1024 ? `${(b / 1024).toFixed(1)} KB` : `${(b / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** A record the demo has no sentence for: its scalar fields, whole ones only, up to `max` characters. @param {any} json @param {number} max */
+function fields(json, max = 110) {
+	const parts = [];
+	let length = 0;
+	const entries = Object.entries(json).filter(([, v]) => v !== null && v !== '' && typeof v !== 'object');
+	for (const [k, v] of entries) {
+		const part = `${k} ${typeof v === 'string' ? short(v, 40) : v}`;
+		if (parts.length && length + part.length + 2 > max) break;
+		parts.push(part);
+		length += part.length + 2;
+	}
+	const rest = Object.keys(json).length - parts.length;
+	return `${parts.join(', ')}${rest > 0 ? ` (+${rest} more fields)` : ''}`;
 }
 
 /** One readable line for an item. @param {any} json */
@@ -33,12 +58,29 @@ function describe(json) {
 	if (json.CheckListResponse) {
 		const r = json.CheckListResponse;
 		const p = json.CheckListResponsePicture;
-		return `response ${r.Id}: question ${r.CheckListQuestionId} answered ${JSON.stringify(r.Answer)}${r.FreeTextAnswer ? ` (comment: ${short(r.FreeTextAnswer, 50)})` : ''}; picture: ${p && p.Id ? `${p.DocumentName} at ${p.DocumentPath}` : 'none'}`;
+		const comment = r.FreeTextAnswer ? ` (comment: "${short(r.FreeTextAnswer, 60)}")` : '';
+		const picture = p && p.Id ? `photo ${p.DocumentName} stored as picture ${p.Id}` : 'no photo';
+		return `answer ${r.Id} to question ${r.CheckListQuestionId} on work order ${r.WorkOrderId ?? r.EntityId}: "${short(r.Answer, 100)}"${comment}; ${picture}`;
 	}
-	if (json.proposalId !== undefined && json.status) return `proposal ${json.proposalId} -> ${json.status}`;
-	if (json.NoteData !== undefined) return `note Id ${json.Id} (${typeof json.Id}): ${short(json.NoteData, 70)}`;
-	if (json.Number !== undefined && json.Status) return `work order ${json.Id} ${json.Number} [${json.Status.Primary}/${json.Status.Extended}] ${json.Trade}/${json.Category}`;
-	return short(json);
+	if (json.proposalId !== undefined && json.status) return `proposal ${json.proposalId} is now ${json.status === 'onHold' ? 'on hold' : json.status}`;
+	if (json.NoteData !== undefined) return `note ${json.Id}: "${short(json.NoteData, 70)}"`;
+	if (json.Number !== undefined && json.Status) {
+		const number = String(json.Number) === String(json.Id) ? '' : ` (number ${json.Number})`;
+		const where = json.LocationName ? ` at ${json.LocationName}` : '';
+		return `work order ${json.Id}${number}: ${json.Trade} / ${json.Category}${where}, ${json.Status.Primary} (${json.Status.Extended})`;
+	}
+	if (json.ActivityType) {
+		const what = json.ActivityType === 'CheckIn' ? 'check-in' : json.ActivityType === 'CheckOut' ? 'check-out' : json.ActivityType;
+		const at = json.Latitude !== null && json.Latitude !== undefined ? ` at ${json.Latitude}, ${json.Longitude}` : '';
+		return `${what} ${json.Id} on work order ${json.WorkOrderId} by user ${json.UserId}${at}`;
+	}
+	if (json.FileName !== undefined && json.WorkOrderId !== undefined) {
+		const on = json.NoteId !== null && json.NoteId !== undefined ? `note ${json.NoteId} of ` : '';
+		return `attachment ${json.Id}: ${json.FileName} (${json.ContentType}, ${size(json.Size)}) on ${on}work order ${json.WorkOrderId}`;
+	}
+	if (json.Code !== undefined && json.Description !== undefined) return `rejection reason ${json.Id} ${json.Code}: ${json.Description}`;
+	if (json.ParentId !== undefined && json.Name !== undefined) return `child subscriber ${json.Id} ${json.Name} (of ${json.ParentId}${json.IsActive === false ? ', inactive' : ''})`;
+	return fields(json);
 }
 
 async function main() {

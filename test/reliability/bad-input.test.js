@@ -200,7 +200,6 @@ describe(`bad input is refused before any request (${CASES.length} cases)`, () =
 	});
 
 	afterAll(() => {
-		// eslint-disable-next-line no-console
 		console.log(`[reliability] bad-input cases tried: ${counts.tried}, refused before sending: ${counts.refusedBeforeSending}`);
 	});
 });

@@ -87,7 +87,6 @@ describe('1,000 checklist answers against an emulator limited to 40 requests per
 				throttled429: throttled.length,
 				wallSeconds: +(r.ms / 1000).toFixed(1),
 			};
-			// eslint-disable-next-line no-console
 			console.log(`[reliability] 1,000-item batch (default options, ${LIMIT} req / ${WINDOW_MS} ms): ${JSON.stringify(figures)}`);
 		},
 		90_000,
@@ -110,7 +109,6 @@ describe('1,000 checklist answers against an emulator limited to 40 requests per
 			expect(throttled).toHaveLength(0);
 			// pacing really spaced the requests: N requests at 30 ms intervals take at least (N-1) x 30 ms
 			expect(r.ms).toBeGreaterThanOrEqual((N - 1) * 30 - 50);
-			// eslint-disable-next-line no-console
 			console.log(`[reliability] ${N}-item batch paced at 2000/min: 429s=${throttled.length}, wall=${(r.ms / 1000).toFixed(1)} s`);
 		},
 		40_000,

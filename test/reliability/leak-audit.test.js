@@ -340,7 +340,6 @@ describe('leak audit: every error path, distinctive secrets, zero hits', () => {
 		const found = hits();
 		const perSecret = Object.fromEntries(secrets.map(([label, secret]) => [label, haystack.filter((h) => h.text.includes(secret)).length]));
 		const fixed = ['client secret', 'client secret as Basic', 'wrong client secret', 'wrong client secret as Basic', 'password', 'viewer password', 'contractor password', 'wrong password'];
-		// eslint-disable-next-line no-console
 		console.log(
 			`[reliability] leak audit: ${paths.length} error paths, ${haystack.length} texts (${haystack.reduce((n, h) => n + h.text.length, 0)} chars), ` +
 				`${secrets.length} secrets (${secrets.length - fixed.length} tokens), hits: ${found.length}\n` +

@@ -17,6 +17,17 @@
  * here (needs a published version): the provenance check and fetching the source from GitHub.
  * Also checked: the packed package has no runtime dependencies.
  *
+ * And what `n8n-node lint` (npm run lint) does not enforce by itself, on the sources:
+ *   3. n8n Cloud eligibility as `n8n-node cloud-support` decides it: package.json n8n.strict is true
+ *      and eslint.config.mjs is @n8n/node-cli's default (what strict mode compares it with);
+ *   4. the whole repository linted with that config (`n8n-node lint` = `eslint .`): 0 errors and
+ *      0 warnings (n8n-node lint exits 0 on warnings);
+ *   5. the shipped sources (package.json, nodes/, credentials/) linted with n8n-node lint's rules
+ *      with inline configuration ignored, as the scanner lints: an `eslint-disable` comment hides
+ *      nothing, from n8n-node lint's rules either (no-console included);
+ *   6. no ESLint directive comments (eslint-disable, eslint-enable, eslint rule settings) in
+ *      nodes/ and credentials/ at all.
+ *
  * Prints every finding and `scan: N passed, M failed`; exit 1 on any finding.
  */
 
@@ -52,6 +63,66 @@ async function lintWarnings(scanner, dir, patterns) {
 		.filter((r) => r.messages.length);
 	if (!results.length) return '';
 	return (await (await eslint.loadFormatter('stylish')).format(results)).trim();
+}
+
+/** Files under nodes/ and credentials/ of `dir` (.ts, .js, .json), relative paths. */
+function shippedSources(dir) {
+	const glob = require('fast-glob');
+	return glob.sync(['{nodes,credentials}/**/*.{ts,js,json}'], { cwd: dir, ignore: ['**/node_modules/**'] }).sort();
+}
+
+/** An ESLint directive in a comment: eslint-disable(-next-line|-line), eslint-enable, /* eslint rule: ... *\/. */
+const ESLINT_DIRECTIVE = /\/\/\s*eslint(?:-disable|-enable)?(?:[-\w]*)?(?=[\s:]|$)|\/\*\s*eslint(?:-disable|-enable|-env)?[-\w]*(?=[\s:*])/;
+
+/** Checks 3-6 (see the header) on the sources in `dir`; pushes results, prints findings. */
+async function sourceChecks(dir, record) {
+	// @n8n/node-cli exports only ./eslint (dist/configs/eslint.js): its folder is two levels up.
+	const cliDir = path.resolve(path.dirname(require.resolve('@n8n/node-cli/eslint')), '..', '..');
+	const nodeCli = JSON.parse(fs.readFileSync(path.join(cliDir, 'package.json'), 'utf8'));
+
+	// 3. strict mode + the default eslint.config.mjs, compared the way `n8n-node lint` compares them
+	await record(`n8n Cloud eligible (@n8n/node-cli ${nodeCli.version} cloud-support): n8n.strict true, eslint.config.mjs is the default`, async () => {
+		const normalize = (text) => text.replace(/\s+/g, ' ').trim();
+		const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+		const problems = [];
+		if (pkg.n8n?.strict !== true) problems.push('package.json: n8n.strict is not true');
+		const template = path.join(cliDir, 'dist', 'template', 'templates', 'shared', 'default', 'eslint.config.mjs');
+		const expected = fs.readFileSync(template, 'utf8');
+		const configFile = path.join(dir, 'eslint.config.mjs');
+		if (!fs.existsSync(configFile)) problems.push('eslint.config.mjs is missing');
+		else if (normalize(fs.readFileSync(configFile, 'utf8')) !== normalize(expected)) problems.push(`eslint.config.mjs differs from the default:\n${expected}`);
+		return problems;
+	});
+
+	const { ESLint } = await import('eslint');
+	const { config } = require('@n8n/node-cli/eslint');
+	const format = async (eslint, results) => (await (await eslint.loadFormatter('stylish')).format(results)).trim();
+
+	// 4. `eslint .` with the repository's config (what n8n-node lint runs), warnings count
+	await record('n8n-node lint (eslint . with eslint.config.mjs): 0 errors, 0 warnings in the whole repository', async () => {
+		const eslint = new ESLint({ cwd: dir });
+		const results = (await eslint.lintFiles(['.'])).filter((r) => r.errorCount || r.warningCount);
+		return results.length ? [await format(eslint, results)] : [];
+	});
+
+	// 5. n8n-node lint's rules on the shipped sources, inline configuration ignored
+	await record('n8n-node lint\'s rules on package.json, nodes/, credentials/ with inline configuration ignored: 0 problems', async () => {
+		const eslint = new ESLint({ cwd: dir, overrideConfigFile: true, overrideConfig: config, allowInlineConfig: false });
+		const files = ['package.json', ...shippedSources(dir).filter((f) => f.endsWith('.ts'))];
+		const results = (await eslint.lintFiles(files)).filter((r) => r.errorCount || r.warningCount);
+		return results.length ? [await format(eslint, results)] : [];
+	});
+
+	// 6. no directive comments at all in what ships
+	await record('no ESLint directive comments (eslint-disable, eslint-enable, /* eslint ... */) in nodes/ and credentials/', async () => {
+		const found = [];
+		for (const file of shippedSources(dir)) {
+			fs.readFileSync(path.join(dir, file), 'utf8').split('\n').forEach((line, i) => {
+				if (ESLINT_DIRECTIVE.test(line)) found.push(`${file}:${i + 1}: ${line.trim()}`);
+			});
+		}
+		return found;
+	});
 }
 
 async function main() {
@@ -95,6 +166,20 @@ async function main() {
 			const warnings = await lintWarnings(scanner, leg.dir, leg.patterns);
 			if (warnings) console.log(`     warnings (not failures in n8n's scan):\n${warnings.replace(/^/gm, '     ')}`);
 		}
+
+		await sourceChecks(sourceDir, async (name, fn) => {
+			const t = Date.now();
+			let problems;
+			try {
+				problems = await fn();
+			} catch (err) {
+				problems = [String(err.stack || err)];
+			}
+			const ok = problems.length === 0;
+			results.push({ name, ok });
+			console.log(`${ok ? 'ok  ' : 'FAIL'} ${name} (${Date.now() - t} ms)`);
+			if (!ok) console.log(problems.join('\n').replace(/^/gm, '     '));
+		});
 
 		const deps = Object.keys(manifest.dependencies || {});
 		const runtimeOk = deps.length === 0;
