@@ -479,11 +479,18 @@ async function createHarness({ packageDir = path.resolve(__dirname, '..', '..') 
 		 * What an n8n process restart does to the package: its modules are loaded afresh from dist/
 		 * (nothing the previous load kept in memory, e.g. caches of the nodes, survives). Node and
 		 * credential types are replaced in place; stored credentials and saved static data stay.
+		 * Resolves true when the modules were really loaded afresh (plain Node); under jest, whose
+		 * module registry cannot be purged, false: the test then resets module memory itself.
 		 */
 		async reloadPackage() {
 			const dist = path.join(path.resolve(packageDir), 'dist') + path.sep;
+			const before = [...nodeTypes.nodes.values()].map((entry) => entry.type.constructor);
 			for (const file of Object.keys(require.cache)) if (file.startsWith(dist)) delete require.cache[file];
 			await addPackage();
+			// Under jest, require.cache cannot be purged (jest's own module registry): the same
+			// classes come back and module memory is not reset. Returns whether it was.
+			const after = [...nodeTypes.nodes.values()].map((entry) => entry.type.constructor);
+			return after.some((ctor) => !before.includes(ctor));
 		},
 		/** Stop capturing logs into this harness (the last close also removes the temp folder); stops the webhook server. */
 		close() {

@@ -207,12 +207,10 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 	}
 
 	/** createWebhookIfNotExists: what it called and what it returned. */
-	async function createIfNotExists(/** @type {any} */ workflow, /** @type {any} */ webhookData, /** @type {string} */ mode, /** @type {string} */ activation) {
-		const calls = [];
+	async function createIfNotExists(/** @type {any} */ workflow, /** @type {any} */ webhookData, /** @type {string} */ mode, /** @type {string} */ activation, /** @type {any[]} */ calls) {
 		const exists = await runMethod('checkExists', workflow, webhookData, mode, activation);
 		calls.push({ method: 'checkExists', result: exists });
 		if (!exists) calls.push({ method: 'create', result: await runMethod('create', workflow, webhookData, mode, activation) });
-		return calls;
 	}
 
 	/** WorkflowStaticDataService.saveStaticData. @param {any} live */
@@ -382,7 +380,7 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 			live.registrations.push(reg);
 			for (let attempt = 1; attempt <= live.attempts; attempt++) {
 				try {
-					calls.push(...(await createIfNotExists(live.workflow, webhookData, mode, activation)));
+					await createIfNotExists(live.workflow, webhookData, mode, activation, calls);
 					error = undefined;
 					break;
 				} catch (e) {

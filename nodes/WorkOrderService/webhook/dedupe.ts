@@ -89,6 +89,11 @@ export function forgetBody(scope: string, body: Buffer): void {
 	scopes.get(scope)?.forget(bodyDigest(body));
 }
 
+/** Forgets every body (what a restart does; tests). */
+export function forgetAllBodies(): void {
+	scopes.clear();
+}
+
 /** Bodies remembered for a trigger (tests, diagnostics). */
 export function rememberedCount(scope: string): number {
 	return scopes.get(scope)?.size ?? 0;
