@@ -38,6 +38,7 @@ const { startEmulator } = require('../emulator');
 const { demoCredentials } = require('../../examples/demo-credentials');
 
 const { runTriggerE2E } = require('../trigger/e2e-trigger');
+const { runWebhookE2E } = require('../webhook/e2e-webhook');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const EXAMPLES = path.join(ROOT, 'examples');
@@ -650,6 +651,8 @@ async function runVersion(version, tarball) {
 
     // ---- the trigger: workflows activated in a running n8n (`n8n start`), its own instance and emulator
     await runTriggerE2E({ version, tarball, check });
+    // ---- the instant (webhook) trigger: registered at activation, deliveries from the emulator, restart, deactivation
+    await runWebhookE2E({ version, tarball, check });
   } catch (err) {
     results.push({ name: 'setup', ok: false });
     console.log(`FAIL setup (n8n ${version})\n${String(err.stack || err).replace(/^/gm, '     ')}`);

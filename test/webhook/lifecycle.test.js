@@ -61,6 +61,10 @@ describe('activation', () => {
 			const hook = await env.harness.activateWebhook(H.hookWorkflow({ credentialId, authentication }));
 			expect(hook.activation.error).toBeUndefined();
 			expect(H.registered(emu).map((w) => [w.account, w.Url])).toEqual([[authentication === 'contractor' ? 'provider:3001' : 'subscriber:1001', hook.url]]);
+			// a delivery is verified with that account's key, read through this credential
+			emu.setWorkOrderStatus(90000004, 'COMPLETED', 'PENDING CONFIRMATION');
+			const [execution] = await hook.waitForExecutions(1);
+			expect(execution.items.map((i) => [i.json.EventType, i.json.Object.Id])).toEqual([['WorkOrderStatusChanged', 90000004]]);
 			await hook.deactivate();
 			expect(H.registered(emu)).toEqual([]);
 		}
@@ -76,7 +80,8 @@ describe('checkExists: one webhook, whatever the service holds', () => {
 		const again = await hook.restart({ lostRegistration: true });
 		expect(again.error).toBeUndefined();
 		expect(again.calls.map((c) => `${c.method}:${c.result}`)).toEqual(['checkExists:true']);
-		expect(H.calls(emu, from)).toEqual(['GET /NotificationWebHooks 200', 'GET /NotificationSubscriptions/SigningKey 200']);
+		// the key is still in this process's memory: not read again
+		expect(H.calls(emu, from)).toEqual(['GET /NotificationWebHooks 200']);
 		expect(H.registered(emu).map((w) => w.Id)).toEqual([id]);
 	});
 
@@ -128,7 +133,6 @@ describe('checkExists: one webhook, whatever the service holds', () => {
 			'GET /NotificationWebHooks 200',
 			`DELETE /NotificationWebHooks/${oldId} 204`,
 			'POST /NotificationWebHooks 201',
-			'GET /NotificationSubscriptions/SigningKey 200',
 		]);
 		const [now] = H.registered(emu);
 		expect(H.registered(emu)).toHaveLength(1);
@@ -158,7 +162,7 @@ describe('checkExists: one webhook, whatever the service holds', () => {
 		const from = emu.requests.length;
 		const second = await env.harness.activateWebhook(workflow, { staticData: first.savedStaticData });
 		expect(second.activation.error).toBeUndefined();
-		expect(H.calls(emu, from)).toEqual(['GET /NotificationWebHooks 200', `PUT /NotificationWebHooks/${webhook.Id} 204`, 'GET /NotificationSubscriptions/SigningKey 200']);
+		expect(H.calls(emu, from)).toEqual(['GET /NotificationWebHooks 200', `PUT /NotificationWebHooks/${webhook.Id} 204`]);
 		const put = emu.requests.find((r) => r.method === 'PUT' && r.path.endsWith(`/NotificationWebHooks/${webhook.Id}`));
 		expect(put.body).toMatchObject({ Id: webhook.Id, Url: first.url, Enabled: true, Subscriptions: webhook.Subscriptions });
 		expect(H.registered(emu)).toEqual([{ ...webhook, Enabled: true }]);

@@ -64,7 +64,7 @@ describe('items', () => {
 			object: { Id: 90000005, Notes: [{ Id: 9223372036854775807n, NoteData: 'max' }, { Id: 15001n, NoteData: 'small' }], Attachments: [{ Id: 880001, NoteId: 9007199254740993n }] },
 		});
 		const executions = await hook.waitForExecutions(2);
-		const raw = emu.deliveries.map((d) => d.body);
+		const raw = (await H.deliveries(emu, 2)).map((d) => d.body);
 		expect(raw[0]).toContain(`"Id":${note.Id}`);
 		const first = executions[0].items[0].json.Object;
 		expect(first.Notes).toEqual([expect.objectContaining({ Id: note.Id.toString(), NoteData: 'Roof leak above aisle 4' })]);
@@ -155,7 +155,7 @@ describe('verification', () => {
 		emu.createWorkOrder({});
 		await hook.waitForExecutions(3);
 		expect(H.keyReads(emu)).toBe(readsBefore + 1);
-		expect(emu.deliveries.map((d) => d.status)).toEqual([200, 200, 200]);
+		expect((await H.deliveries(emu, 3)).map((d) => d.status)).toEqual([200, 200, 200]);
 	});
 
 	test('a stream of forged deliveries makes at most one key read per 30 s', async () => {
@@ -229,10 +229,31 @@ describe('answers within 5 s', () => {
 		emu.resetFaults();
 		const [execution] = await hook.waitForExecutions(1, 15_000);
 		expect(execution.status).toBe('success');
+		await H.until('the successful attempt in the log', () => emu.deliveries.some((d) => d.ok));
+		await emu.webhooksIdle();
 		expect(emu.deliveries.filter((d) => d.ok)).toHaveLength(1);
 		const lines = env.harness.logs.slice(logStart).join('\n');
 		expect(lines).toMatch(/the signing key not read within 3 s; answered 503 so that the service sends the event again/);
 		expect(lines).not.toContain(H.keyOf(emu));
+	});
+});
+
+describe('key reads that fail', () => {
+	test('a key that cannot be read (the user lost the admin right): 503, and no new read for 10 s, so deliveries meanwhile cost the service nothing', async () => {
+		const { emu, hook } = await active({ events: ['WorkOrderCreated'] });
+		await H.restart(env.harness, hook);
+		emu.setWebhookAdmin('manager', false);
+		const readsBefore = H.keyReads(emu);
+		const key = H.keyOf(emu);
+		const logStart = env.harness.logs.length;
+		const first = await H.deliver(hook.url, { EventType: 'WorkOrderCreated', Object: { Id: 1 } }, { key });
+		const second = await H.deliver(hook.url, { EventType: 'WorkOrderCreated', Object: { Id: 2 } }, { key });
+		expect([first.status, second.status]).toEqual([503, 503]);
+		expect(H.keyReads(emu)).toBe(readsBefore + 1);
+		expect(hook.executions).toEqual([]);
+		const lines = env.harness.logs.slice(logStart).join('\n');
+		expect(lines).toMatch(/the signing key could not be read \(The Work Order Service answered 403 Forbidden/);
+		expect(lines).not.toContain(key);
 	});
 });
 

@@ -18,6 +18,8 @@ import { CREDENTIAL_TYPES, WorkOrderServiceClient, readAuthentication, readSetti
  */
 
 export const REREAD_INTERVAL_MS = 30_000;
+/** After a failed read, no new read starts for this long (deliveries are answered 503 meanwhile). */
+export const FAILED_READ_PAUSE_MS = 10_000;
 /** Where the service gives the account's signing key. */
 const SIGNING_ENDPOINT = '/NotificationSubscriptions/SigningKey';
 
@@ -25,6 +27,8 @@ interface Entry {
 	key?: string;
 	readAt?: number;
 	pending?: Promise<string>;
+	failedAt?: number;
+	failure?: unknown;
 }
 
 export type KeyOutcome =
@@ -46,11 +50,11 @@ export function credentialIdentity(ctx: KeyContext): string {
 }
 
 /**
- * A client for the key read: no retries and a short timeout (the caller bounds the whole read
- * anyway, login included).
+ * A client for the key read: no retries. The caller waits for it at most its own budget; the read
+ * itself may take longer (a slow service) and then fills the cache for the re-sent delivery.
  */
 function keyClient(ctx: KeyContext): WorkOrderServiceClient {
-	return new WorkOrderServiceClient(ctx, readAuthentication(ctx), readSettings({ maxRetries: 0, maxWaitSeconds: 0, timeoutSeconds: 4 }));
+	return new WorkOrderServiceClient(ctx, readAuthentication(ctx), readSettings({ maxRetries: 0, maxWaitSeconds: 0, timeoutSeconds: 20 }));
 }
 
 /** Reads the key from the service. The client redacts it from any error it raises. */
@@ -82,10 +86,14 @@ function startRead(ctx: KeyContext, identity: string): Promise<string> {
 		(key) => {
 			target.key = key;
 			target.readAt = Date.now();
+			target.failedAt = undefined;
+			target.failure = undefined;
 			if (target.pending === pending) target.pending = undefined;
 			return key;
 		},
 		(error: unknown) => {
+			target.failedAt = Date.now();
+			target.failure = error;
 			if (target.pending === pending) target.pending = undefined;
 			throw error;
 		},
@@ -117,10 +125,13 @@ async function within(read: Promise<string>, budgetMs: number): Promise<KeyOutco
 	}
 }
 
-/** The cached key, or a read of it (single-flight) within `budgetMs`. */
-export async function signingKey(ctx: KeyContext, identity: string, budgetMs: number): Promise<KeyOutcome> {
+/** The cached key, or a read of it (single-flight) within `budgetMs`; no new read shortly after a failed one. */
+export async function signingKey(ctx: KeyContext, identity: string, budgetMs: number, now = Date.now()): Promise<KeyOutcome> {
 	const entry = entries.get(identity);
 	if (entry?.key !== undefined) return { kind: 'key', key: entry.key, fresh: false };
+	if (!entry?.pending && entry?.failedAt !== undefined && now - entry.failedAt < FAILED_READ_PAUSE_MS) {
+		return { kind: 'failed', error: entry.failure };
+	}
 	return await within(startRead(ctx, identity), budgetMs);
 }
 
@@ -139,8 +150,13 @@ export async function rereadSigningKey(ctx: KeyContext, identity: string, scope:
 	return await within(startRead(ctx, identity), budgetMs);
 }
 
-/** Reads the key now (at activation, so the first delivery needs no read); throws the read's error. */
+/**
+ * The key at activation, so that the first delivery needs no read (none when this process has it
+ * already: a delivery may have read it first).
+ */
 export async function warmSigningKey(ctx: KeyContext, budgetMs: number): Promise<KeyOutcome> {
+	const entry = entries.get(credentialIdentity(ctx));
+	if (entry?.key !== undefined) return { kind: 'key', key: entry.key, fresh: false };
 	return await within(startRead(ctx, credentialIdentity(ctx)), budgetMs);
 }
 
