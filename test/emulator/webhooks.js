@@ -163,6 +163,18 @@ class Webhooks {
     /** @type {Map<NodeJS.Timeout, () => void>} scheduled re-sends */
     this._retries = new Map();
     this.closed = false;
+    /** @type {null | ((delivery: Delivery) => void)} called after each delivery attempt ended */
+    this.onDelivery = null;
+  }
+
+  /** @param {Delivery} delivery */
+  _log(delivery) {
+    this.deliveries.push(delivery);
+    try {
+      this.onDelivery?.(delivery);
+    } catch {
+      /* a listener's error must not break deliveries */
+    }
   }
 
   // ---- options ---------------------------------------------------------------------------------
@@ -429,7 +441,7 @@ class Webhooks {
     const started = Date.now();
     const promise = post(hook.Url, d.body, headers, this.options.timeoutMs).then((outcome) => {
       const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-      this.deliveries.push({
+      this._log({
         seq: ++this._ids.delivery,
         eventSeq: d.record.seq,
         webhookId,
@@ -546,7 +558,7 @@ class Webhooks {
       at: new Date(this.emu.now()).toISOString(),
       test: true,
     };
-    this.deliveries.push(delivery);
+    this._log(delivery);
     return delivery;
   }
 

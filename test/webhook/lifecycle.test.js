@@ -202,6 +202,19 @@ describe('refusals fail the activation with a message saying what to do', () => 
 		expect(emu.requests.filter((r) => r.method === 'POST' && r.path === H.WEBHOOKS).length).toBe(5);
 	});
 
+	test('a service that echoes the signing key in an error: the key is redacted from the message', async () => {
+		const { emu, credentialId } = await H.freshService(env.harness);
+		const workflow = H.hookWorkflow({ credentialId, events: ['WorkOrderCreated'] });
+		const first = await env.harness.activateWebhook(workflow);
+		const key = H.keyOf(emu);
+		const changed = { ...workflow, nodes: [{ ...workflow.nodes[0], parameters: { ...workflow.nodes[0].parameters, events: ['ProposalOpen'] } }, workflow.nodes[1]] };
+		emu.failNext({ path: H.WEBHOOKS, method: 'POST', status: 400, body: { ErrorCodes: [2006], ErrorCode: 2006, ErrorMessage: `Subscription refused for key ${key}` } });
+		const second = await env.harness.activateWebhook(changed, { staticData: first.savedStaticData });
+		expect(second.activation.error.message).toMatch(/Subscription refused for key \[redacted\]/);
+		expect(`${second.activation.error.message} ${second.activation.error.description}`).not.toContain(key);
+		expect(second.activation.logs.join('\n')).not.toContain(key);
+	});
+
 	test('a failing service (500) fails the activation with the service\'s words', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness);
 		emu.failNext({ path: H.WEBHOOKS, method: 'POST', status: 500, body: { ErrorCodes: [9000], ErrorCode: 9000, ErrorMessage: 'Notification store down' } });

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { WorkOrderServiceClient, readAuthentication, readSettings } from '../transport';
 import { OBJECTS, OBJECT_LABELS, isKnownEvent, objectOf, type EventObject } from './events';
-import { warmSigningKey } from './signingKey';
+import { knownSigningKey, warmSigningKey } from './signingKey';
 
 /**
  * Self-registration through n8n's webhook lifecycle (`checkExists` → `create` on activation,
@@ -153,9 +153,14 @@ export function sameSubscriptions(registered: unknown, wanted: WantedWebhook): b
 	return have.length === want.length && have.every((key, i) => key === want[i]);
 }
 
-/** The client for lifecycle calls: bounded, because n8n gives an activation about 84 s in all. */
+/**
+ * The client for lifecycle calls: bounded, because n8n gives an activation about 84 s in all. The
+ * signing key, when this process holds it, is one of the secrets its errors never show.
+ */
 function lifecycleClient(ctx: IHookFunctions): WorkOrderServiceClient {
-	return new WorkOrderServiceClient(ctx, readAuthentication(ctx), readSettings({ maxRetries: 2, maxWaitSeconds: 20, timeoutSeconds: 20 }));
+	const client = new WorkOrderServiceClient(ctx, readAuthentication(ctx), readSettings({ maxRetries: 2, maxWaitSeconds: 20, timeoutSeconds: 20 }));
+	client.secrets.add(knownSigningKey(ctx));
+	return client;
 }
 
 function httpCodeOf(error: unknown): string | undefined {

@@ -160,6 +160,11 @@ export async function warmSigningKey(ctx: KeyContext, budgetMs: number): Promise
 	return await within(startRead(ctx, credentialIdentity(ctx)), budgetMs);
 }
 
+/** The key this process holds for the node's credential, if any (to redact it from other clients' errors). */
+export function knownSigningKey(ctx: KeyContext): string | undefined {
+	return entries.get(credentialIdentity(ctx))?.key;
+}
+
 /** Forgets every key (what a restart does; tests). */
 export function forgetSigningKeys(): void {
 	entries.clear();
