@@ -2,7 +2,7 @@ import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { WorkOrderServiceClient, readAuthentication, readSettings } from '../transport';
-import { OBJECTS, OBJECT_LABELS, isKnownEvent, objectOf, type EventObject } from './events';
+import { OBJECTS, OBJECT_LABELS, isKnownEvent, objectOf } from './events';
 import { knownSigningKey, warmSigningKey } from './signingKey';
 
 /**
@@ -202,10 +202,9 @@ export function registrationError(ctx: IHookFunctions, error: unknown, step: str
 		);
 	}
 	if (error instanceof NodeOperationError) return error;
-	const wrapped = new NodeOperationError(node, `Could not ${step}: ${said}`, {
+	return new NodeOperationError(node, `Could not ${step}: ${said}`, {
 		description: (error as { description?: string } | undefined)?.description ?? undefined,
 	});
-	return wrapped;
 }
 
 function staticRegistration(ctx: IHookFunctions): StoredRegistration & IDataObject {
@@ -349,4 +348,4 @@ export async function deleteRegistration(this: IHookFunctions): Promise<boolean>
 	return true;
 }
 
-export { MAX_WEBHOOKS, type EventObject };
+export { MAX_WEBHOOKS };
