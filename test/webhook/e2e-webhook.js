@@ -67,14 +67,28 @@ function workflow() {
   };
 }
 
-/** Executions of the workflow as n8n recorded them: { id, status, mode, items }. */
+/**
+ * Executions of the workflow as n8n recorded them: { id, status, mode, items }. n8n is running and
+ * writing: a read that finds the SQLite file locked (SQLITE_BUSY) is tried again.
+ */
 async function recordedExecutions(instance) {
   const flatted = require(path.join(instance.runtime.dir, 'node_modules', 'flatted', 'cjs'));
-  const rows = await n8n.queryDatabase(
-    instance,
-    'select e.id, e.status, e.mode, d.data from execution_entity e left join execution_data d on d.executionId = e.id where e.workflowId = ? order by e.id',
-    [WF],
-  );
+  const query = () =>
+    n8n.queryDatabase(
+      instance,
+      'select e.id, e.status, e.mode, d.data from execution_entity e left join execution_data d on d.executionId = e.id where e.workflowId = ? order by e.id',
+      [WF],
+    );
+  let rows;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      rows = await query();
+      break;
+    } catch (error) {
+      if (attempt >= 20 || !/SQLITE_BUSY|database is locked/.test(String(error && error.message))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
   return rows.map((row) => {
     const data = row.data ? flatted.parse(row.data) : undefined;
     const items = data?.resultData?.runData?.[NAME]?.[0]?.data?.main?.[0] ?? [];
@@ -131,10 +145,14 @@ async function runWebhookE2E({ version, tarball, check, log = (line) => console.
   let server;
   const executions = () => recordedExecutions(instance);
   const keyReads = () => emu.requests.filter((r) => r.method === 'GET' && r.path === '/api/v3/NotificationSubscriptions/SigningKey').length;
-  /** Waits until n8n has recorded `count` executions and finished them (a running one has no data yet). */
+  /**
+   * Waits until n8n has recorded `count` executions with their data (a running one has none yet, and
+   * n8n 1.x can show an execution as finished a moment before its data is written).
+   */
   const executionsReach = (count, timeoutMs = 60_000) => waitFor(`${count} finished executions in n8n's database`, async () => {
     const list = await executions();
-    return list.length >= count && list.every((e) => e.status !== 'running' && e.status !== 'new') ? list : false;
+    const complete = (e) => e.status !== 'running' && e.status !== 'new' && (e.status !== 'success' || e.items.length > 0);
+    return list.length >= count && list.every(complete) ? list : false;
   }, timeoutMs);
   try {
     const ready = await check(`${prefix} install, Super Admin credential, workflow, activate, n8n start: one webhook registered at n8n's production URL`, async () => {
