@@ -136,11 +136,78 @@ async function main() {
 		}
 		report.push(entry);
 	}
+	if (!only || only === 'instant') {
+		const ok = await instantEvent(emulator, harness);
+		if (!ok) failed++;
+	}
 	console.log(`\n${files.length} workflow(s), ${failed} failure(s), ${emulator.requests.length} requests to the emulator, ${((Date.now() - started) / 1000).toFixed(1)} s`);
 	if (asJson) fs.writeFileSync(path.join(ROOT, 'demo-output.json'), JSON.stringify(report, null, 2));
-	harness.close();
+	await harness.close();
 	await emulator.close();
 	process.exitCode = failed ? 1 : 0;
+}
+
+/**
+ * An instant event end to end: the webhook trigger is activated (it registers its webhook with the
+ * emulator), a work order changes status in the emulator, the signed delivery reaches the harness's
+ * webhook URL over HTTP and starts the workflow. The credential is the emulator's administrator.
+ * @param {any} emulator @param {any} harness
+ */
+async function instantEvent(emulator, harness) {
+	const client = emulator.fixtures.clients.main;
+	const admin = emulator.fixtures.users.manager;
+	harness.credentials.set('wosInstantDemo', {
+		name: 'Work Order Service (emulator, Super Admin)',
+		type: 'workOrderServiceApi',
+		data: { authServerUrl: emulator.authUrl, baseUrl: emulator.baseUrl, clientId: client.clientId, clientSecret: client.clientSecret, username: admin.username, password: admin.password, subsidiaryId: '' },
+	});
+	const workflow = {
+		id: 'instantDemo',
+		name: 'Instant event: a work order completed',
+		nodes: [
+			{
+				id: 'instant-trigger',
+				name: 'Work Order Service Trigger',
+				type: 'n8n-nodes-work-order-service.workOrderServiceWebhookTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: '0b7c4f3e-9a61-4d2b-8f0e-5c1d2a3b4c5d',
+				parameters: { authentication: 'password', events: ['WorkOrderStatusChanged'], rules: { statuses: 'COMPLETED' } },
+				credentials: { workOrderServiceApi: { id: 'wosInstantDemo', name: 'Work Order Service (emulator, Super Admin)' } },
+			},
+			{
+				id: 'instant-alert',
+				name: 'Alert text',
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				position: [220, 0],
+				parameters: { mode: 'raw', jsonOutput: '={{ { alert: "Work order " + $json.Object.Id + " at " + $json.Object.LocationName + " is " + $json.Object.Status.Primary } }}' },
+			},
+		],
+		connections: { 'Work Order Service Trigger': { main: [[{ node: 'Alert text', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+	console.log(`\n=== ${workflow.name} (webhook trigger, activated in n8n-core)`);
+	const hook = await harness.activateWebhook(workflow);
+	if (hook.activation.error) {
+		console.log(`  ✗ activation failed: ${hook.activation.error.message}`);
+		return false;
+	}
+	const [registered] = emulator.webhooks.hooks.values();
+	console.log(`  • activated: webhook ${registered.Id} registered at ${registered.Url} (${registered.Subscriptions.map((x) => x.EventTypes.join(', ')).join('; ')}, statuses ${registered.Subscriptions[0].Rules.Statuses.join(', ')})`);
+	const t0 = Date.now();
+	emulator.setWorkOrderStatus(90000004, 'COMPLETED', 'PENDING CONFIRMATION');
+	emulator.setWorkOrderStatus(90000003, 'IN PROGRESS', 'ON SITE'); // not COMPLETED: the service sends nothing
+	const [execution] = await hook.waitForExecutions(1, 10_000);
+	await emulator.webhooksIdle();
+	const delivery = emulator.deliveries[0];
+	const item = execution.items[0].json;
+	console.log(`  • the emulator changed work order 90000004 to COMPLETED: one signed POST (Sign-Data ${delivery.headers['sign-data'].slice(0, 10)}...), answered ${delivery.status} in ${delivery.durationMs} ms`);
+	console.log(`  • n8n started one execution ${Date.now() - t0} ms after the change: ${item.EventType} ${item.Action}, work order ${item.Object.Id} [${item.Object.Status.Primary}/${item.Object.Status.Extended}]`);
+	console.log(`      ${execution.outputs['Alert text'][0].json.alert}`);
+	const off = await hook.deactivate();
+	console.log(`  • deactivated: webhook deleted (${off.calls[0].result ? 'ok' : 'failed'}), the emulator holds ${emulator.webhooks.hooks.size} webhook(s)`);
+	return execution.status === 'success' && emulator.deliveries.length === 1 && emulator.webhooks.hooks.size === 0;
 }
 
 main().catch((error) => {

@@ -7,7 +7,7 @@ import { DEFAULT_LOOKBACK_SECONDS, pollWorkOrders } from './trigger/poll';
 
 export class WorkOrderServiceTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Work Order Service Trigger',
+		displayName: 'Work Order Service Polling Trigger',
 		name: 'workOrderServiceTrigger',
 		icon: { light: 'file:workOrderService.svg', dark: 'file:workOrderService.dark.svg' },
 		group: ['trigger'],
@@ -15,8 +15,8 @@ export class WorkOrderServiceTrigger implements INodeType {
 		subtitle:
 			'={{ {"workOrderCreated": "Work Order Created", "workOrderUpdated": "Work Order Updated", "workOrderStatusChanged": "Work Order Status Changed"}[$parameter["event"]] }}',
 		description:
-			'Starts the workflow when work orders are created, changed or change status in the facility Work Order Service',
-		defaults: { name: 'Work Order Service Trigger' },
+			'Starts the workflow when work orders are created, changed or change status in the facility Work Order Service (polls; no administrator needed)',
+		defaults: { name: 'Work Order Service Polling Trigger' },
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

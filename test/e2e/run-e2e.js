@@ -39,6 +39,7 @@ const { demoCredentials } = require('../../examples/demo-credentials');
 
 const { runTriggerE2E } = require('../trigger/e2e-trigger');
 const { runAgentE2E } = require('./ai-agent');
+const { runWebhookE2E } = require('../webhook/e2e-webhook');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const EXAMPLES = path.join(ROOT, 'examples');
@@ -654,6 +655,9 @@ async function runVersion(version, tarball) {
 
     // ---- the node as an AI agent's tool: AI Agent + OpenAI Chat Model against a scripted model server
     await runAgentE2E({ version, tarball, check });
+
+    // ---- the instant (webhook) trigger: registered at activation, deliveries from the emulator, restart, deactivation
+    await runWebhookE2E({ version, tarball, check });
   } catch (err) {
     results.push({ name: 'setup', ok: false });
     console.log(`FAIL setup (n8n ${version})\n${String(err.stack || err).replace(/^/gm, '     ')}`);

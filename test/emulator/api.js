@@ -23,6 +23,8 @@ const { applyODataQuery, ODataError, compareValues, instantOf } = require('./oda
 const { WORK_ORDER_FIELDS } = require('./fixtures');
 const { applyWorkOrderChanges } = require('./workorders');
 const { UTC } = require('./service-time');
+const events = require('./webhooks');
+const { WEBHOOK_ROUTES } = require('./webhook-api');
 
 /**
  * @typedef {import('./index').Emulator} Emulator
@@ -280,6 +282,7 @@ function addNote(emu, wo, user, text, extra = {}) {
   const now = emu.now();
   const note = noteRecord({ id: emu._ids.note++, workOrderId: wo.Id, text, at: now, createdBy: user.fullName, extra, createdAt: now, time: emu.time });
   (emu.state.notes[wo.Id] = emu.state.notes[wo.Id] || []).push(note);
+  events.noteAdded(emu, wo, note, user);
   return note;
 }
 
@@ -523,6 +526,7 @@ function createNoteAttachment(emu, ctx, p, params) {
     storeAttachment(emu, { wo, noteId: note.Id, checkListResponseId: null, source: 'Note', file, user: p.user }),
   );
   for (const record of records) note.Attachments.push(record);
+  for (const record of records) events.attachmentAdded(emu, wo, record, p.user);
   return json(201, records.length === 1 ? publicAttachment(records[0]) : records.map(publicAttachment));
 }
 
@@ -595,7 +599,8 @@ function checkInOut(type) {
         : workCompleted
           ? { Primary: 'COMPLETED', Extended: 'PENDING CONFIRMATION' }
           : { Primary: 'IN PROGRESS', Extended: 'INCOMPLETE' };
-    applyWorkOrderChanges(emu, wo, { Status: status }, { now, source: `api:${type}` });
+    applyWorkOrderChanges(emu, wo, { Status: status }, { now, source: `api:${type}`, by: p.user });
+    events.checkedInOut(emu, type, wo, p.user);
     return json(201, rec);
   };
 }
@@ -776,6 +781,9 @@ function postChecklistResponse(emu, ctx, p) {
       UpdatedBy: null,
     };
   }
+  const answeredBefore = emu.state.checklistResponses.some(
+    (r) => r.workOrderId === wo.Id && r.questionId === questionId && r.response.Attempt === attempt,
+  );
   emu.state.checklistResponses.push({
     Id: id,
     workOrderId: wo.Id,
@@ -790,6 +798,7 @@ function postChecklistResponse(emu, ctx, p) {
     username: p.user.username,
     clientId: p.clientId,
   });
+  events.checklistResponse(emu, answeredBefore, wo, response, p.user);
   return json(201, { CheckListResponse: response, CheckListResponsePicture: picture });
 }
 
@@ -902,6 +911,7 @@ function proposalStatus(action) {
       noteId: note ? note.Id : null,
       recipients: notification.recipients,
     });
+    events.proposalEvent(emu, events.PROPOSAL_STATUS_EVENTS[target.status], proposal, p.user);
     return empty(204);
   };
 }
@@ -964,6 +974,7 @@ const ROUTES = /** @type {Array<[string, string, Handler, string | null]>} */ ([
   ['PUT', 'proposals/{proposalId}/approve', proposalStatus('approve'), 'proposals.status'],
   ['PUT', 'proposals/{proposalId}/reject', proposalStatus('reject'), 'proposals.status'],
   ['GET', 'subscribers/current/subsidiaries', subsidiaries, 'subsidiaries.read'],
+  ...WEBHOOK_ROUTES,
 ]).map(([method, pattern, handler, perm]) => ({ method, pattern, segs: compile(pattern), handler, perm }));
 
 /**

@@ -63,11 +63,11 @@ async function main() {
     '',
     '  Users (username / password)',
     `    subscriber        ${u.subscriber.username} / ${u.subscriber.password}   (subscriber ${u.subscriber.subscriberId}, approval limit ${u.subscriber.approvalLimit})`,
-    `    manager           ${u.manager.username} / ${u.manager.password}   (approval limit ${u.manager.approvalLimit})`,
+    `    manager           ${u.manager.username} / ${u.manager.password}   (approval limit ${u.manager.approvalLimit}; "Super Admin": may register webhooks)`,
     `    viewer            ${u.viewer.username} / ${u.viewer.password}   (read-only)`,
     `    universal         ${u.universal.username} / ${u.universal.password}   (children ${u.universal.children.join(', ')})`,
     `    no subsidiaries   ${u.noSubsidiaryPermission.username} / ${u.noSubsidiaryPermission.password}`,
-    `    contractor (JWT)  ${u.contractor.username} / ${u.contractor.password}   (provider ${u.contractor.providerId})`,
+    `    contractor (JWT)  ${u.contractor.username} / ${u.contractor.password}   (provider ${u.contractor.providerId}; "Provider Automation Admin")`,
     '',
     '  Handy ids',
     `    provider / technician            ${fx.providerId} / ${fx.technicianId}`,
@@ -77,13 +77,16 @@ async function main() {
     `    proposals                        open ${fx.proposals.open}, on hold ${fx.proposals.onHold}, invoiced WO ${fx.proposals.invoiced}, no WO ${fx.proposals.noWorkOrder}, over limit ${fx.proposals.overLimit}`,
     `    rejection reasons                ${fx.rejectionReasons.map((r) => `${r.Id}=${r.Code}`).join(', ')}`,
     '',
-    `  Control (not part of the service): GET ${emu.origin}/__emulator/state, /__emulator/requests, /__emulator/fixtures`,
+    `  Control (not part of the service): GET ${emu.origin}/__emulator/state, /__emulator/requests, /__emulator/fixtures, /__emulator/webhooks, /__emulator/webhooks/deliveries`,
     '  Press Ctrl+C to stop.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   if (!args.quiet) {
     emu.onResponse = (r) => {
       process.stdout.write(`${r.time} ${r.method} ${r.path} -> ${r.dropped ? 'dropped' : r.status}${r.username ? ` (${r.username})` : ''}\n`);
+    };
+    emu.webhooks.onDelivery = (d) => {
+      process.stdout.write(`${d.at} webhook ${d.eventType} -> ${d.url} -> ${d.status ?? d.error} (attempt ${d.attempt})\n`);
     };
   }
   let stopping = false;

@@ -63,6 +63,7 @@ function buildSeed({ workOrderCount = 120, now, time = UTC }) {
       subscriberId: 1001,
       approvalLimit: 5000,
       permissions: ALL_SUBSCRIBER_PERMS,
+      webhookAdmin: false,
     },
     manager: {
       username: 'demo.manager',
@@ -74,6 +75,8 @@ function buildSeed({ workOrderCount = 120, now, time = UTC }) {
       subscriberId: 1001,
       approvalLimit: 100000,
       permissions: ALL_SUBSCRIBER_PERMS,
+      // "Super Admin" secondary role: may manage webhooks and read the signing key
+      webhookAdmin: true,
     },
     viewer: {
       username: 'demo.viewer',
@@ -121,6 +124,8 @@ function buildSeed({ workOrderCount = 120, now, time = UTC }) {
       technicianId: 4001,
       approvalLimit: 0,
       permissions: ['workorders.read', 'notes.write', 'checkin', 'checklists.respond'],
+      // "Provider Automation Admin" access level
+      webhookAdmin: true,
     },
   };
 

@@ -21,7 +21,8 @@ const { handleApi } = require('./api');
 const { parseMultipart } = require('./multipart');
 const { ServiceTime } = require('./service-time');
 const { createWorkOrders, updateWorkOrders, WorkOrderError } = require('./workorders');
-const { Reply, E, json, apiError, textResponse, mediaType, stringify, parse } = require('./http-util');
+const { Webhooks, WebhookError, technicianAssigned, proposalEvent, PROPOSAL_STATUS_EVENTS } = require('./webhooks');
+const { Reply, E, json, apiError, textResponse, mediaType, stringify, parse, noteRecord } = require('./http-util');
 
 /**
  * @typedef {import('./http-util').Response} Response
@@ -128,6 +129,8 @@ class Emulator {
     this.port = 0;
     /** @type {null | ((entry: LogEntry) => void)} called after each logged request was answered or dropped */
     this.onResponse = null;
+    /** event notifications: webhooks, signing keys, deliveries (webhooks.js) */
+    this.webhooks = new Webhooks(this);
   }
 
   // ---- clock ---------------------------------------------------------------------------------
@@ -257,6 +260,116 @@ class Emulator {
     return this.state.workOrders[Number(id)];
   }
 
+  // ---- webhooks (event notifications) ---------------------------------------------------------
+
+  /** Every delivery attempt so far (webhooks.js `Delivery`), in the order they ended. */
+  get deliveries() {
+    return this.webhooks.deliveries;
+  }
+
+  /**
+   * Delivery switches: `retryDelayMs`, `maxAttempts`, `timeoutMs`, `failureLimit`, `disableMs`,
+   * `signWithDecodedKey`, `deliverTwice`, `signature` ('valid' | 'wrong' | 'missing').
+   * @param {Record<string, any>} options
+   */
+  setWebhookOptions(options) {
+    return this.webhooks.setOptions(options);
+  }
+
+  /** Gives a user (key of fixtures.users or user name) the admin right for webhooks, or takes it. @param {string} who @param {boolean} admin */
+  setWebhookAdmin(who, admin) {
+    const user = this._user(who);
+    user.webhookAdmin = !!admin;
+    return user.webhookAdmin;
+  }
+
+  /** @param {string} who fixtures.users key or user name */
+  _user(who) {
+    const fixture = this.fixtures.users[who];
+    const user = this.state.users[(fixture ? fixture.username : String(who)).toLowerCase()];
+    if (!user) throw new WorkOrderError(`unknown user ${who}`, 404);
+    return user;
+  }
+
+  /** Raises any event (as the service would) for the given accounts. @param {string} eventType @param {{ object: any, subscriberId?: number, providerId?: number, action?: string, type?: string }} e */
+  emitWebhookEvent(eventType, e) {
+    return this.webhooks.raise(eventType, e);
+  }
+
+  /** Waits until no delivery is in flight. */
+  webhooksIdle() {
+    return this.webhooks.idle();
+  }
+
+  /** Adds a note to a work order as `user` (fixtures.users key; default the subscriber); raises WorkOrderNoteAdded. @param {number} workOrderId @param {string} text @param {string} [who] */
+  addNote(workOrderId, text, who = 'subscriber') {
+    const wo = this.workOrder(workOrderId);
+    if (!wo) throw new WorkOrderError(`work order ${workOrderId} does not exist`, 404);
+    const user = this._user(who);
+    const now = this.now();
+    const note = noteRecord({ id: this._ids.note++, workOrderId: wo.Id, text, at: now, createdBy: user.fullName, createdAt: now, time: this.time });
+    (this.state.notes[wo.Id] = this.state.notes[wo.Id] || []).push(note);
+    require('./webhooks').noteAdded(this, wo, note, user);
+    return note;
+  }
+
+  /** Raises WorkOrderTechnicianAssigned (the work order record has no technician field). @param {number} workOrderId @param {number} technicianId */
+  assignTechnician(workOrderId, technicianId) {
+    const wo = this.workOrder(workOrderId);
+    if (!wo) throw new WorkOrderError(`work order ${workOrderId} does not exist`, 404);
+    const tech = this.state.technicians[technicianId];
+    if (!tech || tech.ProviderId !== wo.ProviderId) throw new WorkOrderError(`technician ${technicianId} does not work for provider ${wo.ProviderId}`);
+    technicianAssigned(this, wo, technicianId);
+    return { workOrderId: wo.Id, technicianId };
+  }
+
+  /**
+   * Creates a proposal (status Open) for a work order; raises ProposalCreated.
+   * @param {{ WorkOrderId: number, Amount?: number, Description?: string, Id?: number }} partial
+   */
+  createProposal(partial) {
+    const wo = this.workOrder(partial.WorkOrderId);
+    if (!wo) throw new WorkOrderError(`work order ${partial.WorkOrderId} does not exist`, 404);
+    const ids = Object.keys(this.state.proposals).map(Number);
+    const id = partial.Id ?? Math.max(...ids, 61000) + 1;
+    if (this.state.proposals[id]) throw new WorkOrderError(`proposal ${id} already exists`, 409);
+    const now = this.now();
+    const proposal = {
+      Id: id,
+      Number: `P-${id}`,
+      SubscriberId: wo.SubscriberId,
+      ProviderId: wo.ProviderId,
+      WorkOrderId: wo.Id,
+      Amount: partial.Amount ?? 1000,
+      Currency: 'USD',
+      Description: partial.Description ?? `Proposal for work order ${wo.Id}`,
+      Status: 'Open',
+      RejectReasonCodeId: null,
+      ActionSource: null,
+      CreatedDate: this.time.local(now),
+      CreatedDateDto: this.time.dto(now),
+      history: [{ action: 'create', from: null, to: 'Open', at: this.time.dto(now), by: 'emulator' }],
+    };
+    this.state.proposals[id] = proposal;
+    proposalEvent(this, 'ProposalCreated', proposal);
+    return proposal;
+  }
+
+  /** Moves a proposal to a status (Open, OnHold, Approved, Rejected, Voided); raises its event. @param {number} id @param {string} status */
+  setProposalStatus(id, status) {
+    const proposal = this.state.proposals[Number(id)];
+    if (!proposal) throw new WorkOrderError(`proposal ${id} does not exist`, 404);
+    const event = /** @type {Record<string, string>} */ (PROPOSAL_STATUS_EVENTS)[status];
+    if (!event) throw new WorkOrderError(`status must be one of ${Object.keys(PROPOSAL_STATUS_EVENTS).join(', ')}`);
+    const now = this.now();
+    proposal.history.push({ action: 'emulator', from: proposal.Status, to: status, at: this.time.dto(now), by: 'emulator' });
+    proposal.Status = status;
+    proposal.UpdatedDate = this.time.local(now);
+    proposal.UpdatedDateDto = this.time.dto(now);
+    proposalEvent(this, event, proposal);
+    return proposal;
+  }
+
   // ---- lifecycle -----------------------------------------------------------------------------
 
   async listen() {
@@ -299,6 +412,7 @@ class Emulator {
 
   /** @returns {Promise<void>} */
   close() {
+    this.webhooks.close();
     const server = this.server;
     if (!server) return Promise.resolve();
     this.server = null;
@@ -631,7 +745,7 @@ class Emulator {
         r = this._control(ctx);
       } catch (e) {
         const err = /** @type {any} */ (e);
-        r = e instanceof Reply ? e.response : json(err instanceof WorkOrderError ? err.status : 400, { error: String(err && err.message) });
+        r = e instanceof Reply ? e.response : json(err instanceof WorkOrderError || err instanceof WebhookError ? err.status : 400, { error: String(err && err.message) });
       }
       this._send(res, r, log, started);
       return;
@@ -657,7 +771,7 @@ class Emulator {
     /** @type {Response} */
     let response;
     try {
-      response = this._route(ctx);
+      response = await this._route(ctx);
     } catch (e) {
       if (e instanceof Reply) response = e.response;
       else {
@@ -800,6 +914,62 @@ class Emulator {
   }
 
   /**
+   * Control endpoints of the webhook part (README.md, "Webhooks"); null when `route` is not one.
+   * @param {string} route `METHOD path` (lower-case path) @param {() => any} bodyJson
+   * @returns {Response | null}
+   */
+  _webhookControl(route, bodyJson) {
+    const hooks = this.webhooks;
+    let m;
+    if ((m = /^POST __emulator\/workorders\/(\d+)\/notes$/.exec(route))) {
+      const b = bodyJson();
+      return json(201, this.addNote(Number(m[1]), String(b.text ?? b.NoteData ?? ''), b.user));
+    }
+    if ((m = /^POST __emulator\/workorders\/(\d+)\/technician$/.exec(route))) {
+      return json(200, this.assignTechnician(Number(m[1]), Number(bodyJson().technicianId)));
+    }
+    if ((m = /^POST __emulator\/proposals\/(\d+)\/status$/.exec(route))) {
+      return json(200, this.setProposalStatus(Number(m[1]), bodyJson().status));
+    }
+    switch (route) {
+      case 'POST __emulator/proposals':
+        return json(201, this.createProposal(bodyJson()));
+      case 'GET __emulator/webhooks':
+        return json(200, [...hooks.hooks.values()]);
+      case 'GET __emulator/webhooks/deliveries':
+        return json(200, hooks.deliveries);
+      case 'DELETE __emulator/webhooks/deliveries':
+        hooks.deliveries.length = 0;
+        return json(200, { ok: true });
+      case 'GET __emulator/webhooks/events':
+        return json(200, hooks.events);
+      case 'POST __emulator/webhooks/events': {
+        const b = bodyJson();
+        return json(201, this.emitWebhookEvent(b.eventType, b));
+      }
+      case 'GET __emulator/webhooks/options':
+        return json(200, hooks.options);
+      case 'POST __emulator/webhooks/options':
+        return json(200, this.setWebhookOptions(bodyJson()));
+      case 'DELETE __emulator/webhooks/options':
+        hooks.resetOptions();
+        return json(200, hooks.options);
+      case 'POST __emulator/webhooks/retry-now':
+        return json(200, { retried: hooks.retryNow() });
+      case 'POST __emulator/webhooks/admin': {
+        const b = bodyJson();
+        return json(200, { user: b.user, admin: this.setWebhookAdmin(b.user, b.admin) });
+      }
+      case 'POST __emulator/webhooks/rotate-key': {
+        const b = bodyJson();
+        return json(200, { account: b.account, rotated: !!hooks.rotateKey(String(b.account)) });
+      }
+      default:
+        return null;
+    }
+  }
+
+  /**
    * Out-of-band control endpoints for runs where the emulator is in another process
    * (npm run emulator). Not part of the service; never logged; faults do not apply.
    * @param {RequestContext} ctx
@@ -808,6 +978,8 @@ class Emulator {
   _control(ctx) {
     const route = `${ctx.method} ${ctx.segments.join('/').toLowerCase()}`;
     const bodyJson = () => (ctx.body.length ? parse(ctx.body.toString('utf8')) : {});
+    const hookRoute = this._webhookControl(route, bodyJson);
+    if (hookRoute) return hookRoute;
     const woMatch = /^(GET|PATCH) __emulator\/workorders\/(\d+)$/.exec(route);
     if (woMatch) {
       if (woMatch[1] === 'PATCH') return json(200, this.updateWorkOrder(woMatch[2], bodyJson()));

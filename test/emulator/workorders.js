@@ -9,6 +9,7 @@
  */
 
 const { WORK_ORDER_FIELDS } = require('./fixtures');
+const { workOrderChanged } = require('./webhooks');
 
 const DATE_FIELDS = ['CallDate', 'ScheduledDate', 'CreatedDate', 'UpdatedDate'];
 const HOUR = 3600 * 1000;
@@ -132,10 +133,11 @@ function normalize(emu, input, o) {
 /**
  * Applies normalized changes to a record (in place) and records the change.
  * @param {Emulator} emu @param {any} wo @param {Normalized} n
- * @param {{ now: number, source: string, kind: 'created' | 'updated' }} o
+ * @param {{ now: number, source: string, kind: 'created' | 'updated', by?: any }} o  `by`: the API user (events' UpdatedBy)
  */
 function apply(emu, wo, n, o) {
   const before = { Primary: wo.Status.Primary, Extended: wo.Status.Extended };
+  const fieldsBefore = { Priority: wo.Priority, ScheduledDateDto: wo.ScheduledDateDto, ProviderId: wo.ProviderId };
   const changed = new Set(Object.keys(n.fields));
   Object.assign(wo, n.fields);
   if (n.fields.LocationId !== undefined) {
@@ -174,6 +176,7 @@ function apply(emu, wo, n, o) {
     primaryStatusChanged: o.kind === 'updated' && before.Primary !== after.Primary,
     statusChanged,
   });
+  workOrderChanged(emu, wo, { kind: o.kind, statusChanged, before: fieldsBefore, by: o.by });
 }
 
 /** @param {Emulator} emu @param {Set<number>} taken */
@@ -281,7 +284,7 @@ function updateWorkOrders(emu, ids, changes, o = {}) {
 
 /**
  * Used by API handlers that change a work order (check-in / check-out).
- * @param {Emulator} emu @param {any} wo @param {any} changes @param {{ now: number, source: string }} o
+ * @param {Emulator} emu @param {any} wo @param {any} changes @param {{ now: number, source: string, by?: any }} o
  */
 function applyWorkOrderChanges(emu, wo, changes, o) {
   apply(emu, wo, normalize(emu, changes, { creating: false }), { ...o, kind: 'updated' });

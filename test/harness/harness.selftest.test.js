@@ -117,6 +117,7 @@ describe('loading', () => {
 			'n8n-nodes-base.manualTrigger',
 			'n8n-nodes-base.set',
 			'n8n-nodes-harness-fixture.harnessFixture',
+			'n8n-nodes-harness-fixture.harnessFixtureWebhook',
 		]);
 		expect(harness.credentialTypes.recognizes('fixtureTokenApi')).toBe(true);
 		expect(harness.credentialsHelper.getParentTypes('fixtureOAuth2Api')).toEqual(['oAuth2Api']);

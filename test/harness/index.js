@@ -34,6 +34,7 @@ const { LoggerProxy, NodeHelpers, UnexpectedError, Workflow } = require('n8n-wor
 
 const { CapturingLogger } = require('./logger');
 const { createPollApi } = require('./poll');
+const { createWebhookApi } = require('./webhook');
 const { CredentialStore, HarnessCredentialTypes, HarnessCredentialsHelper } = require('./credentials');
 const { ConvertToFileToBinary, HarnessItems, HttpRequestWithCredential, ManualTrigger, OAuth2Api, SetRaw } = require('./builtin-types');
 
@@ -261,19 +262,23 @@ async function createHarness({ packageDir = path.resolve(__dirname, '..', '..') 
 	nodeTypes.add('n8n-nodes-base.httpRequest', new HttpRequestWithCredential());
 	credentialTypes.add(new OAuth2Api());
 
-	const loader = await loadPackage(path.resolve(packageDir));
-	const packageName = loader.packageName;
-	for (const name of Object.keys(loader.known.nodes)) {
-		const loaded = loader.getNode(name);
-		nodeTypes.add(`${packageName}.${name}`, loaded.type, loaded.sourcePath);
+	/** Loads (or, after `reloadPackage`, loads again) the package's nodes and credentials. */
+	async function addPackage() {
+		const loader = await loadPackage(path.resolve(packageDir));
+		for (const name of Object.keys(loader.known.nodes)) {
+			const loaded = loader.getNode(name);
+			nodeTypes.add(`${loader.packageName}.${name}`, loaded.type, loaded.sourcePath);
+		}
+		for (const name of Object.keys(loader.known.credentials)) {
+			const loaded = loader.getCredential(name);
+			const supported = (loader.known.credentials[name].supportedNodes ?? []).map(
+				(n) => `${loader.packageName}.${n}`,
+			);
+			credentialTypes.add(loaded.type, supported);
+		}
+		return loader.packageName;
 	}
-	for (const name of Object.keys(loader.known.credentials)) {
-		const loaded = loader.getCredential(name);
-		const supported = (loader.known.credentials[name].supportedNodes ?? []).map(
-			(n) => `${packageName}.${n}`,
-		);
-		credentialTypes.add(loaded.type, supported);
-	}
+	const packageName = await addPackage();
 
 	const credentials = new CredentialStore();
 	const credentialsHelper = new HarnessCredentialsHelper(credentialTypes, credentials, nodeTypes);
@@ -442,6 +447,7 @@ async function createHarness({ packageDir = path.resolve(__dirname, '..', '..') 
 	}
 
 	const pollApi = createPollApi({ nodeTypes, credentials, logs, makeAdditionalData, run });
+	const webhookApi = createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData });
 
 	return {
 		/** The loaded package's name (node types are `${packageName}.${nodeName}`). */
@@ -461,10 +467,36 @@ async function createHarness({ packageDir = path.resolve(__dirname, '..', '..') 
 		poll: pollApi.poll,
 		/** Activate a workflow with a polling trigger; then `.poll()` per cron tick, `.restart()`. */
 		activate: pollApi.activate,
-		/** Stop capturing logs into this harness (the last close also removes the temp folder). */
+		/** Activate a workflow with a webhook trigger (checkExists / create); requests over HTTP (webhook.js / README). */
+		activateWebhook: webhookApi.activateWebhook,
+		/** "Listen for test event" of a webhook trigger (the /webhook-test/ URL, manual mode). */
+		listenForTestEvent: webhookApi.listenForTestEvent,
+		/** The harness's webhook server (http://127.0.0.1:PORT) once a webhook trigger was activated. */
+		get webhookOrigin() {
+			return webhookApi.origin;
+		},
+		/**
+		 * What an n8n process restart does to the package: its modules are loaded afresh from dist/
+		 * (nothing the previous load kept in memory, e.g. caches of the nodes, survives). Node and
+		 * credential types are replaced in place; stored credentials and saved static data stay.
+		 * Resolves true when the modules were really loaded afresh (plain Node); under jest, whose
+		 * module registry cannot be purged, false: the test then resets module memory itself.
+		 */
+		async reloadPackage() {
+			const dist = path.join(path.resolve(packageDir), 'dist') + path.sep;
+			const before = [...nodeTypes.nodes.values()].map((entry) => entry.type.constructor);
+			for (const file of Object.keys(require.cache)) if (file.startsWith(dist)) delete require.cache[file];
+			await addPackage();
+			// Under jest, require.cache cannot be purged (jest's own module registry): the same
+			// classes come back and module memory is not reset. Returns whether it was.
+			const after = [...nodeTypes.nodes.values()].map((entry) => entry.type.constructor);
+			return after.some((ctor) => !before.includes(ctor));
+		},
+		/** Stop capturing logs into this harness (the last close also removes the temp folder); stops the webhook server. */
 		close() {
 			logger.sinks.delete(sink);
 			if (logger.sinks.size === 0) fs.rmSync(baseDir, { recursive: true, force: true });
+			return webhookApi.close();
 		},
 	};
 }

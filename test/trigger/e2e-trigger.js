@@ -407,4 +407,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { runTriggerE2E };
+module.exports = { runTriggerE2E, startN8n, waitFor, tail };

@@ -2,10 +2,12 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
+	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IPollFunctions,
+	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
@@ -66,7 +68,12 @@ export const CREDENTIAL_TYPES: Record<AuthenticationMethod, string> = {
 	contractor: CONTRACTOR_CREDENTIAL,
 };
 
-export type ClientContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+export type ClientContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
 
 export interface RequestSettings {
 	maxRetries: number;

@@ -1,0 +1,111 @@
+import type {
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { authenticationProperty, credentials } from './descriptions/authentication';
+import { EVENT_OPTIONS } from './webhook/events';
+import { receiveEvent } from './webhook/receive';
+import { checkExists, create, deleteRegistration } from './webhook/registration';
+
+export class WorkOrderServiceWebhookTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Work Order Service Trigger',
+		name: 'workOrderServiceWebhookTrigger',
+		icon: { light: 'file:workOrderService.svg', dark: 'file:workOrderService.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ ($parameter["events"] || []).length + " event" + (($parameter["events"] || []).length === 1 ? "" : "s") }}',
+		description:
+			'Starts the workflow at once when work orders, proposals or checklist responses change in the facility Work Order Service (registers a webhook; needs an administrator)',
+		defaults: { name: 'Work Order Service Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials,
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: [
+			authenticationProperty,
+			{
+				displayName:
+					'On activation this trigger registers a webhook with the service, which needs an administrator: the "Super Admin" role (subscriber users) or the "Provider Automation Admin" access level (contractor users). Without one, use the Work Order Service Polling Trigger.',
+				name: 'adminNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: [],
+				options: EVENT_OPTIONS,
+				description:
+					'The events that start the workflow. Each delivery becomes one item with EventType, Action and the Object as the service sent it.',
+			},
+			{
+				displayName: 'Rules',
+				name: 'rules',
+				type: 'collection',
+				placeholder: 'Add Rule',
+				default: {},
+				description: 'Narrow which records notify; the service applies the rules. Lists are comma-separated; empty = no restriction.',
+				options: [
+					{
+						displayName: 'Categories',
+						name: 'categories',
+						type: 'string',
+						default: '',
+						placeholder: 'REPAIR, PREVENTIVE MAINTENANCE',
+						description: 'Only records of these work-order categories (comma-separated)',
+					},
+					{
+						displayName: 'Trades',
+						name: 'trades',
+						type: 'string',
+						default: '',
+						placeholder: 'HVAC, PLUMBING',
+						description: 'Only records of these trades (comma-separated)',
+					},
+					{
+						displayName: 'Work Order Statuses',
+						name: 'statuses',
+						type: 'string',
+						default: '',
+						placeholder: 'OPEN, IN PROGRESS',
+						description:
+							'Only work orders with one of these primary statuses (comma-separated). Applies to work-order events; proposal events are one per proposal status already.',
+					},
+				],
+			},
+		],
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkExists.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await create.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await deleteRegistration.call(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receiveEvent.call(this);
+	}
+}

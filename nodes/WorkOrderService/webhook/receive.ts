@@ -1,0 +1,161 @@
+import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { attachmentOut, noteOut } from '../helpers/noteIds';
+import { parseJsonLossless } from '../transport/losslessJson';
+import { isRepeat } from './dedupe';
+import { verifySignature, signatureBytes } from './signature';
+import { credentialIdentity, rereadSigningKey, signingKey, type KeyOutcome } from './signingKey';
+
+/**
+ * One delivery (`webhook()`): verified, de-duplicated, turned into items. The service wants a
+ * 2xx within 5 seconds and treats anything else as a failure to re-send later; n8n answers only
+ * after `webhook()` returns (with responseMode onReceived it does not wait for the workflow), so
+ * everything here is bounded well below that:
+ *
+ * - no or malformed `Sign-Data`, or a signature that matches neither reading of the key (also
+ *   after the key was read again): 401, written here, and no execution (`noWebhookResponse`);
+ * - the key cannot be read in time (cold process, slow service): 503, so that the service re-sends;
+ * - an identical body delivered again within 20 minutes, or events not chosen: 200, no execution;
+ * - otherwise one item per event: `EventType`, `Action`, `Object` as sent (parsed from the raw
+ *   body without losing int64 digits; note IDs as decimal strings, as the action node emits them),
+ *   and the envelope's other fields (`Type`, `Version`).
+ */
+
+/** Time a delivery may spend obtaining the key (login and read included). */
+export const KEY_BUDGET_MS = 3000;
+
+type RawRequest = { rawBody?: unknown; headers?: Record<string, unknown> };
+type RawResponse = { headersSent?: boolean; writeHead: (status: number, headers?: Record<string, string>) => unknown; end: (body?: string) => unknown };
+
+function answer(ctx: IWebhookFunctions, status: number, message: string, headers: Record<string, string> = {}): IWebhookResponseData {
+	const res = ctx.getResponseObject() as unknown as RawResponse;
+	if (!res.headersSent) {
+		res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+		res.end(JSON.stringify({ message }));
+	}
+	return { noWebhookResponse: true };
+}
+
+function rawBodyOf(req: RawRequest): Buffer | undefined {
+	const raw = req.rawBody;
+	if (Buffer.isBuffer(raw)) return raw;
+	if (typeof raw === 'string') return Buffer.from(raw, 'utf8');
+	return undefined;
+}
+
+function isRecord(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function define(target: IDataObject, key: string, value: unknown): void {
+	Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** The event's object with note IDs as decimal strings (notes and attachments it carries). */
+function objectOut(object: unknown): unknown {
+	if (!isRecord(object)) return object ?? null;
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(object)) {
+		let mapped: unknown = value;
+		if (key === 'Notes' && Array.isArray(value)) mapped = value.map((n) => (isRecord(n) ? noteOut(n) : n));
+		else if (key === 'Attachments' && Array.isArray(value)) mapped = value.map((a) => (isRecord(a) ? attachmentOut(a) : a));
+		define(out, key, mapped);
+	}
+	return out;
+}
+
+/** One item: EventType, Action, Object first, then the envelope's other fields as sent. */
+export function eventItem(event: IDataObject): INodeExecutionData {
+	const json: IDataObject = {};
+	define(json, 'EventType', event.EventType ?? null);
+	define(json, 'Action', event.Action ?? null);
+	define(json, 'Object', objectOut(event.Object));
+	for (const [key, value] of Object.entries(event)) {
+		if (key === 'EventType' || key === 'Action' || key === 'Object') continue;
+		define(json, key, value);
+	}
+	return { json };
+}
+
+/** The events of a body: one object, or (tolerated) an array of them. */
+export function parseEvents(raw: Buffer): IDataObject[] | undefined {
+	let text = raw.toString('utf8');
+	if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+	let parsed: unknown;
+	try {
+		parsed = parseJsonLossless(text);
+	} catch {
+		return undefined;
+	}
+	const list = Array.isArray(parsed) ? parsed : [parsed];
+	if (!list.every(isRecord)) return undefined;
+	return list as IDataObject[];
+}
+
+/** The service's test event (POST /test/webhooks/notifications). */
+function isTestEvent(event: IDataObject): boolean {
+	return isRecord(event.Object) && event.Object.Source === 'WebhookTest';
+}
+
+export async function receiveEvent(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const started = Date.now();
+	const node = this.getNode();
+	const workflow = this.getWorkflow();
+	const manual = this.getMode() === 'manual';
+	const scope = `${String(workflow.id)}|${node.id ?? node.name}|${manual ? 'test' : 'production'}`;
+	const log = { node: node.name, workflowId: workflow.id };
+	const req = this.getRequestObject() as unknown as RawRequest;
+
+	const raw = rawBodyOf(req);
+	if (!raw || raw.length === 0) {
+		this.logger.warn('Work Order Service Trigger: refused a delivery without a body (401)', log);
+		return answer(this, 401, 'Delivery refused: no body to verify');
+	}
+	const signature = signatureBytes(req.headers?.['sign-data']);
+	if (!signature) {
+		this.logger.warn('Work Order Service Trigger: refused a delivery without a valid Sign-Data header (401)', log);
+		return answer(this, 401, 'Delivery refused: missing or malformed Sign-Data signature');
+	}
+
+	const identity = credentialIdentity(this);
+	const remaining = () => KEY_BUDGET_MS - (Date.now() - started);
+	let outcome: KeyOutcome = await signingKey(this, identity, remaining());
+	let verified = outcome.kind === 'key' && verifySignature(raw, signature, outcome.key);
+	if (!verified && outcome.kind === 'key' && !outcome.fresh) {
+		// the key may have been rotated since it was read: read it again (bounded, throttled)
+		outcome = await rereadSigningKey(this, identity, scope, remaining());
+		verified = outcome.kind === 'key' && verifySignature(raw, signature, outcome.key);
+	}
+	if (!verified) {
+		if (outcome.kind === 'late' || outcome.kind === 'failed') {
+			const reason = outcome.kind === 'late' ? `not read within ${KEY_BUDGET_MS / 1000} s` : `could not be read (${(outcome.error as Error)?.message ?? 'error'})`;
+			this.logger.warn(`Work Order Service Trigger: the signing key ${reason}; answered 503 so that the service sends the event again`, log);
+			return answer(this, 503, 'The signing key could not be read in time; send again later', { 'retry-after': '60' });
+		}
+		this.logger.warn(
+			`Work Order Service Trigger: refused a delivery whose signature matches neither reading of the account's signing key${outcome.kind === 'throttled' ? ' (key re-read skipped: one per 30 s)' : ''} (401)`,
+			log,
+		);
+		return answer(this, 401, 'Delivery refused: the signature does not match');
+	}
+
+	const events = parseEvents(raw);
+	if (!events) {
+		this.logger.warn('Work Order Service Trigger: a signed delivery is not a JSON event; answered 400', log);
+		return answer(this, 400, 'The body is not a JSON event');
+	}
+	if (isRepeat(scope, raw)) {
+		this.logger.debug('Work Order Service Trigger: the same delivery arrived again (a re-send); no second execution', log);
+		return {};
+	}
+	const chosen = new Set((this.getNodeParameter('events', []) as string[]) ?? []);
+	const items = events.filter((e) => (typeof e.EventType === 'string' && chosen.has(e.EventType)) || (manual && isTestEvent(e))).map(eventItem);
+	if (!items.length) {
+		this.logger.debug('Work Order Service Trigger: event type not chosen; answered 200 without an execution', {
+			...log,
+			eventTypes: events.map((e) => String(e.EventType)),
+		});
+		return {};
+	}
+	return { workflowData: [items] };
+}
