@@ -1,5 +1,5 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { PAGE_SIZE, WorkOrderServiceClient } from '../transport';
 import { matchesStatus, readFilters, type TriggerFilters } from './filter';
@@ -20,6 +20,7 @@ import {
 import { isKnownZone, parseDateTime, toODataInstant, zonedWallTimeToInstant } from './time';
 import {
 	compareVersions,
+	isTransient,
 	readBaselinePage,
 	readLatest,
 	readWindow,
@@ -190,14 +191,6 @@ async function fetchTestEvent(ctx: IPollFunctions, client: WorkOrderServiceClien
 	return [ctx.helpers.returnJsonArray([record])];
 }
 
-/** A read that may fail without failing the poll: throttling, a 5xx, no answer. */
-function isTransient(error: unknown): boolean {
-	if (!(error instanceof NodeApiError)) return false;
-	const code = Number(error.httpCode);
-	if (Number.isInteger(code)) return code === 429 || (code >= 500 && code <= 599);
-	return /^No answer from the Work Order Service/.test(error.message);
-}
-
 /** Whether a record existed before `originMs` (its CreatedDate, else CallDate; unknown: yes). */
 function existedBefore(record: IDataObject, originMs: number): boolean {
 	const created = recordInstant(record, 'CreatedDate') ?? recordInstant(record, 'CallDate');
@@ -207,6 +200,11 @@ function existedBefore(record: IDataObject, originMs: number): boolean {
 interface Poll {
 	ctx: IPollFunctions;
 	client: WorkOrderServiceClient;
+	/**
+	 * The client for reads that can wait for the next poll (activation: without retries, so that a
+	 * throttled read ends the activation's part instead of waiting for the service's window).
+	 */
+	optionalClient: WorkOrderServiceClient;
 	settings: Settings;
 	limits: Limits;
 	requests: number;
@@ -238,6 +236,7 @@ async function pollWindow(
 		deadline: poll.limits.deadline,
 		maxRequests: Math.max(1, Math.min(poll.limits.windowRequests, poll.limits.totalRequests - poll.requests)),
 		resume,
+		laterClient: poll.optionalClient === client ? undefined : poll.optionalClient,
 	});
 	poll.requests += window.requests;
 	poll.read += window.versions.length;
@@ -259,11 +258,12 @@ async function pollWindow(
 	for (const version of window.versions) {
 		if (byId) {
 			if (seenIds.has(version.id)) continue;
-		} else if (
-			seenKeys.has(version.key) ||
-			seenKeys.has(keyWithoutDigest(version.key)) ||
-			(newestSeen.get(version.id) ?? -Infinity) > version.ms
-		) {
+		} else if ((newestSeen.get(version.id) ?? -Infinity) > version.ms) {
+			continue;
+		} else if (seenKeys.has(version.key) || seenKeys.has(keyWithoutDigest(version.key))) {
+			// Handled before, so its status is the one last seen (a state of version 1 may not have
+			// remembered it).
+			if (memory && !memory.has(version.id)) memory.set(version.id, statusSignature(version.record));
 			continue;
 		}
 		handled.push(byId ? keyWithoutDigest(version.key) : version.key);
@@ -347,9 +347,15 @@ async function pollBaseline(poll: Poll, state: TriggerState, memory: StatusMemor
 	if (!baseline || baseline.done !== undefined) return;
 	const originMs = Date.parse(state.origin);
 	let pages = 0;
-	while (poll.requests < poll.limits.totalRequests && pages < MAX_BASELINE_REQUESTS_PER_POLL && Date.now() < poll.limits.deadline) {
+	// At least one page per poll (as the window read), so that a tiny poll budget still progresses.
+	while (poll.requests < poll.limits.totalRequests && pages < MAX_BASELINE_REQUESTS_PER_POLL && (pages === 0 || Date.now() < poll.limits.deadline)) {
 		const before = baseline.after === undefined ? undefined : BigInt(baseline.after);
-		const outcome = await readBaselinePage(poll.ctx, poll.client, { clauses: poll.settings.pollClauses, originMs, before }).then(
+		if (before !== undefined && memory.forgottenBelow !== undefined && before <= memory.forgottenBelow + 1n) {
+			// Everything below was forgotten for the memory limit: no need to read it.
+			baseline.done = toODataInstant(Date.now());
+			return;
+		}
+		const outcome = await readBaselinePage(poll.ctx, poll.optionalClient, { clauses: poll.settings.pollClauses, originMs, before }).then(
 			(read) => ({ read }),
 			(error: unknown) => ({ error }),
 		);
@@ -440,7 +446,8 @@ export async function pollWorkOrders(this: IPollFunctions): Promise<INodeExecuti
 		const limits: Limits = activation
 			? { windowRequests: ACTIVATION_MAX_REQUESTS, totalRequests: ACTIVATION_MAX_REQUESTS, deadline: Math.min(budgetDeadline, started + ACTIVATION_READ_MS) }
 			: { windowRequests: MAX_REQUESTS_PER_POLL, totalRequests: MAX_REQUESTS_PER_POLL + MAX_BASELINE_REQUESTS_PER_POLL, deadline: budgetDeadline };
-		const poll: Poll = { ctx: this, client, settings, limits, requests: 0, read: 0, unknown: 0 };
+		const optionalClient = activation ? new WorkOrderServiceClient(this, client.authentication, { ...client.settings, maxRetries: 0 }) : client;
+		const poll: Poll = { ctx: this, client, optionalClient, settings, limits, requests: 0, read: 0, unknown: 0 };
 
 		const stored = readState(staticData, settings.event, settings.startDate);
 		let items: IDataObject[];

@@ -126,6 +126,20 @@ export interface WindowOptions {
 	 * backlog of records sharing one date longer than one poll can read still makes progress.
 	 */
 	resume?: { offset: number; last: { ms: number; idValue: bigint } };
+	/**
+	 * Reads after the first go through this client, and one that fails for a passing reason
+	 * (throttling, a 5xx, no answer) ends the read early instead of failing it (activation: no
+	 * waiting for a throttled read that can as well be made by the next poll).
+	 */
+	laterClient?: WorkOrderServiceClient;
+}
+
+/** A failure that passes: throttling (429, 503), another 5xx, or no answer. */
+export function isTransient(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	const code = Number(error.httpCode);
+	if (Number.isInteger(code)) return code === 429 || (code >= 500 && code <= 599);
+	return /^No answer from the Work Order Service/.test(error.message);
 }
 
 /** Every matching record dated at or after `fromMs`, oldest first (see the comment at the top). */
@@ -142,12 +156,22 @@ export async function readWindow(ctx: IPollFunctions, client: WorkOrderServiceCl
 		if (requests >= options.maxRequests || (requests > 0 && Date.now() >= options.deadline)) {
 			return { versions, complete: false, serviceNow, safeMs: last?.ms, last, nextOffset: offset, requests };
 		}
-		const response = await client.send({
-			method: 'GET',
+		const request = {
+			method: 'GET' as const,
 			path: WORK_ORDERS_PATH,
 			qs: { $filter: filter, $orderby: `${field} asc,Id asc`, $top: PAGE_SIZE, $skip: offset, $count: true },
-		});
+		};
+		const later = requests > 0 ? options.laterClient : undefined;
+		const outcome = await (later ?? client).send(request).then(
+			(answer) => ({ answer }),
+			(error: unknown) => ({ error }),
+		);
 		requests++;
+		if ('error' in outcome) {
+			if (!later || !isTransient(outcome.error)) throw outcome.error;
+			return { versions, complete: false, serviceNow, safeMs: last?.ms, last, nextOffset: offset, requests };
+		}
+		const response = outcome.answer;
 		if (requests === 1) serviceNow = parseHttpDate(headerValue(response.headers, 'date'));
 		const page = pageOf(ctx, response.body);
 		const pageVersions = versionsOf(ctx, page, field);
