@@ -14,6 +14,11 @@ const env = H.useHarness();
 const LIST = '/api/v3/odata/workorders';
 const SANDBOX_RATE = { limit: 40, windowMs: 60_000 };
 const MB = 1024 * 1024;
+/** Figures measured here, printed once at the end (docs/trigger.md quotes them). */
+const figures = [];
+afterAll(() => {
+	if (figures.length) console.log(`trigger at scale:\n  ${figures.join('\n  ')}`);
+});
 
 /** Bytes of the trigger's static data as n8n stores it (JSON). */
 function bytesOf(result) {
@@ -80,8 +85,10 @@ describe('activation at tenant scale (5,100 work orders, 40 requests per minute)
 		// the time the service saw (request log: first request to last answer) and the time n8n waited
 		const first = Date.parse(requests[0].time);
 		const last = requests[requests.length - 1];
-		expect(Date.parse(last.time) + last.durationMs - first).toBeLessThanOrEqual(20_000);
+		const spanMs = Date.parse(last.time) + last.durationMs - first;
+		expect(spanMs).toBeLessThanOrEqual(20_000);
 		expect(tookMs).toBeLessThan(20_000);
+		figures.push(`activation, ${_}: ${requests.length} requests (${requests.filter((r) => r.path.startsWith('/api/')).length} to the API), ${spanMs} ms at the service, ${tookMs} ms in n8n-core`);
 
 		const state = H.stateOf(trigger.activation);
 		expect(trigger.activation.saved['node:Work Order Service Trigger'].state).toEqual(state);
@@ -266,8 +273,8 @@ describe('Status Changed on a tenant of 50,000 work orders', () => {
 		expect([...emitted].sort()).toEqual([...changed].sort());
 		expect([...emitted].sort()).toEqual(H.expectedStatusChanged(emu, changes).sort());
 		expect(Math.max(...sizes)).toBeLessThan(MB);
-		console.log(`50,000 work orders: settled after ${settling.length} polls; static data ${Math.round(Math.min(...sizes) / 1024)}-${Math.round(Math.max(...sizes) / 1024)} KB`);
-	});
+		figures.push(`50,000 work orders: settled after the activation and ${settling.length} polls (${pages.length} status pages); static data ${Math.round(Math.min(...sizes) / 1024)}-${Math.round(Math.max(...sizes) / 1024)} KB over ${sizes.length} polls`);
+	}, 240_000); // about 20 s on an idle machine (1,000 status pages through n8n-core and HTTP)
 
 	test('while settling: changes anywhere in the id range are each emitted once (read status, or unknown previous status); Ignore emits only the known ones', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness, { workOrderCount: 3000 });
@@ -459,7 +466,7 @@ describe('failures and restarts while the trigger settles', () => {
 		emitted.push(...H.ids(await trigger.poll()));
 		expect(emitted.sort()).toEqual(expected.sort());
 		expect(new Set(emitted).size).toBe(emitted.length);
-	});
+	}, 120_000);
 
 	test('a poll that comes while the previous one still runs does nothing (no second read of the same state)', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness);
