@@ -2194,6 +2194,10 @@ describe('tenants at scale and deployed date precision (trigger issue 17)', () =
       const counted = await get({ $filter: `Id lt 90030000`, $orderby: 'Id desc', $top: 50, $skip: 100, $count: true });
       expect(counted['@odata.count']).toBe(30000 - 1);
       expect(counted.value).toEqual(lazy.value);
+      const range = { $filter: '90010000 lt Id and Id le 90010120 and not (Id eq 90010005)', $orderby: 'Id asc', $top: 50, $skip: 50 };
+      const rangeLazy = await get(range);
+      expect(rangeLazy.value.map((/** @type {any} */ w) => w.Id)).toEqual(Array.from({ length: 50 }, (_, i) => 90010052 + i));
+      expect((await get({ ...range, $count: true })).value).toEqual(rangeLazy.value);
       // ordering by another key selects the first records without sorting all: same as a full sort
       const byTrade = await get({ $orderby: 'Trade desc,UpdatedDate asc', $top: 50, $skip: 20 });
       const all = Object.values(e.state.workOrders).filter((w) => w.SubscriberId === 1001);

@@ -102,6 +102,8 @@ class Emulator {
     this._workOrderList = null;
     /** @type {Map<string, any[]>} the work orders a principal sees, kept until a work order changes */
     this._visibleWorkOrders = new Map();
+    /** the stored work orders without the proxy (enumerating through a proxy is slow) */
+    this._workOrderStore = this.state.workOrders;
     this.state.workOrders = trackKeys(this.state.workOrders, () => {
       this._workOrderList = null;
       this._visibleWorkOrders.clear();
@@ -292,7 +294,7 @@ class Emulator {
    * @returns {any[]}
    */
   workOrderList() {
-    if (!this._workOrderList) this._workOrderList = markIdOrdered(Object.values(this.state.workOrders));
+    if (!this._workOrderList) this._workOrderList = markIdOrdered(Object.values(this._workOrderStore));
     return this._workOrderList;
   }
 

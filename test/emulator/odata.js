@@ -515,6 +515,61 @@ function inIdOrder(list) {
 }
 
 /**
+ * Bounds on Id that a filter's top-level `and` terms set (`Id lt 5`, `Id ge 3`, `7 gt Id`, ...);
+ * every record that matches the filter lies within them.
+ * @param {Expr} tree @returns {{ below?: number, above?: number }} Id < below, Id > above (whole numbers)
+ */
+function idBounds(tree) {
+  /** @type {{ below?: number, above?: number }} */
+  const bounds = {};
+  /** @param {Expr} e */
+  const visit = (e) => {
+    if (e.type === 'and') {
+      visit(e.left);
+      visit(e.right);
+      return;
+    }
+    if (e.type !== 'cmp') return;
+    let { op, left, right } = e;
+    if (left.kind === 'lit' && right.kind === 'prop') {
+      [left, right] = [right, left];
+      op = { lt: 'gt', le: 'ge', gt: 'lt', ge: 'le', eq: 'eq', ne: 'ne' }[op] || op;
+    }
+    if (left.kind !== 'prop' || left.name !== 'Id' || right.kind !== 'lit' || right.lit.kind !== 'number') return;
+    const n = Number(right.lit.value);
+    if (!Number.isSafeInteger(n)) return;
+    const below = op === 'lt' ? n : op === 'le' || op === 'eq' ? n + 1 : undefined;
+    const above = op === 'gt' ? n : op === 'ge' || op === 'eq' ? n - 1 : undefined;
+    if (below !== undefined && (bounds.below === undefined || below < bounds.below)) bounds.below = below;
+    if (above !== undefined && (bounds.above === undefined || above > bounds.above)) bounds.above = above;
+  };
+  visit(tree);
+  return bounds;
+}
+
+/**
+ * The index range of a list in ascending Id order whose Ids lie within `bounds`.
+ * @param {any[]} items @param {{ below?: number, above?: number }} bounds
+ */
+function idRange(items, bounds) {
+  /** First index whose Id is >= n. @param {number} n */
+  const lowerBound = (n) => {
+    let lo = 0;
+    let hi = items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (items[mid].Id < n) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return {
+    from: bounds.above === undefined ? 0 : lowerBound(bounds.above + 1),
+    to: bounds.below === undefined ? items.length : lowerBound(bounds.below),
+  };
+}
+
+/**
  * `$skip + min($top, 50)` when both are valid (the records a page needs from the ordered list);
  * undefined when they are not (the full sort runs and the usual error follows).
  * @param {(k: string) => any} q
@@ -629,7 +684,8 @@ function applyODataQuery(items, query, opts) {
   };
 
   const filter = q('$filter');
-  const predicate = filter !== undefined ? compile(parseFilter(String(filter), time), { properties: props, dates, time }) : undefined;
+  const tree = filter !== undefined ? parseFilter(String(filter), time) : undefined;
+  const predicate = tree ? compile(tree, { properties: props, dates, time }) : undefined;
   const countParam = q('$count');
   let withCount = false;
   if (countParam !== undefined) {
@@ -669,9 +725,12 @@ function applyODataQuery(items, query, opts) {
     // Keyset paging over a large tenant (`$filter=... and Id lt N&$orderby=Id desc`, no count):
     // the records are already in Id order, so walk them in the asked direction and stop once the
     // page is full, instead of filtering and ordering all of them.
+    // A top-level `Id lt N` (le, gt, ge) bounds the walk: found by binary search, not by testing
+    // every record before it.
     list = [];
     const dir = /** @type {any[]} */ (keys)[0].dir;
-    for (let i = dir > 0 ? 0 : items.length - 1; i >= 0 && i < items.length && list.length < needed; i += dir) {
+    const { from, to } = idRange(items, tree ? idBounds(tree) : {});
+    for (let i = dir > 0 ? from : to - 1; i >= from && i < to && list.length < needed; i += dir) {
       if (!predicate || predicate(items[i])) list.push(items[i]);
     }
   } else {

@@ -77,10 +77,6 @@ export function toVersion(record: IDataObject, field: DateField): WorkOrderVersi
 	return { record, ...id, ms, key: versionKey(id.id, ms, contentDigest(record)) };
 }
 
-/** The Id of a record as text (undefined when it has no usable one). */
-export function recordId(record: IDataObject): string | undefined {
-	return idOf(record)?.id;
-}
 
 /** Order of the service's `$orderby=<date> asc,Id asc`. */
 export function compareVersions(a: { ms: number; idValue: bigint }, b: { ms: number; idValue: bigint }): number {
