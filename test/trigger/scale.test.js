@@ -305,6 +305,26 @@ describe('Status Changed on a tenant of 50,000 work orders', () => {
 		expect(H.expectedStatusChanged(emu, next)).toEqual([unknown[0]]);
 	});
 
+	test('settling under a rate limit: throttled status pages are waited out within the poll, the window is read first, nothing fails and each change comes once', async () => {
+		const { emu, credentialId } = await H.freshService(env.harness, { workOrderCount: 1500 });
+		emu.setFaults({ rateLimit: { limit: 10, windowMs: 2000 } }); // 300 requests per minute, in 2-second windows
+		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }));
+		expect(trigger.activation.error).toBeUndefined();
+		const changes = H.changeMark(emu);
+		emu.setWorkOrderStatus(90000003, ...otherStatus(emu, 90000003)); // not read yet: unknown previous status
+		emu.setWorkOrderStatus(90001499, ...otherStatus(emu, 90001499)); // read at activation
+		emu.advanceTime(3); // the activation's requests leave the service's window
+		const from = H.mark(emu);
+		const polls = await pollUntilSettled(trigger);
+		expect(polls.map((p) => p.error)).toEqual(polls.map(() => undefined));
+		expect(polls.flatMap(H.ids).sort()).toEqual([90000003, 90001499]);
+		expect(H.expectedStatusChanged(emu, changes).sort()).toEqual([90000003, 90001499]);
+		const reads = emu.requests.filter((r) => r.seq > from && r.path === LIST);
+		expect(reads.filter((r) => r.status === 429).length).toBeGreaterThan(0); // the limit was met ...
+		expect(reads[0].query.$skip).toBe('0'); // ... after the window read, which came first
+		expect(H.stateOf(polls[polls.length - 1]).statuses.ids.split(',')).toHaveLength(1500);
+	}, 60_000);
+
 	test('Max Work Orders Remembered: beyond it the oldest (lowest Ids) are forgotten and their next change is an unknown previous status', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness, { workOrderCount: 1500 });
 		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged', options: { maxRemembered: 1000 } }));

@@ -54,8 +54,11 @@ import {
 export const DEFAULT_LOOKBACK_SECONDS = 60;
 /** Requests one poll may make for the window; a larger backlog continues in the next poll. */
 export const MAX_REQUESTS_PER_POLL = 100;
-/** Requests one poll may make for the Status Changed baseline (besides the window). */
-export const MAX_BASELINE_REQUESTS_PER_POLL = 400;
+/**
+ * Requests one poll may make for the Status Changed baseline (besides the window): 100,000 work
+ * orders. In practice the poll budget ends it first at a rate-limited service (40/min: about 160).
+ */
+export const MAX_BASELINE_REQUESTS_PER_POLL = 2000;
 /**
  * The first poll of an active workflow (activation, or n8n starting again) makes at most this
  * many requests to the API (a login may add one) ...
