@@ -162,7 +162,7 @@ export class WorkOrderServiceTrigger implements INodeType {
 							},
 						],
 						description:
-							'After activation the trigger reads the status of every work order (50 per request; see the docs) while it already reports changes. A work order that changes before its earlier status was read (or one forgotten beyond Max Work Orders Remembered) has no known previous status.',
+							'After activation the trigger reads the status of every work order (50 per request) while it already reports changes. A work order that existed at activation but whose status it does not know (it changed before its status was read, was not in the lists or filters then, or was forgotten beyond Max Work Orders Remembered) has no known previous status.',
 					},
 				],
 			},

@@ -38,7 +38,7 @@ function baselineReads(entries) {
 /** Polls until the trigger settled (its state has no `baseline`); returns the polls. */
 async function pollUntilSettled(trigger, max = 30) {
 	const polls = [];
-	let last = trigger.activation;
+	let last = trigger.polls[trigger.polls.length - 1];
 	while (H.stateOf(last).baseline && polls.length < max) {
 		last = await trigger.poll();
 		expect(last.error).toBeUndefined();
@@ -97,7 +97,6 @@ describe('activation at tenant scale (5,100 work orders, 40 requests per minute)
 			const pages = baselineReads(requests);
 			expect(pages.length).toBeGreaterThanOrEqual(5);
 			expect(state.baseline.after).toBe(String(90005100 - 50 * pages.length + 1));
-			expect(state.baseline.done).toBeUndefined();
 		}
 		if (spec.startDays) {
 			// a backlog since the Start Date: emitted in order, the rest through `resume`
@@ -526,7 +525,7 @@ describe('a state saved by the previous version (1)', () => {
 		expect(u).toEqual(H.expectedUpdated(emu, changes));
 		expect([...u].sort()).toEqual([90000006, 90000007]);
 		expect(H.stateOf(updated.activation).version).toBe(2);
-		const s = [...H.ids(statusChanged.activation)];
+		const s = [...H.ids(statusChanged.activation), ...H.ids(await statusChanged.poll())];
 		s.push(...(await pollUntilSettled(statusChanged)).flatMap(H.ids));
 		expect(s).toEqual([90000006]);
 		expect(H.stateOf(statusChanged.polls[statusChanged.polls.length - 1]).statuses.ids.split(',').length).toBeGreaterThanOrEqual(120);

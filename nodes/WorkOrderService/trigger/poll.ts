@@ -44,8 +44,9 @@ import {
  * per 50 work orders, so it is not done inside the activation (n8n gives an activation about 84 s):
  * the activation reads what fits in a few requests, and every later poll continues (keyset paging
  * by Id, newest work orders first) until all are read: the trigger "settles". A work order that
- * changes before its T0 status was read has no known earlier status: the Unknown Previous Status
- * option decides whether it is emitted.
+ * existed at T0 but whose status the trigger does not know (it changed before its T0 status was
+ * read, was not in the lists then, or was forgotten beyond the memory limit) has no known earlier
+ * status: the Unknown Previous Status option decides whether its change is emitted.
  *
  * The state is written as a whole at the end of a successful poll (and, at activation, as soon as
  * T0 is known, before anything else is read): a failed poll leaves the last state untouched.
@@ -275,7 +276,6 @@ async function pollWindow(
 	}
 
 	const originMs = Date.parse(state.origin);
-	const settling = state.baseline !== undefined;
 	const items: IDataObject[] = [];
 	for (const version of [...newest.values()].sort(compareVersions)) {
 		if (memory) {
@@ -284,8 +284,9 @@ async function pollWindow(
 			const matches = matchesStatus(version.record, settings.filters.statuses);
 			if (before !== undefined) {
 				if (before !== now && matches) items.push(version.record);
-			} else if ((settling && existedBefore(version.record, originMs)) || memory.forgot(version.id)) {
-				// Its status before this change was never read: it may have changed.
+			} else if (existedBefore(version.record, originMs) || memory.forgot(version.id)) {
+				// It existed at T0, but its status before this change is not known (not read yet while
+				// settling, not in the lists then, or forgotten): it may have changed.
 				if (settings.unknownStatus === 'emit' && matches) {
 					items.push(version.record);
 					poll.unknown++;
@@ -331,12 +332,7 @@ async function pollWindow(
 			skip: Math.max(0, window.nextOffset - dropped),
 		};
 	}
-	if (state.baseline) {
-		nextState.baseline = { ...state.baseline };
-		// The status read ended in an earlier poll, and this window (read after it) is complete: every
-		// change that could have overtaken the status read has now been handled as such. Settled.
-		if (state.baseline.done !== undefined && window.complete) delete nextState.baseline;
-	}
+	if (state.baseline) nextState.baseline = { ...state.baseline };
 	return { items, state: nextState, serviceNow };
 }
 
@@ -347,15 +343,15 @@ async function pollWindow(
  */
 async function pollBaseline(poll: Poll, state: TriggerState, memory: StatusMemory): Promise<void> {
 	const baseline = state.baseline;
-	if (!baseline || baseline.done !== undefined) return;
+	if (!baseline) return;
 	const originMs = Date.parse(state.origin);
 	let pages = 0;
 	// At least one page per poll (as the window read), so that a tiny poll budget still progresses.
 	while (poll.requests < poll.limits.totalRequests && pages < MAX_BASELINE_REQUESTS_PER_POLL && (pages === 0 || Date.now() < poll.limits.deadline)) {
 		const before = baseline.after === undefined ? undefined : BigInt(baseline.after);
 		if (before !== undefined && memory.forgottenBelow !== undefined && before <= memory.forgottenBelow + 1n) {
-			// Everything below was forgotten for the memory limit: no need to read it.
-			baseline.done = toODataInstant(Date.now());
+			// Everything below was forgotten for the memory limit: no need to read it. Settled.
+			delete state.baseline;
 			return;
 		}
 		const outcome = await readBaselinePage(poll.ctx, poll.optionalClient, { clauses: poll.settings.pollClauses, originMs, before }).then(
@@ -390,7 +386,7 @@ async function pollBaseline(poll: Poll, state: TriggerState, memory: StatusMemor
 		// The end: an empty page, or one shorter than an earlier one (the service's page size is at
 		// least that; a first short page is confirmed by an empty one).
 		if (page.size === 0 || (largest !== undefined && page.size < largest) || (page.size < PAGE_SIZE && largest === PAGE_SIZE)) {
-			baseline.done = toODataInstant(page.serviceNow ?? Date.now());
+			delete state.baseline; // settled
 			return;
 		}
 	}

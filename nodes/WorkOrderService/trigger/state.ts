@@ -26,8 +26,7 @@ import type { IDataObject } from 'n8n-workflow';
  *               (see `StatusMemory` for the encoding)
  *   baseline    Status Changed, while settling: how far the read of every work order's status as
  *               of T0 has come (`after`: the lowest Id read, newest Ids first; `page`: the largest
- *               page the service sent; `done`: the service's clock when the read ended). Removed
- *               once settled.
+ *               page the service sent). Removed when the read ends: settled.
  */
 
 export type TriggerEvent = 'workOrderCreated' | 'workOrderUpdated' | 'workOrderStatusChanged';
@@ -53,8 +52,6 @@ export interface BaselineProgress {
 	after?: string;
 	/** The largest page the service answered with (a shorter page ends the read). */
 	page?: number;
-	/** ISO: the service's clock when the read reached the end (settled after the next complete window read). */
-	done?: string;
 }
 
 export interface TriggerState {
@@ -123,10 +120,6 @@ function readBaseline(raw: unknown): BaselineProgress | undefined | false {
 	if (b.page !== undefined) {
 		if (!Number.isSafeInteger(b.page) || (b.page as number) < 1) return false;
 		progress.page = b.page as number;
-	}
-	if (b.done !== undefined) {
-		if (!isInstant(b.done)) return false;
-		progress.done = b.done as string;
 	}
 	return progress;
 }
