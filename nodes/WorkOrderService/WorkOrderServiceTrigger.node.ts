@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { authenticationProperty, credentials } from './descriptions/authentication';
 import { requestOptionsProperty } from './descriptions/requestOptions';
 import { DEFAULT_LOOKBACK_SECONDS, pollWorkOrders } from './trigger/poll';
+import { DEFAULT_MEMORY_LIMIT } from './trigger/state';
 
 export class WorkOrderServiceTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -125,12 +126,44 @@ export class WorkOrderServiceTrigger implements INodeType {
 							'How far back each poll reads before the end of the last one, to catch changes the service shows late (its read replicas lag up to about 30 s). Changes read twice are recognised and emitted once.',
 					},
 					{
+						displayName: 'Max Work Orders Remembered',
+						name: 'maxRemembered',
+						type: 'number',
+						default: DEFAULT_MEMORY_LIMIT,
+						typeOptions: { minValue: 1000, numberPrecision: 0 },
+						displayOptions: { show: { '/event': ['workOrderStatusChanged'] } },
+						description:
+							'The trigger remembers the status of every matching work order (about 3 to 6 bytes each in the workflow\'s static data). Beyond this many, the oldest (lowest IDs) are forgotten: their next change is handled as Unknown Previous Status says.',
+					},
+					{
 						displayName: 'Start Date',
 						name: 'startDate',
 						type: 'dateTime',
 						default: '',
+						displayOptions: { hide: { '/event': ['workOrderStatusChanged'] } },
 						description:
 							'Also emit the work orders changed (created, for Work Order Created) since this date when the workflow is activated. Empty: only what happens after activation. A date without offset is in the workflow time zone.',
+					},
+					{
+						displayName: 'Unknown Previous Status',
+						name: 'unknownPreviousStatus',
+						type: 'options',
+						default: 'emit',
+						displayOptions: { show: { '/event': ['workOrderStatusChanged'] } },
+						options: [
+							{
+								name: 'Emit',
+								value: 'emit',
+								description: 'Emit the work order: no status change is missed, but its change may not have been one',
+							},
+							{
+								name: 'Ignore',
+								value: 'ignore',
+								description: 'Only remember its status: no false event, but a status change can be missed',
+							},
+						],
+						description:
+							'After activation the trigger reads the status of every work order (50 per request) while it already reports changes. A work order that existed at activation but whose status it does not know (it changed before its status was read, was not in the lists or filters then, or was forgotten beyond Max Work Orders Remembered) has no known previous status.',
 					},
 				],
 			},

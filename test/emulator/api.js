@@ -45,7 +45,8 @@ function canSeeWo(p, wo) {
 
 /** @param {Emulator} emu @param {Principal} p */
 function visibleWorkOrders(emu, p) {
-  return Object.values(emu.state.workOrders).filter((wo) => canSeeWo(p, wo));
+  const key = p.providerId !== null ? `provider:${p.providerId}` : `subscriber:${p.subscriberId}`;
+  return emu.visibleWorkOrderList(key, (wo) => canSeeWo(p, wo));
 }
 
 /** @param {Emulator} emu @param {Principal} p @param {number} id */

@@ -3,7 +3,8 @@
 'use strict';
 
 /**
- * npm run emulator [-- --port N] [--host H] [--work-orders N] [--time-zone Europe/Berlin] [--clock-skew-ms 120000] [--quiet]
+ * npm run emulator [-- --port N] [--host H] [--work-orders N] [--time-zone Europe/Berlin] [--clock-skew-ms 120000]
+ *   [--date-precision-ms 1000] [--rate-limit 40] [--quiet]
  * Starts the Work Order Service emulator (default port 8787, or $EMULATOR_PORT), prints the URLs
  * and the demo credentials, and serves until SIGINT/SIGTERM.
  */
@@ -29,7 +30,7 @@ async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (args.help || args.h) {
     process.stdout.write(
-      'Usage: node test/emulator/cli.js [--port N] [--host 127.0.0.1] [--work-orders 120] [--time-zone UTC|Europe/Berlin|+01:00] [--clock-skew-ms N] [--quiet]\n',
+      'Usage: node test/emulator/cli.js [--port N] [--host 127.0.0.1] [--work-orders 120] [--time-zone UTC|Europe/Berlin|+01:00] [--clock-skew-ms N] [--date-precision-ms 1|1000] [--rate-limit N (requests per minute per client)] [--quiet]\n',
     );
     return;
   }
@@ -41,7 +42,9 @@ async function main() {
     workOrderCount: args['work-orders'] ? Number(args['work-orders']) : undefined,
     serviceTimeZone: typeof args['time-zone'] === 'string' ? args['time-zone'] : undefined,
     clockSkewMs: args['clock-skew-ms'] !== undefined ? Number(args['clock-skew-ms']) : 0,
+    datePrecisionMs: args['date-precision-ms'] !== undefined ? Number(args['date-precision-ms']) : 1,
   });
+  if (args['rate-limit'] !== undefined) emu.setFaults({ rateLimit: { limit: Number(args['rate-limit']), windowMs: 60_000 } });
   const fx = emu.fixtures;
   const u = fx.users;
   const c = fx.clients.main;
@@ -50,7 +53,8 @@ async function main() {
     '',
     `  Base URL (API)      ${emu.baseUrl}        (calls go to ${emu.baseUrl}/v3/...)`,
     `  Auth URL            ${emu.authUrl}`,
-    `  Service time zone   ${emu.serviceTimeZone}${emu.clockSkewMs ? `, clock ${emu.clockSkewMs > 0 ? '+' : ''}${emu.clockSkewMs} ms from real time` : ''}`,
+    `  Service time zone   ${emu.serviceTimeZone}${emu.clockSkewMs ? `, clock ${emu.clockSkewMs > 0 ? '+' : ''}${emu.clockSkewMs} ms from real time` : ''}${emu.datePrecisionMs > 1 ? `, dates to ${emu.datePrecisionMs} ms` : ''}`,
+    `  Work orders         ${Object.keys(emu.state.workOrders).length}${emu.faults.rateLimit ? `; rate limit ${emu.faults.rateLimit.limit} requests per minute per client` : ''}`,
     `    token             ${emu.authUrl}/oauth/token`,
     `    authorize         ${emu.authUrl}/oauth/authorize`,
     `    contractor JWT    ${emu.authUrl}/jwt/token`,

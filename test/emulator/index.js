@@ -23,6 +23,7 @@ const { ServiceTime } = require('./service-time');
 const { createWorkOrders, updateWorkOrders, WorkOrderError } = require('./workorders');
 const { Webhooks, WebhookError, technicianAssigned, proposalEvent, PROPOSAL_STATUS_EVENTS } = require('./webhooks');
 const { Reply, E, json, apiError, textResponse, mediaType, stringify, parse, noteRecord } = require('./http-util');
+const { markIdOrdered } = require('./odata');
 
 /**
  * @typedef {import('./http-util').Response} Response
@@ -58,6 +59,8 @@ const DEFAULTS = {
   utcOffsetMinutes: /** @type {number | undefined} */ (undefined),
   /** the service clock runs this many ms ahead of real time (negative: behind) from the start */
   clockSkewMs: 0,
+  /** precision of the dates the service writes, in ms: 1 (default) or 1000 (deployed instances: whole seconds) */
+  datePrecisionMs: 1,
 };
 
 function defaultFaults() {
@@ -88,12 +91,24 @@ class Emulator {
     this.time = new ServiceTime(this.options.utcOffsetMinutes !== undefined ? this.options.utcOffsetMinutes : this.options.serviceTimeZone);
     if (!Number.isFinite(Number(this.options.clockSkewMs || 0))) throw new Error(`clockSkewMs must be a number of milliseconds`);
     this._clockOffsetMs = Number(this.options.clockSkewMs || 0);
+    this.datePrecisionMs = 1;
+    this.setDatePrecision(this.options.datePrecisionMs);
     this.ttl = { access: this.options.accessTokenTtl, refresh: this.options.refreshTokenTtl, jwt: this.options.jwtTtl };
     /** @type {LogEntry[]} */
     this.requests = [];
     this._seq = 0;
-    const seed = buildSeed({ workOrderCount: this.options.workOrderCount, now: this.now(), time: this.time });
+    const seed = buildSeed({ workOrderCount: this.options.workOrderCount, now: this.writtenInstant(this.now()), time: this.time });
     this.state = seed.state;
+    /** @type {any[] | null} every work order in Id order, kept until one is added or removed */
+    this._workOrderList = null;
+    /** @type {Map<string, any[]>} the work orders a principal sees, kept until a work order changes */
+    this._visibleWorkOrders = new Map();
+    /** the stored work orders without the proxy (enumerating through a proxy is slow) */
+    this._workOrderStore = this.state.workOrders;
+    this.state.workOrders = trackKeys(this.state.workOrders, () => {
+      this._workOrderList = null;
+      this._visibleWorkOrders.clear();
+    });
     this.fixtures = seed.fixtures;
     this.faults = defaultFaults();
     /** @type {Map<string, any>} access tokens and JWTs */
@@ -157,6 +172,22 @@ class Emulator {
   setClockSkew(ms) {
     if (!Number.isFinite(ms)) throw new Error('setClockSkew(ms): ms must be a finite number');
     this._clockOffsetMs = ms;
+  }
+
+  /**
+   * Precision of the dates the service writes from now on (work orders' dates): 1 ms, or 1000 for
+   * whole seconds as deployed instances write them (two changes within one second then share one
+   * UpdatedDate). @param {number} ms a whole number from 1 to 60000
+   */
+  setDatePrecision(ms) {
+    if (!Number.isInteger(ms) || ms < 1 || ms > 60000) throw new Error(`datePrecisionMs must be a whole number of ms from 1 to 60000, got ${ms}`);
+    this.datePrecisionMs = ms;
+  }
+
+  /** An instant as the service writes it: cut to the date precision. @param {number} ms */
+  writtenInstant(ms) {
+    const p = this.datePrecisionMs;
+    return p > 1 ? ms - (((ms % p) + p) % p) : ms;
   }
 
   /** Name of the service's time zone ('UTC', 'Europe/Berlin', '+05:30'). */
@@ -368,6 +399,36 @@ class Emulator {
     proposal.UpdatedDateDto = this.time.dto(now);
     proposalEvent(this, event, proposal);
     return proposal;
+  }
+
+  /**
+   * Every stored work order in Id order (the stored objects). Cached: enumerating an object with
+   * 50,000 integer keys on every page read is what made large tenants slow.
+   * @returns {any[]}
+   */
+  workOrderList() {
+    if (!this._workOrderList) this._workOrderList = markIdOrdered(Object.values(this._workOrderStore));
+    return this._workOrderList;
+  }
+
+  /**
+   * The work orders `visible` lets through, in Id order (cached per `key` until a work order is
+   * created or changed; callers must not modify the list).
+   * @param {string} key @param {(wo: any) => boolean} visible
+   * @returns {any[]}
+   */
+  visibleWorkOrderList(key, visible) {
+    let list = this._visibleWorkOrders.get(key);
+    if (!list) {
+      list = markIdOrdered(this.workOrderList().filter(visible));
+      this._visibleWorkOrders.set(key, list);
+    }
+    return list;
+  }
+
+  /** A work order was created or changed: cached lists are rebuilt on the next read. */
+  _workOrdersChanged() {
+    this._visibleWorkOrders.clear();
   }
 
   // ---- lifecycle -----------------------------------------------------------------------------
@@ -910,6 +971,7 @@ class Emulator {
       skewMs: this._clockOffsetMs,
       serviceTimeZone: this.time.name,
       utcOffset: this.time.offsetString(now),
+      datePrecisionMs: this.datePrecisionMs,
     };
   }
 
@@ -1026,6 +1088,7 @@ class Emulator {
         if (b.serviceTimeZone !== undefined) this.setServiceTimeZone(b.serviceTimeZone);
         if (b.skewMs !== undefined) this.setClockSkew(Number(b.skewMs));
         if (b.advanceSeconds !== undefined) this.advanceTime(Number(b.advanceSeconds));
+        if (b.datePrecisionMs !== undefined) this.setDatePrecision(Number(b.datePrecisionMs));
         return json(200, this._clockInfo());
       }
       case 'POST __emulator/tokens/expire-access':
@@ -1044,6 +1107,27 @@ class Emulator {
         return textResponse(404, `unknown control endpoint ${ctx.method} ${ctx.path}`);
     }
   }
+}
+
+/**
+ * `target` behind a proxy that calls `onChange` when a key is added or removed.
+ * @param {Record<string, any>} target @param {() => void} onChange
+ */
+function trackKeys(target, onChange) {
+  return new Proxy(target, {
+    set(t, key, value) {
+      if (!Object.prototype.hasOwnProperty.call(t, key)) onChange();
+      return Reflect.set(t, key, value);
+    },
+    defineProperty(t, key, descriptor) {
+      if (!Object.prototype.hasOwnProperty.call(t, key)) onChange();
+      return Reflect.defineProperty(t, key, descriptor);
+    },
+    deleteProperty(t, key) {
+      onChange();
+      return Reflect.deleteProperty(t, key);
+    },
+  });
 }
 
 /** @param {any} state */

@@ -331,16 +331,49 @@ function dateProperties(properties) {
  * @returns {bigint | null}
  */
 function instantOf(record, name, time) {
-  if (record === null || record === undefined) return null;
+  return dateReader(name, time)(record);
+}
+
+/**
+ * `instantOf` for one property, with the names worked out once (filters and orders call it for
+ * every record of the list).
+ * @param {string} name @param {ServiceTime} time
+ * @returns {(record: any) => bigint | null}
+ */
+function dateReader(name, time) {
   const base = name.endsWith('Dto') ? name.slice(0, -3) : name;
-  for (const key of [`${base}Dto`, base]) {
-    const v = record[key];
-    if (typeof v === 'string' && v !== '') {
-      const t = time.parseTicks(v);
-      if (t !== null) return t;
-    } else if (typeof v === 'number') return BigInt(v) * 10000n;
+  const dto = `${base}Dto`;
+  /** @param {any} v */
+  const read = (v) => {
+    if (typeof v === 'string' && v !== '') return time.parseTicks(v);
+    if (typeof v === 'number') return BigInt(v) * 10000n;
+    return undefined;
+  };
+  return (record) => {
+    if (record === null || record === undefined) return null;
+    const a = read(record[dto]);
+    if (a !== undefined && a !== null) return a;
+    const b = read(record[base]);
+    return b !== undefined && b !== null ? b : null;
+  };
+}
+
+/**
+ * Rough cost of evaluating a filter tree on one record (date comparisons cost more).
+ * @param {Expr} tree @param {{ dates: Set<string> }} env @returns {number}
+ */
+function cost(tree, env) {
+  switch (tree.type) {
+    case 'or':
+    case 'and':
+      return cost(tree.left, env) + cost(tree.right, env);
+    case 'not':
+      return cost(tree.expr, env);
+    default: {
+      const dated = [tree.left, tree.right].some((o) => (o.kind === 'prop' ? o.path.length === 1 && env.dates.has(o.path[0]) : o.lit.kind === 'datetime'));
+      return dated ? 4 : 1;
+    }
   }
-  return null;
 }
 
 /**
@@ -356,8 +389,10 @@ function compile(tree, env) {
       return (x) => l(x) || r(x);
     }
     case 'and': {
-      const l = compile(tree.left, env);
-      const r = compile(tree.right, env);
+      let l = compile(tree.left, env);
+      let r = compile(tree.right, env);
+      // No side effects: test the cheaper side first (a date comparison reads and parses a date).
+      if (cost(tree.left, env) > cost(tree.right, env)) [l, r] = [r, l];
       return (x) => l(x) && r(x);
     }
     case 'not': {
@@ -389,7 +424,7 @@ function compileComparison(cmp, env) {
     if (dateMode) {
       if (o.kind === 'prop') {
         if (!isDateProp(o)) throw new ODataError(`$filter: '${o.name}' is not a date property and cannot be compared with a date-time`);
-        return (x) => instantOf(x, o.name, env.time);
+        return dateReader(o.name, env.time);
       }
       const lit = o.lit;
       if (lit.kind === 'datetime') return () => lit.ticks;
@@ -452,6 +487,171 @@ function nonNegativeInt(name, value) {
   return Number(value.trim());
 }
 
+/** Lists known to be in strictly ascending Id order (the emulator's cached lists, never modified). */
+const ID_ORDERED = new WeakSet();
+
+/**
+ * Marks a list as being in strictly ascending Id order (the caller guarantees it and never
+ * modifies the list); returns it.
+ * @template {any[]} T @param {T} list @returns {T}
+ */
+function markIdOrdered(list) {
+  ID_ORDERED.add(list);
+  return list;
+}
+
+/**
+ * Whether every record has a safe-integer Id, in strictly ascending order.
+ * @param {any[]} list
+ */
+function inIdOrder(list) {
+  if (ID_ORDERED.has(list)) return true;
+  for (let i = 0; i < list.length; i++) {
+    const id = list[i].Id;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id)) return false;
+    if (i > 0 && !(list[i - 1].Id < id)) return false;
+  }
+  return true;
+}
+
+/**
+ * Bounds on Id that a filter's top-level `and` terms set (`Id lt 5`, `Id ge 3`, `7 gt Id`, ...);
+ * every record that matches the filter lies within them.
+ * @param {Expr} tree @returns {{ below?: number, above?: number }} Id < below, Id > above (whole numbers)
+ */
+function idBounds(tree) {
+  /** @type {{ below?: number, above?: number }} */
+  const bounds = {};
+  /** @param {Expr} e */
+  const visit = (e) => {
+    if (e.type === 'and') {
+      visit(e.left);
+      visit(e.right);
+      return;
+    }
+    if (e.type !== 'cmp') return;
+    let { op, left, right } = e;
+    if (left.kind === 'lit' && right.kind === 'prop') {
+      [left, right] = [right, left];
+      op = { lt: 'gt', le: 'ge', gt: 'lt', ge: 'le', eq: 'eq', ne: 'ne' }[op] || op;
+    }
+    if (left.kind !== 'prop' || left.name !== 'Id' || right.kind !== 'lit' || right.lit.kind !== 'number') return;
+    const n = Number(right.lit.value);
+    if (!Number.isSafeInteger(n)) return;
+    const below = op === 'lt' ? n : op === 'le' || op === 'eq' ? n + 1 : undefined;
+    const above = op === 'gt' ? n : op === 'ge' || op === 'eq' ? n - 1 : undefined;
+    if (below !== undefined && (bounds.below === undefined || below < bounds.below)) bounds.below = below;
+    if (above !== undefined && (bounds.above === undefined || above > bounds.above)) bounds.above = above;
+  };
+  visit(tree);
+  return bounds;
+}
+
+/**
+ * The index range of a list in ascending Id order whose Ids lie within `bounds`.
+ * @param {any[]} items @param {{ below?: number, above?: number }} bounds
+ */
+function idRange(items, bounds) {
+  /** First index whose Id is >= n. @param {number} n */
+  const lowerBound = (n) => {
+    let lo = 0;
+    let hi = items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (items[mid].Id < n) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return {
+    from: bounds.above === undefined ? 0 : lowerBound(bounds.above + 1),
+    to: bounds.below === undefined ? items.length : lowerBound(bounds.below),
+  };
+}
+
+/**
+ * `$skip + min($top, 50)` when both are valid (the records a page needs from the ordered list);
+ * undefined when they are not (the full sort runs and the usual error follows).
+ * @param {(k: string) => any} q
+ */
+function pageEnd(q) {
+  const skip = q('$skip');
+  const top = q('$top');
+  const valid = (/** @type {any} */ v) => v === undefined || (typeof v === 'string' && /^\d{1,9}$/.test(v.trim()));
+  if (!valid(skip) || !valid(top)) return undefined;
+  return (skip === undefined ? 0 : Number(skip)) + Math.min(top === undefined ? PAGE_CAP : Number(top), PAGE_CAP);
+}
+
+/**
+ * The first `k` records of `items` in the order of `keys` (stable: ties keep their input order),
+ * by a bounded max-heap, O(n log k) instead of sorting all n. A record's keys are read only as far
+ * as needed to see that it does not beat the worst one kept.
+ * @param {any[]} items @param {number} k
+ * @param {Array<{ get: (x: any) => any, dir: number }>} keys @param {(a: any, b: any) => number} compareKey
+ * @returns {any[]}
+ */
+function firstInOrder(items, k, keys, compareKey) {
+  if (k <= 0) return [];
+  /** @type {Array<{ x: any, v: any[], index: number }>} */
+  const heap = [];
+  /** @param {{ v: any[], index: number }} a @param {{ v: any[], index: number }} b  a comes after b */
+  const worse = (a, b) => {
+    for (let n = 0; n < keys.length; n++) {
+      const c = compareKey(a.v[n], b.v[n]);
+      if (c !== 0) return c * keys[n].dir > 0;
+    }
+    return a.index > b.index;
+  };
+  const swap = (/** @type {number} */ i, /** @type {number} */ j) => {
+    const t = heap[i];
+    heap[i] = heap[j];
+    heap[j] = t;
+  };
+  const down = () => {
+    for (let i = 0; ; ) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let top = i;
+      if (l < heap.length && worse(heap[l], heap[top])) top = l;
+      if (r < heap.length && worse(heap[r], heap[top])) top = r;
+      if (top === i) return;
+      swap(i, top);
+      i = top;
+    }
+  };
+  for (let index = 0; index < items.length; index++) {
+    const x = items[index];
+    if (heap.length < k) {
+      heap.push({ x, v: keys.map((key) => key.get(x)), index });
+      for (let i = heap.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (!worse(heap[i], heap[parent])) break;
+        swap(i, parent);
+        i = parent;
+      }
+      continue;
+    }
+    // Does x come before the worst record kept (the root)? Later records lose ties.
+    const root = heap[0];
+    /** @type {any[]} */
+    const v = [];
+    let before = false;
+    for (let n = 0; n < keys.length; n++) {
+      v.push(keys[n].get(x));
+      const c = compareKey(v[n], root.v[n]) * keys[n].dir;
+      if (c !== 0) {
+        before = c < 0;
+        break;
+      }
+    }
+    if (!before) continue;
+    for (let n = v.length; n < keys.length; n++) v.push(keys[n].get(x));
+    heap[0] = { x, v, index };
+    down();
+  }
+  return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0)).map((e) => e.x);
+}
+
 /**
  * @param {any[]} items all records the query runs over (already limited to what the caller may see)
  * @param {Record<string, any>} query parsed query string
@@ -483,12 +683,9 @@ function applyODataQuery(items, query, opts) {
     }
   };
 
-  let list = items.slice();
   const filter = q('$filter');
-  if (filter !== undefined) {
-    const predicate = compile(parseFilter(String(filter), time), { properties: props, dates, time });
-    list = list.filter(predicate);
-  }
+  const tree = filter !== undefined ? parseFilter(String(filter), time) : undefined;
+  const predicate = tree ? compile(tree, { properties: props, dates, time }) : undefined;
   const countParam = q('$count');
   let withCount = false;
   if (countParam !== undefined) {
@@ -496,11 +693,12 @@ function applyODataQuery(items, query, opts) {
     if (v !== 'true' && v !== 'false') throw new ODataError(`$count must be true or false, got '${countParam}'`);
     withCount = v === 'true';
   }
-  const total = list.length;
 
   const orderby = q('$orderby');
+  /** @type {Array<{ path: string[], get: (x: any) => any, dir: number }> | undefined} */
+  let keys;
   if (orderby !== undefined) {
-    const keys = String(orderby)
+    keys = String(orderby)
       .split(',')
       .map((s) => s.trim())
       .map((s) => {
@@ -510,25 +708,62 @@ function applyODataQuery(items, query, opts) {
         checkProp(path, '$orderby');
         const isDate = path.length === 1 && dates.has(path[0]);
         /** @type {(x: any) => any} */
-        const get = isDate ? (x) => instantOf(x, path[0], time) : (x) => getPath(x, path);
+        const get = isDate ? dateReader(path[0], time) : (/** @type {any} */ x) => getPath(x, path);
         return { path, get, dir: m[2] && m[2].toLowerCase() === 'desc' ? -1 : 1 };
       });
     if (props.has('Id') && !keys.some((k) => k.path.length === 1 && k.path[0] === 'Id')) {
       keys.push({ path: ['Id'], get: (x) => x.Id, dir: 1 });
     }
-    const decorated = list.map((x) => ({ x, v: keys.map((k) => k.get(x)) }));
-    decorated.sort((a, b) => {
-      for (let n = 0; n < keys.length; n++) {
-        const va = a.v[n];
-        const vb = b.v[n];
-        const c = typeof va === 'string' && typeof vb === 'string' ? compareStrings(va, vb) || compareValues(va, vb) : compareValues(va, vb);
-        if (c !== 0) return c * keys[n].dir;
+  }
+
+  const needed = pageEnd(q);
+  const byIdOnly = !!keys && keys.length === 1 && keys[0].path.length === 1 && keys[0].path[0] === 'Id';
+  /** @type {any[]} */
+  let list;
+  let total = 0;
+  if (byIdOnly && !withCount && needed !== undefined && inIdOrder(items)) {
+    // Keyset paging over a large tenant (`$filter=... and Id lt N&$orderby=Id desc`, no count):
+    // the records are already in Id order, so walk them in the asked direction and stop once the
+    // page is full, instead of filtering and ordering all of them.
+    // A top-level `Id lt N` (le, gt, ge) bounds the walk: found by binary search, not by testing
+    // every record before it.
+    list = [];
+    const dir = /** @type {any[]} */ (keys)[0].dir;
+    const { from, to } = idRange(items, tree ? idBounds(tree) : {});
+    for (let i = dir > 0 ? from : to - 1; i >= from && i < to && list.length < needed; i += dir) {
+      if (!predicate || predicate(items[i])) list.push(items[i]);
+    }
+  } else {
+    list = predicate ? items.filter(predicate) : items.slice();
+    total = list.length;
+    if (keys) {
+      if (byIdOnly && inIdOrder(list)) {
+        // Ordered by Id alone and the list already is (the store keeps work orders by Id): no sort.
+        if (keys[0].dir < 0) list.reverse();
+      } else {
+        const k = keys;
+        /** @param {any} va @param {any} vb */
+        const compareKey = (va, vb) =>
+          typeof va === 'string' && typeof vb === 'string' ? compareStrings(va, vb) || compareValues(va, vb) : compareValues(va, vb);
+        if (needed !== undefined && needed * 8 < list.length) {
+          // Only the first $skip + $top records are returned: on a long list, select them
+          // instead of sorting everything.
+          list = firstInOrder(list, needed, k, compareKey);
+        } else {
+          const decorated = list.map((x) => ({ x, v: k.map((key) => key.get(x)) }));
+          decorated.sort((a, b) => {
+            for (let n = 0; n < k.length; n++) {
+              const c = compareKey(a.v[n], b.v[n]);
+              if (c !== 0) return c * k[n].dir;
+            }
+            return 0;
+          });
+          list = decorated.map((d) => d.x);
+        }
       }
-      return 0;
-    });
-    list = decorated.map((d) => d.x);
-  } else if (opts.defaultOrder) {
-    list.sort(opts.defaultOrder);
+    } else if (opts.defaultOrder) {
+      list.sort(opts.defaultOrder);
+    }
   }
 
   const skipParam = q('$skip');
@@ -562,4 +797,4 @@ function applyODataQuery(items, query, opts) {
   return out;
 }
 
-module.exports = { applyODataQuery, parseFilter, compile, instantOf, dateProperties, ODataError, PAGE_CAP, compareValues };
+module.exports = { applyODataQuery, parseFilter, compile, instantOf, dateProperties, ODataError, PAGE_CAP, compareValues, markIdOrdered };

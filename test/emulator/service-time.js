@@ -92,6 +92,10 @@ class ServiceTime {
     this._dtf = null;
     /** @type {Map<number, number>} */
     this._cache = new Map();
+    /** @type {Map<number, string>} written local times (a bulk of work orders shares few instants) */
+    this._local = new Map();
+    /** @type {Map<string, bigint | null>} parsed date-times (lists of 50,000 work orders compare every date on every page) */
+    this._parsed = new Map();
     if (zone === undefined || zone === null || zone === '') zone = 'UTC';
     if (typeof zone === 'number') {
       if (!Number.isInteger(zone) || Math.abs(zone) > 14 * 60) throw new RangeError(`utcOffsetMinutes must be an integer within ±840, got ${zone}`);
@@ -142,7 +146,12 @@ class ServiceTime {
 
   /** `X` form: local time of the service, no offset, milliseconds always written. @param {number} ms */
   local(ms) {
-    return new Date(ms + this.offsetMinutes(ms) * MINUTE).toISOString().replace('Z', '');
+    const hit = this._local.get(ms);
+    if (hit !== undefined) return hit;
+    const text = new Date(ms + this.offsetMinutes(ms) * MINUTE).toISOString().replace('Z', '');
+    if (this._local.size >= 100000) this._local.clear();
+    this._local.set(ms, text);
+    return text;
   }
 
   /** `XDto` form: local time of the service with its offset (`+00:00` for UTC, never `Z`). @param {number} ms */
@@ -190,8 +199,13 @@ class ServiceTime {
    * @returns {bigint | null}
    */
   parseTicks(text) {
+    const hit = this._parsed.get(text);
+    if (hit !== undefined) return hit;
     const p = parseIsoParts(text);
-    return p ? this.ticksOf(p) : null;
+    const ticks = p ? this.ticksOf(p) : null;
+    if (this._parsed.size >= 500000) this._parsed.clear();
+    this._parsed.set(text, ticks);
+    return ticks;
   }
 
   /** @param {IsoParts} p @returns {bigint} */

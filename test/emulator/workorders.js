@@ -136,6 +136,7 @@ function normalize(emu, input, o) {
  * @param {{ now: number, source: string, kind: 'created' | 'updated', by?: any }} o  `by`: the API user (events' UpdatedBy)
  */
 function apply(emu, wo, n, o) {
+  emu._workOrdersChanged();
   const before = { Primary: wo.Status.Primary, Extended: wo.Status.Extended };
   const fieldsBefore = { Priority: wo.Priority, ScheduledDateDto: wo.ScheduledDateDto, ProviderId: wo.ProviderId };
   const changed = new Set(Object.keys(n.fields));
@@ -157,7 +158,8 @@ function apply(emu, wo, n, o) {
   }
   const dates = { ...n.dates };
   if (dates.UpdatedDate === undefined) dates.UpdatedDate = o.now;
-  for (const [name, ms] of Object.entries(dates)) {
+  for (const [name, given] of Object.entries(dates)) {
+    const ms = given === null ? null : emu.writtenInstant(given);
     wo[name] = ms === null ? null : emu.time.local(ms);
     wo[`${name}Dto`] = ms === null ? null : emu.time.dto(ms);
     changed.add(name);

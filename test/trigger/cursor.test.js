@@ -14,6 +14,12 @@ function keysOf(result, field = 'UpdatedDate') {
 	return result.items.map((i) => `${i.json.Id}@${new Date(Date.parse(i.json[`${field}Dto`])).toISOString()}`);
 }
 
+/** The `seen` keys of a state without their content digest (each has one: `#` and 8 characters). */
+function seenWithoutDigest(state) {
+	for (const key of state.seen) expect(key).toMatch(/^\d+@\S+Z#[A-Za-z0-9_-]{8}$/);
+	return state.seen.map((key) => key.split('#')[0]);
+}
+
 /** The service clock (Date header precision: whole seconds) minus the lookback, as the trigger computes its cursor. */
 function cursorNear(emu) {
 	return Math.floor(emu.now() / 1000) * 1000 - LOOKBACK_MS;
@@ -25,41 +31,54 @@ function expectCursorNear(state, emu) {
 	return cursor;
 }
 
+/** T0: the service clock in whole seconds (its Date header) at activation. */
+function expectOriginNear(state, emu) {
+	const origin = Date.parse(state.origin);
+	expect(origin % 1000).toBe(0);
+	expect(Math.abs(origin - Math.floor(emu.now() / 1000) * 1000)).toBeLessThanOrEqual(2000);
+	return origin;
+}
+
 describe('first activation', () => {
-	test('no backfill: nothing that exists, nor what changed a moment before, is emitted; the cursor is the service clock minus the lookback', async () => {
+	test('no backfill: nothing dated before T0 (the service clock at activation) is emitted; the cursor starts at T0, never before', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness);
-		emu.updateWorkOrder(90000001, { Description: 'changed a moment before activation' });
-		const before = emu.workOrder(90000001).UpdatedDateDto;
+		// dated before T0 (the Date header has whole seconds: 1.5 s back is always before it)
+		emu.updateWorkOrder(90000001, { Description: 'changed before activation', UpdatedDate: emu.now() - 1500 });
 		const from = H.mark(emu);
 		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId }));
 		expect(trigger.activation.error).toBeUndefined();
 		expect(trigger.activation.items).toEqual([]);
 		expect(trigger.activation.executions).toEqual([]);
 		const state = H.stateOf(trigger.activation);
-		expectCursorNear(state, emu);
-		// the work order changed inside the lookback window is remembered as already there
+		const origin = expectOriginNear(state, emu);
 		expect(state).toEqual({
-			version: 1,
+			version: 2,
 			event: 'workOrderUpdated',
 			startDate: '',
-			cursor: state.cursor,
-			seen: [`90000001@${new Date(Date.parse(before)).toISOString()}`],
+			origin: new Date(origin).toISOString(),
+			cursor: new Date(origin).toISOString(),
+			seen: [],
 		});
-		// activation reads the service clock (newest record) and the window, then n8n saves the state
-		expect(H.reads(emu, from)).toEqual([
-			{ status: 200, $orderby: 'UpdatedDate desc,Id desc', $top: '1' },
-			{ status: 200, $filter: `UpdatedDate ge ${state.cursor}`, $orderby: 'UpdatedDate asc,Id asc', $top: '50', $skip: '0', $count: 'true' },
-		]);
+		// activation reads the service clock only (one request), then n8n saves the state
+		expect(H.reads(emu, from)).toEqual([{ status: 200, $orderby: 'UpdatedDate desc,Id desc', $top: '1' }]);
 		expect(trigger.activation.saved['node:Work Order Service Trigger'].state).toEqual(state);
 
 		emu.advanceTime(10);
+		const quietFrom = H.mark(emu);
 		const quiet = await trigger.poll();
 		expect(quiet.items).toEqual([]);
 		expect(quiet.saved).toBeUndefined(); // nothing emitted, nothing saved (n8n saves on emit)
+		// the lookback would reach before T0: the cursor stays at T0
+		expect(H.reads(emu, quietFrom)[0].$filter).toBe(`UpdatedDate ge ${state.origin}`);
+		expect(H.stateOf(quiet).cursor).toBe(state.origin);
 
 		emu.updateWorkOrder(90000002, { Description: 'after activation' });
 		const next = await trigger.poll();
 		expect(H.ids(next)).toEqual([90000002]);
+		emu.advanceTime(61);
+		const later = await trigger.poll();
+		expect(later.items).toEqual([]);
+		expect(Date.parse(H.stateOf(later).cursor)).toBeGreaterThan(origin);
 	});
 
 	test.each([
@@ -135,7 +154,7 @@ describe('exactly once', () => {
 			const cursor = expectCursorNear(state, emu);
 			expect(cursor).toBeGreaterThan(previousCursor);
 			previousCursor = cursor;
-			expect(new Set(state.seen)).toEqual(new Set(keysOf(result).filter((k) => Date.parse(k.split('@')[1]) >= cursor)));
+			expect(new Set(seenWithoutDigest(state))).toEqual(new Set(keysOf(result).filter((k) => Date.parse(k.split('@')[1]) >= cursor)));
 			expect(result.saved['node:Work Order Service Trigger'].state).toEqual(state);
 			expect(result.executions.map((e) => e.outputs.Next.length)).toEqual([expected.length]);
 		}
@@ -224,8 +243,8 @@ describe('exactly once', () => {
 		expect(H.stateOf(trigger.activation)).toMatchObject({
 			cursor: new Date(base + 49_000).toISOString(),
 			resume: { after: `${created[49].Id}@${new Date(base + 49_000).toISOString()}`, skip: 0 },
-			seen: [`${created[49].Id}@${new Date(base + 49_000).toISOString()}`],
 		});
+		expect(seenWithoutDigest(H.stateOf(trigger.activation))).toEqual([`${created[49].Id}@${new Date(base + 49_000).toISOString()}`]);
 		const from = H.mark(emu);
 		for (let i = 0; i < 3; i++) emitted.push(...H.ids(await trigger.poll()));
 		expect(emitted).toEqual(created.map((w) => w.Id));
@@ -305,12 +324,13 @@ describe('exactly once', () => {
 		['behind', -120_000],
 	])('service clock 2 minutes %s n8n: the cursor follows the service clock; nothing before activation, everything after, once', async (_, skew) => {
 		const { emu, credentialId } = await H.freshService(env.harness, { clockSkewMs: skew });
-		emu.updateWorkOrder(90000001, { Description: 'before activation' });
+		emu.updateWorkOrder(90000001, { Description: 'before activation', UpdatedDate: emu.now() - 1500 });
 		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId }));
 		expect(trigger.activation.items).toEqual([]);
-		const cursor = expectCursorNear(H.stateOf(trigger.activation), emu);
-		expect(Math.abs(cursor - (Date.now() + skew - LOOKBACK_MS))).toBeLessThan(3000);
-		expect(Math.abs(cursor - (Date.now() - LOOKBACK_MS))).toBeGreaterThan(100_000);
+		const origin = expectOriginNear(H.stateOf(trigger.activation), emu);
+		expect(H.stateOf(trigger.activation).cursor).toBe(new Date(origin).toISOString());
+		expect(Math.abs(origin - (Date.now() + skew))).toBeLessThan(3000);
+		expect(Math.abs(origin - Date.now())).toBeGreaterThan(100_000);
 
 		emu.updateWorkOrder(90000002, { Description: 'right after activation' });
 		const first = await trigger.poll();

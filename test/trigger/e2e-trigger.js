@@ -28,6 +28,15 @@
  *      failed executions; the changes made with them come with the next good poll.
  * n8n is then stopped and its database read: executions (mode trigger), their items, the errors,
  * and the static data it saved (the trigger's cursor).
+ *
+ * Then a large tenant (issue 17): a second emulator with 5,100 work orders and the sandbox's rate
+ * limit (40 requests per minute), a third workflow (Status Changed, any status) published while n8n
+ * is stopped, n8n started: its activation must stay within a few requests and seconds (the design
+ * before issue 17 read every status inside the activation: about 100 requests, more than n8n's 84 s
+ * publication deadline at that rate), the publication must not fail, the trigger state must be
+ * saved; a status change is emitted once while the trigger settles under the rate limit; n8n is
+ * restarted (a change while it is down), the workflow is active again within a few requests, and
+ * the next change is emitted once.
  */
 
 const assert = require('node:assert/strict');
@@ -46,6 +55,10 @@ const LIST = '/api/v3/odata/workorders';
 const CREDENTIAL = { id: 'wosTriggerE2eCred', name: 'Work Order Service (emulator, trigger e2e)' };
 const WF_UPDATED = 'wosTrigUpdE2e001'; // n8n 1.x saves static data only for ids of at most 16 characters
 const WF_STATUS = 'wosTrigStsE2e001';
+const WF_LARGE = 'wosTrigLrgE2e001';
+const LARGE_CREDENTIAL = { id: 'wosTriggerE2eBig', name: 'Work Order Service (emulator, 5,100 work orders)' };
+const LARGE_TENANT = 5100;
+const SANDBOX_RATE = { limit: 40, windowMs: 60_000 };
 const LOCATIONS = '501, 502, 503, 504, 505';
 const POLL_SECONDS = 10;
 const SKEW_MS = -120_000;
@@ -55,7 +68,7 @@ const POLL_TIMES = {
   item: Array.from({ length: 60 / POLL_SECONDS }, (_, i) => ({ mode: 'custom', cronExpression: `${i * POLL_SECONDS} * * * * *` })),
 };
 
-function triggerWorkflow(id, name, event, filters) {
+function triggerWorkflow(id, name, event, filters, { credential = CREDENTIAL, requestOptions = { maxRetries: 0 } } = {}) {
   return {
     id,
     name,
@@ -66,8 +79,8 @@ function triggerWorkflow(id, name, event, filters) {
         type: TRIGGER_TYPE,
         typeVersion: 1,
         position: [0, 0],
-        parameters: { authentication: 'password', event, pollTimes: POLL_TIMES, filters, options: {}, requestOptions: { maxRetries: 0 } },
-        credentials: { workOrderServiceApi: CREDENTIAL },
+        parameters: { authentication: 'password', event, pollTimes: POLL_TIMES, filters, options: {}, requestOptions },
+        credentials: { workOrderServiceApi: credential },
       },
       { id: `${id}-noop`, name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} },
     ],
@@ -345,18 +358,137 @@ async function runTriggerE2E({ version, tarball, check, log = (line) => console.
         const staticData = typeof row.staticData === 'string' ? JSON.parse(row.staticData) : row.staticData;
         const state = staticData?.[`node:${TRIGGER_NAME}`]?.state;
         assert.ok(state, `no trigger state saved for ${id}: ${JSON.stringify(staticData)}`);
-        assert.equal(state.version, 1);
+        assert.equal(state.version, 2);
+        assert.ok(Date.parse(state.origin) <= Date.parse(state.cursor), 'the cursor is never before T0');
         const cursor = Date.parse(state.cursor);
         assert.ok(cursor <= emu.now() - 59_000 && cursor > emu.now() - 10 * 60_000, `cursor ${state.cursor} vs service now ${new Date(emu.now()).toISOString()}`);
         assert.ok(cursor < Date.now() - 2 * 60_000, 'the cursor is in the service clock, not n8n\'s');
-        if (id === WF_STATUS) assert.ok(state.statuses.length >= 120, 'statuses remembered');
+        if (id === WF_STATUS) {
+          assert.ok(state.statuses.ids.split(',').length >= 120, 'statuses remembered');
+          assert.equal(state.baseline, undefined, 'settled');
+        }
       }
     });
+
+    await largeTenant({ version, instance, logFile, check, log, prefix });
   } finally {
     if (server) await server.stop();
     await emu.close();
     if (process.env.N8N_E2E_KEEP === '1') log(`     kept ${instance.dir}`);
     await n8n.destroyInstance(instance);
+  }
+}
+
+/** Status reads (the Status Changed baseline) and window reads of the large tenant's emulator. */
+const isWindowRead = (r) => r.path === LIST && r.query.$skip !== undefined && /^UpdatedDate ge /.test(r.query.$filter ?? '');
+
+/**
+ * The requests of an activation: from `fromSeq` up to the window read of the first cron poll after
+ * it. A first activation reads no window (`ownWindowReads` 0); n8n starting again with a saved
+ * state reads one in its activation poll (1).
+ */
+function activationRequests(emu, fromSeq, ownWindowReads = 0) {
+  const after = emu.requests.filter((r) => r.seq > fromSeq);
+  let seen = 0;
+  const end = after.findIndex((r) => isWindowRead(r) && ++seen > ownWindowReads);
+  return end < 0 ? after : after.slice(0, end);
+}
+
+/** Executions of the large-tenant workflow that emitted work order `id`. */
+async function emittedCount(instance, id) {
+  const executions = await recordedExecutions(instance, WF_LARGE);
+  return executions.filter((e) => e.status === 'success').flatMap((e) => e.ids).filter((x) => x === id).length;
+}
+
+/** Issue 17: Status Changed on 5,100 work orders at the sandbox's 40 requests per minute. */
+async function largeTenant({ version, instance, logFile, check, log, prefix }) {
+  const big = await startEmulator({ port: 0, workOrderCount: LARGE_TENANT });
+  big.setFaults({ rateLimit: SANDBOX_RATE });
+  let server;
+  const major = Number(version.split('.')[0]);
+  const other = (id) => (big.workOrder(id).Status.Primary === 'COMPLETED' ? ['IN PROGRESS', 'ON SITE'] : ['COMPLETED', 'PENDING CONFIRMATION']);
+  const waitForEmit = async (id, what) =>
+    waitFor(what, async () => (await emittedCount(instance, id)) >= 1, 300_000).then(async () => {
+      await sleep(2 * POLL_SECONDS * 1000); // and no second one
+      assert.equal(await emittedCount(instance, id), 1, `work order ${id} emitted once`);
+    });
+  try {
+    const activated = await check(`${prefix} large tenant (${LARGE_TENANT} work orders, ${SANDBOX_RATE.limit} requests/min): Status Changed published and activated within a few requests and seconds; publication not failed; state saved`, async () => {
+      const client = big.fixtures.clients.main;
+      const user = big.fixtures.users.subscriber;
+      await n8n.importCredentials(instance, [
+        {
+          ...LARGE_CREDENTIAL,
+          type: 'workOrderServiceApi',
+          data: { authServerUrl: big.authUrl, baseUrl: big.baseUrl, clientId: client.clientId, clientSecret: client.clientSecret, username: user.username, password: user.password, subsidiaryId: '' },
+        },
+      ]);
+      await n8n.importWorkflows(instance, [
+        triggerWorkflow(WF_LARGE, 'WOS trigger e2e: large tenant', 'workOrderStatusChanged', {}, { credential: LARGE_CREDENTIAL, requestOptions: {} }),
+      ]);
+      const args = major >= 2 ? ['publish:workflow', `--id=${WF_LARGE}`] : ['update:workflow', `--id=${WF_LARGE}`, '--active=true'];
+      const res = await n8n.runN8n(instance, args);
+      assert.equal(res.code, 0, `n8n ${args.join(' ')} failed:\n${res.stdout}\n${res.stderr}`);
+      const startedAt = Date.now();
+      server = await startN8n(instance, logFile);
+      await waitFor('the first poll after the activation', () => big.requests.some(isWindowRead), 180_000);
+      const requests = activationRequests(big, 0);
+      const api = requests.filter((r) => r.path.startsWith('/api/'));
+      const first = Date.parse(requests[0].time);
+      const last = requests[requests.length - 1];
+      const spanMs = Date.parse(last.time) + (last.durationMs ?? 0) - first;
+      log(`     activation: ${requests.length} requests (${api.length} to the API, ${api.filter((r) => r.query.$orderby === 'Id desc').length} status pages) in ${(spanMs / 1000).toFixed(1)} s; n8n ready after ${Math.round((Date.now() - startedAt) / 1000)} s`);
+      assert.ok(requests.length <= 10, `activation made ${requests.length} requests`);
+      assert.ok(spanMs <= 20_000, `activation took ${spanMs} ms`);
+      assert.equal(requests.filter((r) => r.status === 429).length, 0, 'no throttled request at activation');
+      assert.doesNotMatch(fs.readFileSync(logFile, 'utf8'), /exceeded its deadline|There was a problem activating the workflow/);
+      const [row] = await n8n.queryDatabase(instance, 'select active, staticData from workflow_entity where id = ?', [WF_LARGE]);
+      assert.ok(row.active === 1 || row.active === true, `workflow active: ${JSON.stringify(row.active)}`);
+      if (major >= 2) {
+        const outbox = await n8n.queryDatabase(instance, 'select * from workflow_publication_outbox where workflowId = ?', [WF_LARGE]);
+        log(`     publication outbox: ${outbox.map((o) => o.status).join(', ') || '(none)'}`);
+        assert.ok(outbox.every((o) => o.status !== 'failed'), JSON.stringify(outbox));
+      }
+      const staticData = typeof row.staticData === 'string' ? JSON.parse(row.staticData) : row.staticData;
+      const state = staticData?.[`node:${TRIGGER_NAME}`]?.state;
+      assert.ok(state && state.version === 2 && state.baseline && state.baseline.after, `saved state after activation: ${JSON.stringify(state)?.slice(0, 300)}`);
+    });
+    if (!activated) return;
+
+    await check(`${prefix} large tenant: a status change is emitted once while the trigger settles under the rate limit`, async () => {
+      const id = 90005077; // its status as of T0 was read at activation (highest Ids first)
+      big.setWorkOrderStatus(id, ...other(id));
+      await waitForEmit(id, `the status change of ${id}`);
+      const throttled = big.requests.filter((r) => r.status === 429).length;
+      log(`     ${big.requests.filter((r) => r.path === LIST).length} list reads so far, ${throttled} throttled (429) and waited out`);
+    });
+
+    await check(`${prefix} large tenant: after a restart the workflow is active (a few requests) and the next changes are emitted once`, async () => {
+      await server.stop();
+      server = undefined;
+      big.resetFaults(); // the rate limit is lifted: the rest is about n8n, not about waiting
+      const down = 90000500;
+      big.setWorkOrderStatus(down, ...other(down)); // while n8n is down
+      const from = big.requests.length ? big.requests[big.requests.length - 1].seq : 0;
+      server = await startN8n(instance, logFile);
+      await waitFor('the first poll after the restart', () => big.requests.filter((r) => r.seq > from && isWindowRead(r)).length >= 2, 180_000);
+      const restart = activationRequests(big, from, 1);
+      log(`     restart: the activation poll made ${restart.length} requests (${restart.filter((r) => r.query.$orderby === 'Id desc').length} status pages)`);
+      assert.ok(restart.length <= 10, `the activation after the restart made ${restart.length} requests`);
+      assert.doesNotMatch(fs.readFileSync(logFile, 'utf8'), /exceeded its deadline|There was a problem activating the workflow/);
+      await waitForEmit(down, `the change made while n8n was down (${down})`);
+      const next = 90003333;
+      big.setWorkOrderStatus(next, ...other(next));
+      await waitForEmit(next, `the next change after the restart (${next})`);
+      const executions = (await recordedExecutions(instance, WF_LARGE)).filter((e) => e.status === 'success');
+      const ids = executions.flatMap((e) => e.ids);
+      assert.deepEqual([...ids].sort(), [90000500, 90003333, 90005077], `emitted ${JSON.stringify(ids)}`);
+      const failed = (await recordedExecutions(instance, WF_LARGE)).filter((e) => e.status !== 'success');
+      assert.equal(failed.length, 0, JSON.stringify(failed));
+    });
+  } finally {
+    if (server) await server.stop();
+    await big.close();
   }
 }
 

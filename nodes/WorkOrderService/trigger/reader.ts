@@ -5,11 +5,11 @@ import { headerValue } from '../auth/http';
 import { PAGE_SIZE, type WorkOrderServiceClient } from '../transport';
 import { joinClauses } from './filter';
 import { instantOf, parseDateTime, parseHttpDate, toODataInstant } from './time';
-import { versionKey } from './state';
+import { contentDigest, versionKey } from './state';
 
 /**
  * The trigger's reads of `GET /odata/workorders`: the window since the cursor (ascending, paged
- * with $skip), the most recent record, and the statuses before the cursor (descending).
+ * with $skip), the most recent record, and the statuses as of T0 (by Id, keyset paging).
  *
  * Pages are computed by the service from live data, so a record that changes between two page
  * reads moves to the end of an ascending order and the records behind its old place move one
@@ -34,7 +34,7 @@ export interface WorkOrderVersion {
 	idValue: bigint;
 	/** The instant of its date field (Created: CallDate; otherwise UpdatedDate). */
 	ms: number;
-	/** `<Id>@<ISO instant>` */
+	/** `<Id>@<ISO instant>#<content digest>`: two versions dated in the same second differ by content. */
 	key: string;
 }
 
@@ -55,7 +55,7 @@ export interface WindowRead {
 }
 
 /** The instant of a record's date field: its `...Dto` twin (with offset), else the field if it has an offset. */
-export function recordInstant(record: IDataObject, field: DateField): number | undefined {
+export function recordInstant(record: IDataObject, field: DateField | 'CreatedDate'): number | undefined {
 	const withOffset = instantOf(record[`${field}Dto`]) ?? instantOf(record[field]);
 	if (withOffset !== undefined) return withOffset;
 	// No offset anywhere (not what the service sends): read the wall time as UTC.
@@ -74,8 +74,9 @@ export function toVersion(record: IDataObject, field: DateField): WorkOrderVersi
 	const id = idOf(record);
 	const ms = recordInstant(record, field);
 	if (!id || ms === undefined) return undefined;
-	return { record, ...id, ms, key: versionKey(id.id, ms) };
+	return { record, ...id, ms, key: versionKey(id.id, ms, contentDigest(record)) };
 }
+
 
 /** Order of the service's `$orderby=<date> asc,Id asc`. */
 export function compareVersions(a: { ms: number; idValue: bigint }, b: { ms: number; idValue: bigint }): number {
@@ -121,6 +122,20 @@ export interface WindowOptions {
 	 * backlog of records sharing one date longer than one poll can read still makes progress.
 	 */
 	resume?: { offset: number; last: { ms: number; idValue: bigint } };
+	/**
+	 * Reads after the first go through this client, and one that fails for a passing reason
+	 * (throttling, a 5xx, no answer) ends the read early instead of failing it (activation: no
+	 * waiting for a throttled read that can as well be made by the next poll).
+	 */
+	laterClient?: WorkOrderServiceClient;
+}
+
+/** A failure that passes: throttling (429, 503), another 5xx, or no answer. */
+export function isTransient(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	const code = Number(error.httpCode);
+	if (Number.isInteger(code)) return code === 429 || (code >= 500 && code <= 599);
+	return /^No answer from the Work Order Service/.test(error.message);
 }
 
 /** Every matching record dated at or after `fromMs`, oldest first (see the comment at the top). */
@@ -137,12 +152,22 @@ export async function readWindow(ctx: IPollFunctions, client: WorkOrderServiceCl
 		if (requests >= options.maxRequests || (requests > 0 && Date.now() >= options.deadline)) {
 			return { versions, complete: false, serviceNow, safeMs: last?.ms, last, nextOffset: offset, requests };
 		}
-		const response = await client.send({
-			method: 'GET',
+		const request = {
+			method: 'GET' as const,
 			path: WORK_ORDERS_PATH,
 			qs: { $filter: filter, $orderby: `${field} asc,Id asc`, $top: PAGE_SIZE, $skip: offset, $count: true },
-		});
+		};
+		const later = requests > 0 ? options.laterClient : undefined;
+		const outcome = await (later ?? client).send(request).then(
+			(answer) => ({ answer }),
+			(error: unknown) => ({ error }),
+		);
 		requests++;
+		if ('error' in outcome) {
+			if (!later || !isTransient(outcome.error)) throw outcome.error;
+			return { versions, complete: false, serviceNow, safeMs: last?.ms, last, nextOffset: offset, requests };
+		}
+		const response = outcome.answer;
 		if (requests === 1) serviceNow = parseHttpDate(headerValue(response.headers, 'date'));
 		const page = pageOf(ctx, response.body);
 		const pageVersions = versionsOf(ctx, page, field);
@@ -187,30 +212,55 @@ export async function readLatest(
 	return { record: page[0], serviceNow: parseHttpDate(headerValue(response.headers, 'date')) };
 }
 
+/** What one page of the status baseline brought. */
+export interface BaselinePage {
+	/** Id and status signature source of each record dated before T0, in the order read. */
+	records: Array<{ id: string; idValue: bigint; record: IDataObject }>;
+	/** The lowest Id on the page (where the next page continues); undefined for an empty page. */
+	lowest?: bigint;
+	/** Records on the page (also those without a usable Id or dated at or after T0). */
+	size: number;
+	/** The service clock when the page was answered (its Date header). */
+	serviceNow?: number;
+}
+
+/** The fields the baseline needs: the Id, the status and the date it is compared with. */
+export const BASELINE_SELECT = 'Id,Status,UpdatedDate,UpdatedDateDto';
+
 /**
- * Up to `max` matching records last updated before `beforeMs`, newest first: the statuses the
- * Status Changed event starts from. A record that changes meanwhile may be missed or read twice;
- * it is then seen by the next poll anyway.
+ * One page of the statuses the Status Changed event starts from: matching work orders last
+ * updated before T0, highest Id first, below `before` (keyset paging: a record that changes
+ * meanwhile leaves the set, none can shift a page, so none is skipped). Newest work orders first:
+ * they are the ones most likely to change while the read goes on.
  */
-export async function readBefore(
+export async function readBaselinePage(
 	ctx: IPollFunctions,
 	client: WorkOrderServiceClient,
-	options: { clauses: string[]; beforeMs: number; max: number; deadline: number },
-): Promise<WorkOrderVersion[]> {
-	const filter = joinClauses([`UpdatedDate lt ${toODataInstant(options.beforeMs)}`, ...options.clauses]) as string;
-	const versions: WorkOrderVersion[] = [];
-	for (let skip = 0; versions.length < options.max; skip += PAGE_SIZE) {
-		if (skip > 0 && Date.now() >= options.deadline) break;
-		const body = await client.request({
-			method: 'GET',
-			path: WORK_ORDERS_PATH,
-			qs: { $filter: filter, $orderby: 'UpdatedDate desc,Id desc', $top: PAGE_SIZE, $skip: skip },
-		});
-		const page = pageOf(ctx, body);
-		for (const version of versionsOf(ctx, page, 'UpdatedDate')) {
-			if (versions.length < options.max) versions.push(version);
+	options: { clauses: string[]; originMs: number; before?: bigint },
+): Promise<BaselinePage> {
+	const clauses = [`UpdatedDate lt ${toODataInstant(options.originMs)}`];
+	if (options.before !== undefined) clauses.push(`Id lt ${options.before.toString()}`);
+	const filter = joinClauses([...clauses, ...options.clauses]) as string;
+	const response = await client.send({
+		method: 'GET',
+		path: WORK_ORDERS_PATH,
+		qs: { $filter: filter, $orderby: 'Id desc', $top: PAGE_SIZE, $select: BASELINE_SELECT },
+	});
+	const page = pageOf(ctx, response.body);
+	const records: BaselinePage['records'] = [];
+	let lowest: bigint | undefined;
+	for (const record of page) {
+		const id = idOf(record);
+		if (!id) {
+			ctx.logger.warn('Work Order Service Trigger: skipped a work order without a usable Id', { node: ctx.getNode().name });
+			continue;
 		}
-		if (page.length < PAGE_SIZE) break;
+		if (lowest === undefined || id.idValue < lowest) lowest = id.idValue;
+		// A record outside the keyset or dated at or after T0 (a service that ignored a clause) is not a T0 status.
+		if (options.before !== undefined && id.idValue >= options.before) continue;
+		const ms = recordInstant(record, 'UpdatedDate');
+		if (ms !== undefined && ms >= options.originMs) continue;
+		records.push({ ...id, record });
 	}
-	return versions;
+	return { records, lowest, size: page.length, serviceNow: parseHttpDate(headerValue(response.headers, 'date')) };
 }
