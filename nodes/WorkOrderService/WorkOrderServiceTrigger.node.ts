@@ -2,6 +2,7 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentials } from './descriptions/authentication';
+import { listFilterOption } from './descriptions/listFilters';
 import { requestOptionsProperty } from './descriptions/requestOptions';
 import { DEFAULT_LOOKBACK_SECONDS, pollWorkOrders } from './trigger/poll';
 import { DEFAULT_MEMORY_LIMIT } from './trigger/state';
@@ -65,14 +66,7 @@ export class WorkOrderServiceTrigger implements INodeType {
 				placeholder: 'Add Filter',
 				default: {},
 				options: [
-					{
-						displayName: 'Categories',
-						name: 'categories',
-						type: 'string',
-						default: '',
-						placeholder: 'REPAIR, PREVENTIVE MAINTENANCE',
-						description: 'Only work orders of these categories (comma-separated)',
-					},
+					listFilterOption('categories', 'Only work orders of these categories (comma-separated)'),
 					{
 						displayName: 'Location IDs',
 						name: 'locationIds',
@@ -99,14 +93,7 @@ export class WorkOrderServiceTrigger implements INodeType {
 						description:
 							'Only work orders whose primary status is one of these (comma-separated). With Status Changed: work orders whose status changed to one of these.',
 					},
-					{
-						displayName: 'Trades',
-						name: 'trades',
-						type: 'string',
-						default: '',
-						placeholder: 'HVAC, PLUMBING',
-						description: 'Only work orders of these trades (comma-separated)',
-					},
+					listFilterOption('trades', 'Only work orders of these trades (comma-separated)'),
 				],
 			},
 			{

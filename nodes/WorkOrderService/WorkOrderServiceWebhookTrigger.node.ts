@@ -8,6 +8,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentials } from './descriptions/authentication';
+import { listFilterOption } from './descriptions/listFilters';
 import { EVENT_OPTIONS } from './webhook/events';
 import { receiveEvent } from './webhook/receive';
 import { checkExists, create, deleteRegistration } from './webhook/registration';
@@ -61,22 +62,8 @@ export class WorkOrderServiceWebhookTrigger implements INodeType {
 				default: {},
 				description: 'Narrow which records notify; the service applies the rules. Lists are comma-separated; empty = no restriction.',
 				options: [
-					{
-						displayName: 'Categories',
-						name: 'categories',
-						type: 'string',
-						default: '',
-						placeholder: 'REPAIR, PREVENTIVE MAINTENANCE',
-						description: 'Only records of these work-order categories (comma-separated)',
-					},
-					{
-						displayName: 'Trades',
-						name: 'trades',
-						type: 'string',
-						default: '',
-						placeholder: 'HVAC, PLUMBING',
-						description: 'Only records of these trades (comma-separated)',
-					},
+					listFilterOption('categories', 'Only records of these work-order categories (comma-separated)'),
+					listFilterOption('trades', 'Only records of these trades (comma-separated)'),
 					{
 						displayName: 'Work Order Statuses',
 						name: 'statuses',

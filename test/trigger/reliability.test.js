@@ -100,6 +100,21 @@ describe('throttling and failures', () => {
 		expect(H.reads(emu).slice(-3).map((r) => r.status)).toEqual([null, 503, 200]);
 	});
 
+	test.each([
+		['a bare array', [{ Id: 1 }]],
+		['an object without "value"', { Items: [] }],
+		['"value" that is not a list', { value: { Id: 1 } }],
+	])('an answer that is not an OData list (%s) fails the activation, naming the path and the credential', async (_, body) => {
+		const { emu, credentialId } = await H.freshService(env.harness);
+		emu.failNext({ path: LIST, status: 200, body });
+		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId }));
+		expect(trigger.activation.errorVia).toBe('thrown');
+		expect(trigger.activation.error).toBeInstanceOf(NodeApiError);
+		expect(trigger.activation.error.message).toBe('The Work Order Service answered GET /odata/workorders with no "value" list');
+		expect(trigger.activation.error.description).toBe('The response did not have the expected list shape. Check the API Base URL of the credential.');
+		expect(trigger.activation.nodeStaticData).toEqual({});
+	});
+
 	test('an OData filter the service refuses fails the activation with the service\'s message', async () => {
 		const { credentialId } = await H.freshService(env.harness);
 		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, filters: { filter: 'Nte gt' } }));

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isRecord } from './values';
+
 /**
  * Note IDs are int64. Parsed losslessly, an ID beyond 2^53 arrives as a decimal string and one
  * below as a number, so a field would change type from one item to the next. The note operations
@@ -26,10 +28,6 @@ function withNoteIdsAsText(record: IDataObject, idIsNoteId: boolean): IDataObjec
 		Object.defineProperty(out, key, { value: mapped, enumerable: true, writable: true, configurable: true });
 	}
 	return out;
-}
-
-function isRecord(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** A note record (`Id` is the note ID) with its note IDs as decimal strings. */

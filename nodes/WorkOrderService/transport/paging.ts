@@ -5,9 +5,13 @@ import type { ClientContext, WorkOrderServiceClient } from './client';
 import { ownRecord } from './client';
 
 /**
- * Every list read of the action node: one loop (readList) fed the list's shape (ODATA_LIST,
- * NOTES_LIST, WHOLE_LIST); the work-order picker reads one page at a time with readPage and
- * isLastPage. Deployed instances return at most 50 records a page whatever is asked, and
+ * Every list read of the package: how a page is asked for (ListShape.pageQuery) and read
+ * (ListShape.records, ListShape.total) lives here. The action node reads whole lists with one
+ * loop (readList) fed the list's shape (ODATA_LIST, NOTES_LIST, WHOLE_LIST); the work-order picker
+ * reads one page at a time with readPage and isLastPage; the polling trigger reads pages of
+ * ODATA_VALUE_LIST with readPage (its window, with its own overlap rule) and fetchPage (keyset and
+ * newest-record queries it builds itself), and reads the service's clock from the page's headers.
+ * Deployed instances return at most 50 records a page whatever is asked, and
  * work-order lists carry no @odata.nextLink: page with $skip and stop on @odata.count, on an
  * empty page, or on a short page. Pages are appended one record at a time (never
  * `push(...page)`): a hostile or huge page of any size that fits in memory works.
@@ -42,11 +46,11 @@ function append(target: IDataObject[], records: IDataObject[], limit: number | u
 	}
 }
 
-function unexpected(ctx: ClientContext, itemIndex: number | undefined, path: string, what: string): NodeApiError {
-	const message = `The Work Order Service answered GET ${path} with ${what}`;
+function unexpected(ctx: ClientContext, itemIndex: number | undefined, path: string, shape: ListShape): NodeApiError {
+	const message = `The Work Order Service answered GET ${path} with no "${shape.listKey}" list`;
 	return new NodeApiError(ctx.getNode(), { message }, {
 		message,
-		description: 'The response did not have the expected list shape. Check the API Base URL.',
+		description: `The response did not have the expected list shape. ${shape.check ?? 'Check the API Base URL.'}`,
 		itemIndex,
 	});
 }
@@ -74,6 +78,8 @@ export interface ListShape {
 	records: (body: unknown) => IDataObject[] | undefined;
 	/** The list's length as this answer gives it; `known`: as earlier pages gave it. */
 	total: (body: unknown, known: number | undefined) => number | undefined;
+	/** What the error for an answer without the list tells the user to check (default: the API Base URL). */
+	check?: string;
 }
 
 /** OData: `{ value: [...], "@odata.count"?: n }`, paged with $top/$skip; a count once given holds. */
@@ -83,6 +89,16 @@ export const ODATA_LIST: ListShape = {
 	sizeToLimit: true,
 	records: (body) => asRecords(field(body, 'value')) ?? asRecords(body),
 	total: (body, known) => finite(field(body, '@odata.count')) ?? known,
+};
+
+/**
+ * The OData list read strictly (the polling trigger): only `{ value: [...] }` is a page; any other
+ * answer (a bare array included) means the credential points somewhere else.
+ */
+export const ODATA_VALUE_LIST: ListShape = {
+	...ODATA_LIST,
+	records: (body) => asRecords(field(body, 'value')),
+	check: 'Check the API Base URL of the credential.',
 };
 
 /** A work order's notes: `{ Notes: [...], AllNotesCount: n }`, paged with `paging=page:size` (pages from 1). */
@@ -103,9 +119,28 @@ export const WHOLE_LIST: ListShape = {
 export interface Page {
 	records: IDataObject[];
 	total: number | undefined;
+	/** The answer's headers (the trigger reads the service's clock from `Date`). */
+	headers?: Record<string, unknown>;
 }
 
-/** Reads one page of a list. */
+/**
+ * Sends one GET of a list with its query as given (a keyset or newest-record query the caller
+ * built) and reads the answer with the list's shape.
+ */
+export async function fetchPage(
+	ctx: ClientContext,
+	client: WorkOrderServiceClient,
+	shape: ListShape,
+	options: ListOptions,
+	known?: number,
+): Promise<Page> {
+	const answer = await client.send({ method: 'GET', path: options.path, qs: options.qs, itemIndex: options.itemIndex });
+	const records = shape.records(answer.body);
+	if (!records) throw unexpected(ctx, options.itemIndex, options.path, shape);
+	return { records, total: shape.total(answer.body, known), headers: answer.headers };
+}
+
+/** Reads one page of a list: the list's query and the shape's query for `position`. */
 export async function readPage(
 	ctx: ClientContext,
 	client: WorkOrderServiceClient,
@@ -114,15 +149,8 @@ export async function readPage(
 	position: PagePosition,
 	known?: number,
 ): Promise<Page> {
-	const body = await client.request({
-		method: 'GET',
-		path: options.path,
-		qs: shape.pageQuery ? { ...options.qs, ...shape.pageQuery(position) } : options.qs,
-		itemIndex: options.itemIndex,
-	});
-	const records = shape.records(body);
-	if (!records) throw unexpected(ctx, options.itemIndex, options.path, `no "${shape.listKey}" list`);
-	return { records, total: shape.total(body, known) };
+	const qs = shape.pageQuery ? { ...options.qs, ...shape.pageQuery(position) } : options.qs;
+	return await fetchPage(ctx, client, shape, { ...options, qs }, known);
 }
 
 /** Whether no page follows: an unpaged list, an empty page, the total reached, or a short page. */

@@ -1,6 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { commaList } from '../helpers/values';
+
 /**
  * The trigger's Filters as OData `$filter` clauses. Lists are comma-separated; values are quoted
  * OData strings (a quote doubled), IDs must be whole numbers. The service compares strings
@@ -22,15 +24,6 @@ function filterError(node: INode, label: string, name: string, problem: string):
 	});
 }
 
-function list(value: unknown): string[] {
-	if (value === undefined || value === null) return [];
-	const text = Array.isArray(value) ? value.map(String).join(',') : String(value);
-	return text
-		.split(',')
-		.map((v) => v.trim())
-		.filter((v) => v !== '');
-}
-
 /** `'text'` with quotes doubled. */
 export function quote(text: string): string {
 	return `'${text.replace(/'/g, "''")}'`;
@@ -45,7 +38,7 @@ export function readFilters(node: INode, raw: IDataObject | undefined): TriggerF
 	const filters = raw ?? {};
 	const clauses: string[] = [];
 
-	const locations = list(filters.locationIds);
+	const locations = commaList(filters.locationIds);
 	for (const id of locations) {
 		if (!/^\d{1,18}$/.test(id) || /^0+$/.test(id)) {
 			throw filterError(node, 'Location IDs', 'locationIds', `"${id}" is not a positive whole number`);
@@ -53,13 +46,13 @@ export function readFilters(node: INode, raw: IDataObject | undefined): TriggerF
 	}
 	if (locations.length) clauses.push(anyOf('LocationId', locations.map((id) => id.replace(/^0+/, ''))));
 
-	const statuses = list(filters.statuses);
+	const statuses = commaList(filters.statuses);
 	const statusClause = statuses.length ? anyOf('Status/Primary', statuses.map(quote)) : '';
 
-	const trades = list(filters.trades);
+	const trades = commaList(filters.trades);
 	if (trades.length) clauses.push(anyOf('Trade', trades.map(quote)));
 
-	const categories = list(filters.categories);
+	const categories = commaList(filters.categories);
 	if (categories.length) clauses.push(anyOf('Category', categories.map(quote)));
 
 	if (filters.filter !== undefined && filters.filter !== null && typeof filters.filter !== 'string') {

@@ -2,10 +2,11 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { headerValue } from '../auth/http';
-import { PAGE_SIZE, type WorkOrderServiceClient } from '../transport';
+import type { WorkOrderServiceClient } from '../transport';
+import { ODATA_VALUE_LIST, PAGE_SIZE, fetchPage, readPage, type Page } from '../transport/paging';
 import { joinClauses } from './filter';
 import { instantOf, parseDateTime, parseHttpDate, toODataInstant } from './time';
-import { contentDigest, versionKey } from './state';
+import { ID_TEXT, contentDigest, versionKey } from './state';
 
 /**
  * The trigger's reads of `GET /odata/workorders`: the window since the cursor (ascending, paged
@@ -66,7 +67,7 @@ export function recordInstant(record: IDataObject, field: DateField | 'CreatedDa
 function idOf(record: IDataObject): { id: string; idValue: bigint } | undefined {
 	const raw = record.Id;
 	const text = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
-	if (!/^-?\d{1,19}$/.test(text)) return undefined;
+	if (!ID_TEXT.test(text)) return undefined;
 	return { id: text, idValue: BigInt(text) };
 }
 
@@ -77,26 +78,10 @@ export function toVersion(record: IDataObject, field: DateField): WorkOrderVersi
 	return { record, ...id, ms, key: versionKey(id.id, ms, contentDigest(record)) };
 }
 
-
 /** Order of the service's `$orderby=<date> asc,Id asc`. */
 export function compareVersions(a: { ms: number; idValue: bigint }, b: { ms: number; idValue: bigint }): number {
 	if (a.ms !== b.ms) return a.ms < b.ms ? -1 : 1;
 	return a.idValue === b.idValue ? 0 : a.idValue < b.idValue ? -1 : 1;
-}
-
-function pageOf(ctx: IPollFunctions, body: unknown): IDataObject[] {
-	const value = body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject).value : undefined;
-	if (Array.isArray(value)) return value as IDataObject[];
-	const message = `The Work Order Service answered GET ${WORK_ORDERS_PATH} with no "value" list`;
-	throw new NodeApiError(ctx.getNode(), { message }, {
-		message,
-		description: 'The response did not have the expected list shape. Check the API Base URL of the credential.',
-	});
-}
-
-function countOf(body: unknown): number | undefined {
-	const count = Number((body as IDataObject)['@odata.count']);
-	return Number.isFinite(count) ? count : undefined;
 }
 
 function versionsOf(ctx: IPollFunctions, page: IDataObject[], field: DateField): WorkOrderVersion[] {
@@ -138,63 +123,105 @@ export function isTransient(error: unknown): boolean {
 	return /^No answer from the Work Order Service/.test(error.message);
 }
 
-/** Every matching record dated at or after `fromMs`, oldest first (see the comment at the top). */
-export async function readWindow(ctx: IPollFunctions, client: WorkOrderServiceClient, options: WindowOptions): Promise<WindowRead> {
+/** Where a window read stands: what it read, where it continues, what it has asked. */
+interface WindowProgress {
+	versions: WorkOrderVersion[];
+	/** Keys of the versions read (each is kept once). */
+	read: Set<string>;
+	/** The sort key of the last record read, in sort order. */
+	last?: { ms: number; idValue: bigint };
+	offset: number;
+	requests: number;
+	serviceNow?: number;
+}
+
+function windowResult(progress: WindowProgress, complete: boolean): WindowRead {
+	const { versions, serviceNow, last, offset, requests } = progress;
+	return { versions, complete, serviceNow, safeMs: last?.ms, last, nextOffset: offset, requests };
+}
+
+/** The window's own query ($filter and $orderby; the page's $top/$skip/$count come from ODATA_VALUE_LIST). */
+export function windowQuery(options: Pick<WindowOptions, 'clauses' | 'field' | 'fromMs'>): IDataObject {
 	const { field } = options;
 	const filter = joinClauses([`${field} ge ${toODataInstant(options.fromMs)}`, ...options.clauses]) as string;
-	const read = new Set<string>();
-	const versions: WorkOrderVersion[] = [];
-	let last: { ms: number; idValue: bigint } | undefined = options.resume?.last;
-	let offset = options.resume ? Math.max(0, options.resume.offset) : 0;
-	let requests = 0;
-	let serviceNow: number | undefined;
-	for (;;) {
-		if (requests >= options.maxRequests || (requests > 0 && Date.now() >= options.deadline)) {
-			return { versions, complete: false, serviceNow, safeMs: last?.ms, last, nextOffset: offset, requests };
+	return { $filter: filter, $orderby: `${field} asc,Id asc` };
+}
+
+/**
+ * Whether a page read at `offset` must be read again from further back: its first record is
+ * beyond the last one read, so records before the offset changed since the last page (the
+ * acceptance rule at the top). The first page of a read (no record read yet) is always accepted.
+ */
+export function mustStepBack(page: WorkOrderVersion[], offset: number, last: { ms: number; idValue: bigint } | undefined): boolean {
+	if (offset === 0 || !last) return false;
+	const first = page[0];
+	return !first || compareVersions(first, last) > 0;
+}
+
+/** The offset to read again from after `mustStepBack`: one page back, keeping the one-record overlap. */
+export function stepBack(offset: number): number {
+	return Math.max(0, offset - (PAGE_SIZE - 1));
+}
+
+/**
+ * Whether an accepted page ends the window: a short page ends the list, unless @odata.count says
+ * more records follow (a service with a smaller page cap); a page holding only the overlap record
+ * always ends it.
+ */
+export function isWindowEnd(pageLength: number, offset: number, count: number | undefined): boolean {
+	if (pageLength <= (offset > 0 ? 1 : 0)) return true;
+	return pageLength < PAGE_SIZE && (count === undefined || offset + pageLength >= count);
+}
+
+/** Adds a page's versions not read yet and moves `last` to the furthest in sort order. */
+function takeVersions(progress: WindowProgress, page: WorkOrderVersion[]): void {
+	for (const version of page) {
+		if (!progress.read.has(version.key)) {
+			progress.read.add(version.key);
+			progress.versions.push(version);
 		}
-		const request = {
-			method: 'GET' as const,
-			path: WORK_ORDERS_PATH,
-			qs: { $filter: filter, $orderby: `${field} asc,Id asc`, $top: PAGE_SIZE, $skip: offset, $count: true },
-		};
-		const later = requests > 0 ? options.laterClient : undefined;
-		const outcome = await (later ?? client).send(request).then(
-			(answer) => ({ answer }),
+		if (!progress.last || compareVersions(version, progress.last) > 0) progress.last = version;
+	}
+}
+
+/** Whether the read stops before its next page: the request budget, or the deadline (after the first). */
+function windowBudgetSpent(progress: WindowProgress, options: WindowOptions): boolean {
+	return progress.requests >= options.maxRequests || (progress.requests > 0 && Date.now() >= options.deadline);
+}
+
+/** Every matching record dated at or after `fromMs`, oldest first (see the comment at the top). */
+export async function readWindow(ctx: IPollFunctions, client: WorkOrderServiceClient, options: WindowOptions): Promise<WindowRead> {
+	const qs = windowQuery(options);
+	const progress: WindowProgress = { versions: [], read: new Set(), last: options.resume?.last, offset: options.resume ? Math.max(0, options.resume.offset) : 0, requests: 0 };
+	for (;;) {
+		if (windowBudgetSpent(progress, options)) return windowResult(progress, false);
+		const later = progress.requests > 0 ? options.laterClient : undefined;
+		const position = { page: progress.requests, offset: progress.offset, size: PAGE_SIZE };
+		const outcome = await readPage(ctx, later ?? client, ODATA_VALUE_LIST, { path: WORK_ORDERS_PATH, qs }, position).then(
+			(page) => ({ page }),
 			(error: unknown) => ({ error }),
 		);
-		requests++;
+		progress.requests++;
 		if ('error' in outcome) {
 			if (!later || !isTransient(outcome.error)) throw outcome.error;
-			return { versions, complete: false, serviceNow, safeMs: last?.ms, last, nextOffset: offset, requests };
+			return windowResult(progress, false);
 		}
-		const response = outcome.answer;
-		if (requests === 1) serviceNow = parseHttpDate(headerValue(response.headers, 'date'));
-		const page = pageOf(ctx, response.body);
-		const pageVersions = versionsOf(ctx, page, field);
-		if (offset > 0 && last) {
-			const first = pageVersions[0];
-			if (!first || compareVersions(first, last) > 0) {
-				// Records before this offset changed since the last page: step back.
-				offset = Math.max(0, offset - (PAGE_SIZE - 1));
-				continue;
-			}
+		const { page } = outcome;
+		if (progress.requests === 1) progress.serviceNow = serviceClock(page);
+		const pageVersions = versionsOf(ctx, page.records, options.field);
+		if (mustStepBack(pageVersions, progress.offset, progress.last)) {
+			progress.offset = stepBack(progress.offset);
+			continue;
 		}
-		for (const version of pageVersions) {
-			if (!read.has(version.key)) {
-				read.add(version.key);
-				versions.push(version);
-			}
-			if (!last || compareVersions(version, last) > 0) last = version;
-		}
-		const count = countOf(response.body);
-		// A short page ends the list, unless @odata.count says more records follow (a service with
-		// a smaller page cap); a page holding only the overlap record always ends it.
-		const reachedEnd =
-			page.length <= (offset > 0 ? 1 : 0) ||
-			(page.length < PAGE_SIZE && (count === undefined || offset + page.length >= count));
-		if (reachedEnd) return { versions, complete: true, serviceNow, safeMs: last?.ms, last, nextOffset: offset, requests };
-		offset += page.length - 1;
+		takeVersions(progress, pageVersions);
+		if (isWindowEnd(page.records.length, progress.offset, page.total)) return windowResult(progress, true);
+		progress.offset += page.records.length - 1;
 	}
+}
+
+/** The service's clock when it answered a page (its `Date` header), if it sent one. */
+function serviceClock(page: Page): number | undefined {
+	return parseHttpDate(headerValue(page.headers, 'date'));
 }
 
 /** The most recent matching record (by `field`), and the service clock. */
@@ -207,9 +234,8 @@ export async function readLatest(
 	const qs: IDataObject = { $orderby: `${field} desc,Id desc`, $top: 1 };
 	const filter = joinClauses(clauses);
 	if (filter !== undefined) qs.$filter = filter;
-	const response = await client.send({ method: 'GET', path: WORK_ORDERS_PATH, qs });
-	const page = pageOf(ctx, response.body);
-	return { record: page[0], serviceNow: parseHttpDate(headerValue(response.headers, 'date')) };
+	const page = await fetchPage(ctx, client, ODATA_VALUE_LIST, { path: WORK_ORDERS_PATH, qs });
+	return { record: page.records[0], serviceNow: serviceClock(page) };
 }
 
 /** What one page of the status baseline brought. */
@@ -227,29 +253,31 @@ export interface BaselinePage {
 /** The fields the baseline needs: the Id, the status and the date it is compared with. */
 export const BASELINE_SELECT = 'Id,Status,UpdatedDate,UpdatedDateDto';
 
+interface BaselineQuery {
+	clauses: string[];
+	originMs: number;
+	before?: bigint;
+}
+
+/** The query of one status page: updated before T0, below `before`, highest Id first. */
+export function baselineQuery(options: BaselineQuery): IDataObject {
+	const clauses = [`UpdatedDate lt ${toODataInstant(options.originMs)}`];
+	if (options.before !== undefined) clauses.push(`Id lt ${options.before.toString()}`);
+	const filter = joinClauses([...clauses, ...options.clauses]) as string;
+	return { $filter: filter, $orderby: 'Id desc', $top: PAGE_SIZE, $select: BASELINE_SELECT };
+}
+
 /**
  * One page of the statuses the Status Changed event starts from: matching work orders last
  * updated before T0, highest Id first, below `before` (keyset paging: a record that changes
  * meanwhile leaves the set, none can shift a page, so none is skipped). Newest work orders first:
  * they are the ones most likely to change while the read goes on.
  */
-export async function readBaselinePage(
-	ctx: IPollFunctions,
-	client: WorkOrderServiceClient,
-	options: { clauses: string[]; originMs: number; before?: bigint },
-): Promise<BaselinePage> {
-	const clauses = [`UpdatedDate lt ${toODataInstant(options.originMs)}`];
-	if (options.before !== undefined) clauses.push(`Id lt ${options.before.toString()}`);
-	const filter = joinClauses([...clauses, ...options.clauses]) as string;
-	const response = await client.send({
-		method: 'GET',
-		path: WORK_ORDERS_PATH,
-		qs: { $filter: filter, $orderby: 'Id desc', $top: PAGE_SIZE, $select: BASELINE_SELECT },
-	});
-	const page = pageOf(ctx, response.body);
+export async function readBaselinePage(ctx: IPollFunctions, client: WorkOrderServiceClient, options: BaselineQuery): Promise<BaselinePage> {
+	const page = await fetchPage(ctx, client, ODATA_VALUE_LIST, { path: WORK_ORDERS_PATH, qs: baselineQuery(options) });
 	const records: BaselinePage['records'] = [];
 	let lowest: bigint | undefined;
-	for (const record of page) {
+	for (const record of page.records) {
 		const id = idOf(record);
 		if (!id) {
 			ctx.logger.warn('Work Order Service Trigger: skipped a work order without a usable Id', { node: ctx.getNode().name });
@@ -262,5 +290,5 @@ export async function readBaselinePage(
 		if (ms !== undefined && ms >= options.originMs) continue;
 		records.push({ ...id, record });
 	}
-	return { records, lowest, size: page.length, serviceNow: parseHttpDate(headerValue(response.headers, 'date')) };
+	return { records, lowest, size: page.records.length, serviceNow: serviceClock(page) };
 }

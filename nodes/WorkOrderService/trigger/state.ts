@@ -66,8 +66,10 @@ export interface TriggerState {
 	baseline?: BaselineProgress;
 }
 
-const EVENTS: TriggerEvent[] = ['workOrderCreated', 'workOrderUpdated', 'workOrderStatusChanged'];
-const ID = /^-?\d{1,19}$/;
+/** The events the trigger offers (the Event parameter's values). */
+export const TRIGGER_EVENTS: readonly TriggerEvent[] = ['workOrderCreated', 'workOrderUpdated', 'workOrderStatusChanged'];
+/** A work order Id as text: an int64 in decimal. */
+export const ID_TEXT = /^-?\d{1,19}$/;
 
 function isStringArray(value: unknown): value is string[] {
 	return Array.isArray(value) && value.every((v) => typeof v === 'string');
@@ -97,7 +99,7 @@ function readEncoded(raw: unknown): EncodedStatuses | undefined {
 	if (!s || typeof s !== 'object' || Array.isArray(s)) return undefined;
 	if (!isStringArray(s.values) || typeof s.ids !== 'string' || typeof s.codes !== 'string') return undefined;
 	if (!Number.isSafeInteger(s.width) || (s.width as number) < 1 || (s.width as number) > 4) return undefined;
-	if (s.forgottenBelow !== undefined && (typeof s.forgottenBelow !== 'string' || !ID.test(s.forgottenBelow))) return undefined;
+	if (s.forgottenBelow !== undefined && (typeof s.forgottenBelow !== 'string' || !ID_TEXT.test(s.forgottenBelow))) return undefined;
 	const encoded: EncodedStatuses = { values: s.values, ids: s.ids, codes: s.codes, width: s.width as number };
 	if (s.forgottenBelow !== undefined) encoded.forgottenBelow = s.forgottenBelow as string;
 	try {
@@ -114,7 +116,7 @@ function readBaseline(raw: unknown): BaselineProgress | undefined | false {
 	if (!b || typeof b !== 'object' || Array.isArray(b)) return false;
 	const progress: BaselineProgress = {};
 	if (b.after !== undefined) {
-		if (typeof b.after !== 'string' || !ID.test(b.after)) return false;
+		if (typeof b.after !== 'string' || !ID_TEXT.test(b.after)) return false;
 		progress.after = b.after;
 	}
 	if (b.page !== undefined) {
@@ -122,6 +124,14 @@ function readBaseline(raw: unknown): BaselineProgress | undefined | false {
 		progress.page = b.page as number;
 	}
 	return progress;
+}
+
+/** The parts every event's state has, from a stored state already checked (`origin`: its T0). */
+function commonState(raw: IDataObject, event: TriggerEvent, startDate: string, origin: string): TriggerState {
+	const state: TriggerState = { version: STATE_VERSION, event, startDate, origin, cursor: raw.cursor as string, seen: raw.seen as string[] };
+	const resume = readResume(raw.resume);
+	if (resume) state.resume = resume;
+	return state;
 }
 
 /**
@@ -134,20 +144,11 @@ function readBaseline(raw: unknown): BaselineProgress | undefined | false {
 export function readState(staticData: IDataObject, event: TriggerEvent, startDate: string): TriggerState | undefined {
 	const raw = staticData.state as IDataObject | undefined;
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
-	if (raw.event !== event || !EVENTS.includes(raw.event as TriggerEvent)) return undefined;
+	if (raw.event !== event || !TRIGGER_EVENTS.includes(raw.event as TriggerEvent)) return undefined;
 	if (!isInstant(raw.cursor) || !isStringArray(raw.seen) || raw.seen.some((key) => parseKey(key) === undefined)) return undefined;
 	if (raw.version === 1) return fromVersion1(raw, event, startDate);
 	if (raw.version !== STATE_VERSION || raw.startDate !== startDate || !isInstant(raw.origin)) return undefined;
-	const state: TriggerState = {
-		version: STATE_VERSION,
-		event,
-		startDate,
-		origin: raw.origin,
-		cursor: raw.cursor,
-		seen: raw.seen,
-	};
-	const resume = readResume(raw.resume);
-	if (resume) state.resume = resume;
+	const state = commonState(raw, event, startDate, raw.origin);
 	if (event === 'workOrderStatusChanged') {
 		const statuses = readEncoded(raw.statuses);
 		const baseline = readBaseline(raw.baseline);
@@ -162,23 +163,14 @@ export function readState(staticData: IDataObject, event: TriggerEvent, startDat
 function fromVersion1(raw: IDataObject, event: TriggerEvent, startDate: string): TriggerState | undefined {
 	// Version 1 took a Start Date for Status Changed too (and read nothing older with it).
 	if (event !== 'workOrderStatusChanged' && raw.startDate !== startDate) return undefined;
-	const cursor = raw.cursor as string;
-	const state: TriggerState = {
-		version: STATE_VERSION,
-		event,
-		startDate,
-		origin: cursor,
-		cursor,
-		seen: raw.seen as string[],
-	};
-	const resume = readResume(raw.resume);
-	if (resume) state.resume = resume;
+	// Its cursor becomes T0.
+	const state = commonState(raw, event, startDate, raw.cursor as string);
 	if (event === 'workOrderStatusChanged') {
 		const memory = new StatusMemory();
 		if (isStringArray(raw.statusValues) && Array.isArray(raw.statuses)) {
 			const values = raw.statusValues;
 			for (const entry of raw.statuses as unknown[]) {
-				if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !ID.test(entry[0])) continue;
+				if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !ID_TEXT.test(entry[0])) continue;
 				const index = entry[1];
 				if (typeof index === 'number' && index >= 0 && index < values.length) memory.set(entry[0], values[index]);
 			}
@@ -214,7 +206,7 @@ export function parseKey(key: string): { id: string; ms: number; digest?: string
 	const hash = key.indexOf('#', at);
 	const id = key.slice(0, at);
 	const ms = Date.parse(key.slice(at + 1, hash === -1 ? undefined : hash));
-	if (!ID.test(id) || !Number.isFinite(ms)) return undefined;
+	if (!ID_TEXT.test(id) || !Number.isFinite(ms)) return undefined;
 	return hash === -1 ? { id, ms } : { id, ms, digest: key.slice(hash + 1) };
 }
 

@@ -15,65 +15,36 @@ interface EventDefinition {
 	object: EventObject;
 }
 
+/** The events of one object: `[value, name, description]` each. */
+function eventsOf(object: EventObject, rows: Array<[string, string, string]>): EventDefinition[] {
+	return rows.map(([value, name, description]) => ({ value, name, description, object }));
+}
+
 const EVENTS: EventDefinition[] = [
-	{ value: 'WorkOrderCreated', name: 'Work Order Created', description: 'A new work order', object: 'workOrder' },
-	{
-		value: 'WorkOrderStatusChanged',
-		name: 'Work Order Status Changed',
-		description: 'The primary or extended status of a work order changed',
-		object: 'workOrder',
-	},
-	{ value: 'WorkOrderNoteAdded', name: 'Work Order Note Added', description: 'A note was added to a work order', object: 'workOrder' },
-	{
-		value: 'WorkOrderAttachmentAdded',
-		name: 'Work Order Attachment Added',
-		description: 'A file was attached to a work order note',
-		object: 'workOrder',
-	},
-	{ value: 'WorkOrderCheckIn', name: 'Work Order Checked In', description: 'A technician checked in on site', object: 'workOrder' },
-	{ value: 'WorkOrderCheckOut', name: 'Work Order Checked Out', description: 'A technician checked out', object: 'workOrder' },
-	{
-		value: 'WorkOrderPriorityChanged',
-		name: 'Work Order Priority Changed',
-		description: 'The priority of a work order changed',
-		object: 'workOrder',
-	},
-	{
-		value: 'WorkOrderScheduledDateChanged',
-		name: 'Work Order Scheduled Date Changed',
-		description: 'The scheduled date of a work order changed',
-		object: 'workOrder',
-	},
-	{
-		value: 'WorkOrderProviderChanged',
-		name: 'Work Order Provider Changed',
-		description: 'A work order was assigned to another provider',
-		object: 'workOrder',
-	},
-	{
-		value: 'WorkOrderTechnicianAssigned',
-		name: 'Work Order Technician Assigned',
-		description: 'A technician was assigned to a work order',
-		object: 'workOrder',
-	},
-	{ value: 'ProposalCreated', name: 'Proposal Created', description: 'A provider submitted a proposal', object: 'proposal' },
-	{ value: 'ProposalOpen', name: 'Proposal Open', description: 'A proposal was (re)opened', object: 'proposal' },
-	{ value: 'ProposalOnHold', name: 'Proposal On Hold', description: 'A proposal was put on hold', object: 'proposal' },
-	{ value: 'ProposalApproved', name: 'Proposal Approved', description: 'A proposal was approved', object: 'proposal' },
-	{ value: 'ProposalRejected', name: 'Proposal Rejected', description: 'A proposal was rejected', object: 'proposal' },
-	{ value: 'ProposalVoided', name: 'Proposal Voided', description: 'A proposal was voided', object: 'proposal' },
-	{
-		value: 'CheckListResponseAdded',
-		name: 'Checklist Response Added',
-		description: 'A technician answered a checklist question',
-		object: 'checklistResponse',
-	},
-	{
-		value: 'CheckListResponseUpdated',
-		name: 'Checklist Response Updated',
-		description: 'A checklist answer was changed',
-		object: 'checklistResponse',
-	},
+	...eventsOf('workOrder', [
+		['WorkOrderCreated', 'Work Order Created', 'A new work order'],
+		['WorkOrderStatusChanged', 'Work Order Status Changed', 'The primary or extended status of a work order changed'],
+		['WorkOrderNoteAdded', 'Work Order Note Added', 'A note was added to a work order'],
+		['WorkOrderAttachmentAdded', 'Work Order Attachment Added', 'A file was attached to a work order note'],
+		['WorkOrderCheckIn', 'Work Order Checked In', 'A technician checked in on site'],
+		['WorkOrderCheckOut', 'Work Order Checked Out', 'A technician checked out'],
+		['WorkOrderPriorityChanged', 'Work Order Priority Changed', 'The priority of a work order changed'],
+		['WorkOrderScheduledDateChanged', 'Work Order Scheduled Date Changed', 'The scheduled date of a work order changed'],
+		['WorkOrderProviderChanged', 'Work Order Provider Changed', 'A work order was assigned to another provider'],
+		['WorkOrderTechnicianAssigned', 'Work Order Technician Assigned', 'A technician was assigned to a work order'],
+	]),
+	...eventsOf('proposal', [
+		['ProposalCreated', 'Proposal Created', 'A provider submitted a proposal'],
+		['ProposalOpen', 'Proposal Open', 'A proposal was (re)opened'],
+		['ProposalOnHold', 'Proposal On Hold', 'A proposal was put on hold'],
+		['ProposalApproved', 'Proposal Approved', 'A proposal was approved'],
+		['ProposalRejected', 'Proposal Rejected', 'A proposal was rejected'],
+		['ProposalVoided', 'Proposal Voided', 'A proposal was voided'],
+	]),
+	...eventsOf('checklistResponse', [
+		['CheckListResponseAdded', 'Checklist Response Added', 'A technician answered a checklist question'],
+		['CheckListResponseUpdated', 'Checklist Response Updated', 'A checklist answer was changed'],
+	]),
 ];
 
 const BY_VALUE = new Map(EVENTS.map((e) => [e.value, e]));

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { attachmentOut, noteOut } from '../helpers/noteIds';
+import { isRecord } from '../helpers/values';
 import { parseJsonLossless } from '../transport/losslessJson';
 import { isRepeat } from './dedupe';
 import { verifySignature, signatureBytes } from './signature';
@@ -24,7 +25,7 @@ import { credentialIdentity, rereadSigningKey, signingKey, type KeyOutcome } fro
 /** Time a delivery may spend obtaining the key (login and read included). */
 export const KEY_BUDGET_MS = 3000;
 
-type RawRequest = { rawBody?: unknown; headers?: Record<string, unknown> };
+export type RawRequest = { rawBody?: unknown; headers?: Record<string, unknown> };
 type RawResponse = { headersSent?: boolean; writeHead: (status: number, headers?: Record<string, string>) => unknown; end: (body?: string) => unknown };
 
 function answer(ctx: IWebhookFunctions, status: number, message: string, headers: Record<string, string> = {}): IWebhookResponseData {
@@ -41,10 +42,6 @@ function rawBodyOf(req: RawRequest): Buffer | undefined {
 	if (Buffer.isBuffer(raw)) return raw;
 	if (typeof raw === 'string') return Buffer.from(raw, 'utf8');
 	return undefined;
-}
-
-function isRecord(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function define(target: IDataObject, key: string, value: unknown): void {
@@ -97,47 +94,99 @@ function isTestEvent(event: IDataObject): boolean {
 	return isRecord(event.Object) && event.Object.Source === 'WebhookTest';
 }
 
-export async function receiveEvent(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const started = Date.now();
-	const node = this.getNode();
-	const workflow = this.getWorkflow();
-	const manual = this.getMode() === 'manual';
-	const scope = `${String(workflow.id)}|${node.id ?? node.name}|${manual ? 'test' : 'production'}`;
-	const log = { node: node.name, workflowId: workflow.id };
-	const req = this.getRequestObject() as unknown as RawRequest;
+/** What a refusal answers and logs (pure: a table over the key read's outcome). */
+export interface Refusal {
+	status: number;
+	message: string;
+	headers?: Record<string, string>;
+	/** The warning logged (never the key or the body). */
+	log: string;
+}
 
+/**
+ * The answer to a delivery whose signature did not verify: 503 when the key could not be read (the
+ * service sends the event again), else 401.
+ */
+export function refusalFor(outcome: KeyOutcome): Refusal {
+	if (outcome.kind === 'late' || outcome.kind === 'failed') {
+		const reason = outcome.kind === 'late' ? `not read within ${KEY_BUDGET_MS / 1000} s` : `could not be read (${(outcome.error as Error)?.message ?? 'error'})`;
+		return {
+			status: 503,
+			message: 'The signing key could not be read in time; send again later',
+			headers: { 'retry-after': '60' },
+			log: `Work Order Service Trigger: the signing key ${reason}; answered 503 so that the service sends the event again`,
+		};
+	}
+	return {
+		status: 401,
+		message: 'Delivery refused: the signature does not match',
+		log: `Work Order Service Trigger: refused a delivery whose signature matches neither reading of the account's signing key${outcome.kind === 'throttled' ? ' (key re-read skipped: one per 30 s)' : ''} (401)`,
+	};
+}
+
+/** The body and its signature, or the refusal of a delivery that cannot be verified at all (no body, no valid Sign-Data). */
+export function signedBody(req: RawRequest): { raw: Buffer; signature: Buffer } | { refusal: Refusal } {
 	const raw = rawBodyOf(req);
 	if (!raw || raw.length === 0) {
-		this.logger.warn('Work Order Service Trigger: refused a delivery without a body (401)', log);
-		return answer(this, 401, 'Delivery refused: no body to verify');
+		return { refusal: { status: 401, message: 'Delivery refused: no body to verify', log: 'Work Order Service Trigger: refused a delivery without a body (401)' } };
 	}
 	const signature = signatureBytes(req.headers?.['sign-data']);
 	if (!signature) {
-		this.logger.warn('Work Order Service Trigger: refused a delivery without a valid Sign-Data header (401)', log);
-		return answer(this, 401, 'Delivery refused: missing or malformed Sign-Data signature');
+		return {
+			refusal: {
+				status: 401,
+				message: 'Delivery refused: missing or malformed Sign-Data signature',
+				log: 'Work Order Service Trigger: refused a delivery without a valid Sign-Data header (401)',
+			},
+		};
 	}
+	return { raw, signature };
+}
 
-	const identity = credentialIdentity(this);
+/** The items of the events chosen (and, listening in the editor, the service's test event). */
+export function chosenItems(events: IDataObject[], chosen: Set<string>, manual: boolean): INodeExecutionData[] {
+	return events.filter((e) => (typeof e.EventType === 'string' && chosen.has(e.EventType)) || (manual && isTestEvent(e))).map(eventItem);
+}
+
+/** Where this delivery came in: the trigger (workflow, node, test or production URL) and the log context. */
+function deliveryScope(ctx: IWebhookFunctions): { scope: string; manual: boolean; log: IDataObject } {
+	const node = ctx.getNode();
+	const workflow = ctx.getWorkflow();
+	const manual = ctx.getMode() === 'manual';
+	const scope = `${String(workflow.id)}|${node.id ?? node.name}|${manual ? 'test' : 'production'}`;
+	return { scope, manual, log: { node: node.name, workflowId: workflow.id } };
+}
+
+/**
+ * Verifies the signature with the key (read within the time left); on a mismatch with a key read
+ * before, the key may have been rotated since: it is read again (bounded, throttled). Returns the
+ * key read's outcome when the signature does not verify.
+ */
+async function verifyDelivery(ctx: IWebhookFunctions, raw: Buffer, signature: Buffer, scope: string, started: number): Promise<KeyOutcome | undefined> {
+	const identity = credentialIdentity(ctx);
 	const remaining = () => KEY_BUDGET_MS - (Date.now() - started);
-	let outcome: KeyOutcome = await signingKey(this, identity, remaining());
-	let verified = outcome.kind === 'key' && verifySignature(raw, signature, outcome.key);
-	if (!verified && outcome.kind === 'key' && !outcome.fresh) {
-		// the key may have been rotated since it was read: read it again (bounded, throttled)
-		outcome = await rereadSigningKey(this, identity, scope, remaining());
-		verified = outcome.kind === 'key' && verifySignature(raw, signature, outcome.key);
+	let outcome: KeyOutcome = await signingKey(ctx, identity, remaining());
+	if (outcome.kind === 'key' && verifySignature(raw, signature, outcome.key)) return undefined;
+	if (outcome.kind === 'key' && !outcome.fresh) {
+		outcome = await rereadSigningKey(ctx, identity, scope, remaining());
+		if (outcome.kind === 'key' && verifySignature(raw, signature, outcome.key)) return undefined;
 	}
-	if (!verified) {
-		if (outcome.kind === 'late' || outcome.kind === 'failed') {
-			const reason = outcome.kind === 'late' ? `not read within ${KEY_BUDGET_MS / 1000} s` : `could not be read (${(outcome.error as Error)?.message ?? 'error'})`;
-			this.logger.warn(`Work Order Service Trigger: the signing key ${reason}; answered 503 so that the service sends the event again`, log);
-			return answer(this, 503, 'The signing key could not be read in time; send again later', { 'retry-after': '60' });
-		}
-		this.logger.warn(
-			`Work Order Service Trigger: refused a delivery whose signature matches neither reading of the account's signing key${outcome.kind === 'throttled' ? ' (key re-read skipped: one per 30 s)' : ''} (401)`,
-			log,
-		);
-		return answer(this, 401, 'Delivery refused: the signature does not match');
-	}
+	return outcome;
+}
+
+function refuse(ctx: IWebhookFunctions, refusal: Refusal, log: IDataObject): IWebhookResponseData {
+	ctx.logger.warn(refusal.log, log);
+	return answer(ctx, refusal.status, refusal.message, refusal.headers);
+}
+
+export async function receiveEvent(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const started = Date.now();
+	const { scope, manual, log } = deliveryScope(this);
+	const signed = signedBody(this.getRequestObject() as unknown as RawRequest);
+	if ('refusal' in signed) return refuse(this, signed.refusal, log);
+	const { raw, signature } = signed;
+	const failed = await verifyDelivery(this, raw, signature, scope, started);
+	if (failed) return refuse(this, refusalFor(failed), log);
 
 	const events = parseEvents(raw);
 	if (!events) {
@@ -148,8 +197,7 @@ export async function receiveEvent(this: IWebhookFunctions): Promise<IWebhookRes
 		this.logger.debug('Work Order Service Trigger: the same delivery arrived again (a re-send); no second execution', log);
 		return {};
 	}
-	const chosen = new Set((this.getNodeParameter('events', []) as string[]) ?? []);
-	const items = events.filter((e) => (typeof e.EventType === 'string' && chosen.has(e.EventType)) || (manual && isTestEvent(e))).map(eventItem);
+	const items = chosenItems(events, new Set((this.getNodeParameter('events', []) as string[]) ?? []), manual);
 	if (!items.length) {
 		this.logger.debug('Work Order Service Trigger: event type not chosen; answered 200 without an execution', {
 			...log,

@@ -1,6 +1,7 @@
 import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { commaList, fieldIgnoringCase as field } from '../helpers/values';
 import { WorkOrderServiceClient, readAuthentication, readSettings } from '../transport';
 import { OBJECTS, OBJECT_LABELS, isKnownEvent, objectOf } from './events';
 import { knownSigningKey, warmSigningKey } from './signingKey';
@@ -57,10 +58,9 @@ interface StoredRegistration {
 	webhookUrl?: string;
 }
 
+/** A comma-separated list, each entry once. */
 function list(value: unknown): string[] {
-	if (value === undefined || value === null) return [];
-	const text = Array.isArray(value) ? value.map(String).join(',') : String(value);
-	return [...new Set(text.split(',').map((v) => v.trim()).filter((v) => v !== ''))];
+	return [...new Set(commaList(value))];
 }
 
 /** The events and rules the node is set to, validated (nothing is sent when they are wrong). */
@@ -120,12 +120,6 @@ function normalizeUrl(url: unknown): string {
 	} catch {
 		return url.trim().replace(/\/+$/, '');
 	}
-}
-
-function field(record: unknown, name: string): unknown {
-	if (record === null || typeof record !== 'object') return undefined;
-	const key = Object.keys(record).find((k) => k.toLowerCase() === name.toLowerCase());
-	return key === undefined ? undefined : (record as Record<string, unknown>)[key];
 }
 
 function canonicalList(value: unknown): string {

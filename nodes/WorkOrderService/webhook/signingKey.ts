@@ -1,6 +1,7 @@
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { fieldIgnoringCase } from '../helpers/values';
 import { CREDENTIAL_TYPES, WorkOrderServiceClient, readAuthentication, readSettings } from '../transport';
 
 /**
@@ -61,9 +62,7 @@ function keyClient(ctx: KeyContext): WorkOrderServiceClient {
 async function fetchKey(ctx: KeyContext): Promise<string> {
 	const client = keyClient(ctx);
 	const body = await client.request({ method: 'GET', path: SIGNING_ENDPOINT });
-	const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-	const found = Object.keys(record).find((k) => k.toLowerCase() === 'key');
-	const key = found ? record[found] : undefined;
+	const key = fieldIgnoringCase(body, 'Key');
 	if (typeof key !== 'string' || key === '') {
 		throw new NodeOperationError(ctx.getNode(), 'The Work Order Service answered the signing-key request without a key', {
 			description: `GET ${SIGNING_ENDPOINT} returned no "Key". Check that the credential's user may read the account's signing key.`,
