@@ -1,6 +1,7 @@
 'use strict';
 /**
- * Shared helpers of the workflow-level node tests (test/node/*.test.js). Not a test file itself.
+ * Shared helpers of the workflow-level node tests (test/node/<resource>/<operation>.test.js, and the
+ * parameter, method and description tests beside them). Not a test file itself.
  *
  * Every test file starts one emulator and one n8n-core harness (support.setup()), stores the
  * password credential under CRED_ID, and runs "Manual Trigger -> Items -> Work Order Service".

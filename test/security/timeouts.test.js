@@ -5,6 +5,9 @@
  * A server that accepts the connection and never answers must give a clear error within about
  * 1.5x the bound: API calls are bounded by the node's Timeout (and a request that got no answer in
  * time is not sent again), token calls by the node's Timeout but at most 30 s (the README says so).
+ * The wait is measured from the moment the silent server accepted the node's connection to the end
+ * of the run, so that the login and the workflow set-up before it (slower on a busy machine) do not
+ * count; the whole run is still at least the Timeout.
  */
 const net = require('node:net');
 const support = require('../support');
@@ -35,6 +38,13 @@ beforeEach(() => {
 });
 
 const TIMEOUT_S = 2;
+
+/** Milliseconds from the silent server's first accepted connection (the node's request) to now. */
+const waitedSinceConnection = () => {
+	expect(silent.connections.length).toBeGreaterThanOrEqual(1);
+	return Date.now() - silent.connections[0];
+};
+
 const getWo = { resource: 'workOrder', operation: 'get', workOrderId: 90000001, requestOptions: { timeoutSeconds: TIMEOUT_S } };
 
 test('a silent API (GET): a clear error within 1.5x the Timeout, not sent again', async () => {
@@ -44,11 +54,12 @@ test('a silent API (GET): a clear error within 1.5x the Timeout, not sent again'
 		credentialData: support.passwordCredential(env.emulator, 'subscriber', { baseUrl: `${silent.url}/api` }),
 		parameters: getWo,
 	});
+	const waited = waitedSinceConnection();
 	const ms = Date.now() - started;
 	expect(r.result.status).toBe('error');
 	expect(r.error.message).toBe(`No answer from the Work Order Service for GET /workorders/90000001 within the Timeout of ${TIMEOUT_S} s`);
 	expect(r.error.description).toMatch(/not sent again/);
-	expect(ms).toBeLessThan(TIMEOUT_S * 1500);
+	expect(waited).toBeLessThan(TIMEOUT_S * 1500);
 	expect(ms).toBeGreaterThanOrEqual(TIMEOUT_S * 1000 - 100);
 	expect(silent.connections).toHaveLength(1);
 });
@@ -65,7 +76,8 @@ test('a silent API (POST): the same bound, and the submission is flagged as mayb
 			requestOptions: { timeoutSeconds: TIMEOUT_S },
 		},
 	});
-	expect(Date.now() - started).toBeLessThan(TIMEOUT_S * 1500);
+	expect(waitedSinceConnection()).toBeLessThan(TIMEOUT_S * 1500);
+	expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_S * 1000 - 100);
 	expect(r.error.message).toMatch(/within the Timeout of 2 s/);
 	expect(r.error.description).toMatch(/may or may not have been recorded/);
 	expect(silent.connections).toHaveLength(1);
@@ -78,10 +90,12 @@ test('a silent token endpoint: bounded by the node\'s Timeout, a clear login err
 		credentialData: support.passwordCredential(env.emulator, 'subscriber', { authServerUrl: `${silent.url}/auth` }),
 		parameters: getWo,
 	});
+	const waited = waitedSinceConnection();
 	const ms = Date.now() - started;
 	expect(r.result.status).toBe('error');
 	expect(r.error.message).toMatch(/^Login to the Work Order Service failed: Could not reach the authorization server at http:\/\/127\.0\.0\.1:\d+ \(timed out; each token request waits at most 2 s\)/);
-	expect(ms).toBeLessThan(TIMEOUT_S * 1500);
+	expect(waited).toBeLessThan(TIMEOUT_S * 1500);
+	expect(ms).toBeGreaterThanOrEqual(TIMEOUT_S * 1000 - 100);
 	expect(r.api).toEqual([]);
 });
 

@@ -2,7 +2,7 @@
 /**
  * rejectionReason.getAll: GET /proposals/RejectionReasons, one item per record, Return All / Limit.
  */
-const { useEnvironment, items, expectBearer, expectGet, pairedIndexes, expectValidationError, expectApiError } = require('./helpers');
+const { useEnvironment, items, expectBearer, expectGet, pairedIndexes, expectValidationError, expectApiError } = require('../helpers');
 
 const env = useEnvironment();
 

@@ -3,7 +3,7 @@
  * subsidiary.getAll: GET /subscribers/current/subsidiaries, one item per child subscriber,
  * Limit, and the permission refusal.
  */
-const { useEnvironment, items, expectBearer, expectGet, pairedIndexes, expectApiError, expectValidationError, support } = require('./helpers');
+const { useEnvironment, items, expectBearer, expectGet, pairedIndexes, expectApiError, expectValidationError, support } = require('../helpers');
 
 const env = useEnvironment();
 

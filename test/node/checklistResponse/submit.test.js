@@ -13,7 +13,7 @@ const {
 	expectValidationError,
 	expectApiError,
 	responseJson,
-} = require('./helpers');
+} = require('../helpers');
 
 const env = useEnvironment();
 

@@ -1,15 +1,15 @@
 'use strict';
 
 /**
- * Contract tests of the emulator's event notifications (../../../shared/spec/webhooks.md and
- * README.md, "Webhooks"): management endpoints with their limits and admin rule, the signing key,
+ * Contract tests of the emulator's event notifications (../../../../shared/spec/webhooks.md and
+ * ../README.md, "Webhooks"): management endpoints with their limits and admin rule, the signing key,
  * and signed deliveries of the changes made through the API and through the emulator's methods
  * and control endpoints, to a receiver on 127.0.0.1.
  */
 
 const crypto = require('node:crypto');
 const http = require('node:http');
-const { startEmulator } = require('./index');
+const { startEmulator } = require('../index');
 
 /** @type {import('./index').Emulator} */
 let emu;

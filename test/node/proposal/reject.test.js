@@ -1,0 +1,73 @@
+'use strict';
+/**
+ * proposal.reject through n8n-core against the emulator: PUT /proposals/{id}/reject (the behaviour
+ * all status changes share is in ./statusChange.js), the rejection reason, the proposal alert
+ * e-mails (useProposalAlertEmails as a query parameter), and validation before any request.
+ * The rejection-reason dropdown: test/node/methods/getRejectionReasons.test.js.
+ */
+const { useEnvironment, expectJsonRequest, expectApiError } = require('../helpers');
+const { params, notificationsSince, statusChangeTests, validationTests } = require('./statusChange');
+
+const env = useEnvironment();
+
+describe('proposal.reject', () => {
+	statusChangeTests(env, 'reject');
+});
+
+describe('proposal.reject: rejection reason and proposal alert e-mails', () => {
+	test('useProposalAlertEmails=true without e-mails: the alert list is notified', async () => {
+		const sent = env.emulator.state.notifications.length;
+		const r = await env.run({
+			parameters: params('reject', 61008, { rejectReasonCodeId: 1, useProposalAlertEmails: true, comments: 'Too expensive' }),
+		});
+		expect(r.error).toBeUndefined();
+		expectJsonRequest(r.api[0], {
+			method: 'PUT',
+			path: '/api/v3/proposals/61008/reject',
+			query: { useProposalAlertEmails: 'true' },
+			body: { RejectReasonCodeId: 1, Comments: 'Too expensive' },
+		});
+		expect(env.emulator.state.proposals[61008]).toMatchObject({ Status: 'Rejected', RejectReasonCodeId: 1 });
+		expect(notificationsSince(env, sent)).toEqual([
+			expect.objectContaining({
+				action: 'reject',
+				proposalId: 61008,
+				useProposalAlertEmails: true,
+				userRecipients: env.fixtures.subscribers.proposalAlertEmails[1001],
+				providerRecipients: ['office@bright-hvac.example'],
+			}),
+		]);
+		expect(r.output).toEqual([{ json: { proposalId: 61008, status: 'rejected', success: true }, pairedItem: { item: 0 } }]);
+	});
+
+	test('useProposalAlertEmails=false is sent as false', async () => {
+		const r = await env.run({ parameters: params('reject', 61008, { useProposalAlertEmails: false }) });
+		expect(r.error).toBeUndefined();
+		expect(r.api[0].query).toEqual({ useProposalAlertEmails: 'false' });
+	});
+
+	test('useProposalAlertEmails with an explicit User Email: the service ignores the alert list', async () => {
+		const sent = env.emulator.state.notifications.length;
+		const r = await env.run({
+			parameters: params('reject', 61008, { useProposalAlertEmails: true, userEmail: 'buyer@demo-retail.example' }),
+		});
+		expect(r.error).toBeUndefined();
+		expect(r.api[0].query).toEqual({ useProposalAlertEmails: 'true' });
+		expect(r.api[0].body).toEqual({ UserEmail: 'buyer@demo-retail.example' });
+		expect(notificationsSince(env, sent)[0]).toMatchObject({ useProposalAlertEmails: false, userRecipients: ['buyer@demo-retail.example'] });
+	});
+
+	test('an unknown rejection reason code is refused by the service (NodeApiError)', async () => {
+		const r = await env.run({ parameters: params('reject', 61008, { rejectReasonCodeId: 99 }) });
+		expect(r.api[0].body).toEqual({ RejectReasonCodeId: 99 });
+		expectApiError(r, { status: 400, serviceMessage: 'RejectReasonCodeId 99 is not a known rejection reason', code: 4007 });
+	});
+});
+
+describe('proposal.reject: validation before any request', () => {
+	validationTests(env, [
+		['bad user e-mail', 'reject', { userEmail: 'sam@@demo' }, 'additionalFields.userEmail', /e-mail address/],
+		['bad rejection reason code', 'reject', { rejectReasonCodeId: 'PRICE' }, 'additionalFields.rejectReasonCodeId', /positive whole number/],
+		['bad useProposalAlertEmails', 'reject', { useProposalAlertEmails: 'sometimes' }, 'additionalFields.useProposalAlertEmails', /true or false/],
+	]);
+});
