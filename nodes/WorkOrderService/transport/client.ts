@@ -31,7 +31,15 @@ import {
 	statusLabel,
 	type HttpFailure,
 } from './errors';
-import { Limiter } from './limiter';
+import {
+	MaxWaitExceeded,
+	backoffMs,
+	budgetFor,
+	ownThrottles,
+	type Lane,
+	type RequestAccount,
+	type Verdict,
+} from './limiter';
 import { parseJsonLossless } from './losslessJson';
 import { buildMultipart, type MultipartPart } from './multipart';
 
@@ -39,7 +47,8 @@ import { buildMultipart, type MultipartPart } from './multipart';
  * The only code of the node that speaks HTTP. One client per execution (built by the router, the
  * trigger's poll or a dropdown's loader) holds what every request needs: the credential type and
  * its settings, the API Base URL, the secrets to keep out of messages, the request settings and
- * the execution's limiter. Operations hand it a path and get parsed bodies back.
+ * the execution's lane in its application's request budget (limiter.ts). Operations hand it a
+ * path and get parsed bodies back; the router reads what became of each item's requests.
  *
  * Rules it enforces:
  * - The token goes only to the origin of the credential's API Base URL. Redirects are not followed
@@ -48,10 +57,15 @@ import { buildMultipart, type MultipartPart } from './multipart';
  *   naming that origin.
  * - Logins are coordinated (see credentials/common/tokenBroker.ts): a 401 renews the token once
  *   (the body, always a Buffer, is sent again) and any concurrent requests share the renewal.
- * - Throttling (429, 503 with Retry-After) pauses every request of the execution and is retried
- *   within Max Retries / Max Wait per item; 5xx and network failures are retried for reads and
- *   status changes only; a POST that may have been processed is never resent; a request that got
- *   no answer within the Timeout is not resent either.
+ * - Throttling (429; 503 with a Retry-After header or saying it is a rate limit) is handled by the
+ *   application's budget (limiter.ts): it means "not processed", so every method is sent again,
+ *   within Max Wait; a throttled answer counts against Max Retries only when no other request
+ *   was throttled with it.
+ * - A failure before any byte was sent (refused, no such host, TLS, connect timeout) is retried
+ *   for every method within Max Retries and reported as not sent. 5xx answers and failures after
+ *   the request was written are retried for reads and status changes only: a POST that may have
+ *   been processed is never resent, and a request that got no answer within the Timeout is not
+ *   resent either.
  */
 
 export type AuthenticationMethod = 'password' | 'oAuth2' | 'contractor';
@@ -137,6 +151,31 @@ interface Resolved {
 }
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * What became of one item's requests, strongest first: a write the service answered with
+ * success ("recorded"), a write that may have been processed (no answer after it was written, or
+ * a 5xx), a request the service answered with a refusal, a request that never reached it.
+ */
+export type ItemOutcome = 'recorded' | 'maybe' | 'answered' | 'notSent';
+const OUTCOME_RANK: Record<ItemOutcome, number> = { recorded: 3, maybe: 2, answered: 1, notSent: 0 };
+
+/** What a failed request's error means for its item (read by the router). */
+const errorOutcomes = new WeakMap<object, ItemOutcome>();
+
+/** The outcome of the request that raised this error, when the client raised it. */
+export function outcomeOfError(error: unknown): ItemOutcome | undefined {
+	return error !== null && typeof error === 'object' ? errorOutcomes.get(error) : undefined;
+}
+
+/** A 429, or a 503 that says it throttles (a Retry-After header, or words to that effect). */
+function isThrottle(status: number | undefined, headers: Record<string, unknown>, bodyText: string): boolean {
+	if (status === 429) return true;
+	if (status !== 503) return false;
+	if (headerValue(headers, 'retry-after') !== undefined) return true;
+	return /rate limit|too many requests|throttl/i.test(serviceMessage(bodyText, headerValue(headers, 'content-type') ?? '') ?? '');
+}
 const MAX_REDIRECTS = 5;
 /**
  * A request refused with 401 is sent again after one renewal; again only while the token it was
@@ -144,11 +183,6 @@ const MAX_REDIRECTS = 5;
  * service revoked every token), never after a token this process itself just obtained.
  */
 const MAX_RENEWALS = 3;
-
-function backoffMs(attempt: number): number {
-	const base = Math.min(30_000, 1000 * 2 ** attempt);
-	return Math.round(base / 2 + Math.random() * (base / 2));
-}
 
 function parseBody(headers: Record<string, unknown>, raw: unknown): unknown {
 	const text = bodyToText(raw);
@@ -183,8 +217,6 @@ export function asRecord(body: unknown): IDataObject | undefined {
 export class WorkOrderServiceClient {
 	readonly credentialType: string;
 
-	readonly limiter: Limiter;
-
 	/** Every secret in every encoding: credential fields and every token seen in this run. */
 	readonly secrets = new SecretSet();
 
@@ -194,13 +226,37 @@ export class WorkOrderServiceClient {
 
 	private lastToken?: IDataObject;
 
+	private lane?: Lane;
+
+	/** What became of each item's requests (the strongest outcome per item index). */
+	private readonly outcomes = new Map<number, ItemOutcome>();
+
 	constructor(
 		private readonly ctx: ClientContext,
 		readonly authentication: AuthenticationMethod,
 		readonly settings: RequestSettings,
 	) {
 		this.credentialType = CREDENTIAL_TYPES[authentication];
-		this.limiter = new Limiter(settings.concurrency, settings.requestsPerMinute);
+	}
+
+	/** What became of the requests made for item `i` (undefined: none was made). */
+	itemOutcome(i: number): ItemOutcome | undefined {
+		return this.outcomes.get(i);
+	}
+
+	private noteOutcome(itemIndex: number | undefined, outcome: ItemOutcome): void {
+		if (itemIndex === undefined) return;
+		const known = this.outcomes.get(itemIndex);
+		if (known === undefined || OUTCOME_RANK[outcome] > OUTCOME_RANK[known]) this.outcomes.set(itemIndex, outcome);
+	}
+
+	/** This execution's lane in the budget of its application (API Base URL + client id) in this process. */
+	private laneOf(resolved: Resolved): Lane {
+		if (!this.lane) {
+			const key = `${resolved.apiUrl}\n${String(resolved.credentials.clientId ?? '')}`;
+			this.lane = budgetFor(key, this.settings.concurrency).lane(this.settings.concurrency, this.settings.requestsPerMinute);
+		}
+		return this.lane;
 	}
 
 	/**
@@ -278,26 +334,36 @@ export class WorkOrderServiceClient {
 			headers['Content-Type'] = 'application/json';
 		}
 
-		let waitedMs = 0;
-		let retries = 0;
+		const lane = this.laneOf(resolved);
+		const account: RequestAccount = { waitedMs: 0, episodes: new Set() };
+		const track: Tracking = { attempts: 0, retries: 0, answered: false, maybeProcessed: false, isWrite: !READ_METHODS.has(method) };
 		let redirects = 0;
 		let renewals = 0;
+		let resend = false;
+		let last: { failure: HttpFailure; error: unknown } | undefined;
 		for (;;) {
-			const sentAt = await this.limiter.acquire();
+			let ticket;
+			try {
+				ticket = await lane.acquire(account, resend, Math.max(0, this.settings.maxWaitMs - account.waitedMs));
+			} catch (error) {
+				throw await this.notStartedError(request, error, last, track, account);
+			}
+			track.attempts++;
 			const attempt = await this.attempt(resolved, method, url, qs, headers, body);
 			const status = attempt.kind === 'answer' ? attempt.status : attempt.failure.status;
 			const answerHeaders = attempt.kind === 'answer' ? attempt.headers : attempt.failure.headers;
+			const bodyText = attempt.kind === 'answer' ? bodyToText(attempt.body) : attempt.failure.bodyText;
 			const retryAfterMs = parseRetryAfter(headerValue(answerHeaders, 'retry-after'));
-			const throttled = status === 429 || (status === 503 && retryAfterMs !== undefined);
-			const ownDelay = throttled ? (retryAfterMs ?? backoffMs(retries)) : undefined;
-			this.limiter.release({
-				sentAt,
-				success: status !== undefined && status < 400,
-				throttledFor: ownDelay,
-				retryAfterKnown: retryAfterMs !== undefined,
-			});
+			const throttled = isThrottle(status, answerHeaders, bodyText);
+			// whole seconds and HTTP dates say when within a second; "1.5" says it exactly
+			const grainMs = /^\s*\d+\.\d+\s*$/.test(headerValue(answerHeaders, 'retry-after') ?? '') ? 1 : 1000;
+			const verdict: Verdict =
+				status === undefined ? { kind: 'noAnswer' } : throttled ? { kind: 'throttled', retryAfterMs, grainMs } : { kind: 'accepted' };
+			lane.release(ticket, verdict, account);
+			if (status !== undefined) track.answered = true;
 
 			if (attempt.kind === 'answer' && status !== undefined && status >= 200 && status < 300) {
+				this.noteOutcome(request.itemIndex, track.isWrite ? 'recorded' : 'answered');
 				return { statusCode: status, headers: attempt.headers, body: parseBody(attempt.headers, attempt.body) };
 			}
 
@@ -317,7 +383,8 @@ export class WorkOrderServiceClient {
 									? `a redirect (HTTP ${status}) that would turn this ${method} into a different request, so it was not sent again`
 									: undefined;
 				if (reason !== undefined || target === undefined) {
-					throw await this.redirectError(request, status, reason ?? 'a redirect', { attempts: retries + 1, waitedMs });
+					this.noteOutcome(request.itemIndex, 'answered');
+					throw await this.redirectError(request, status, reason ?? 'a redirect', { attempts: track.attempts, waitedMs: account.waitedMs });
 				}
 				redirects++;
 				url = target;
@@ -339,36 +406,96 @@ export class WorkOrderServiceClient {
 			}
 
 			const failure: HttpFailure =
-				attempt.kind === 'failure'
-					? attempt.failure
-					: { status, headers: attempt.headers, bodyText: bodyToText(attempt.body) };
-			const timedOut = failure.status === undefined && /TIMEDOUT|ECONNABORTED/.test(failure.networkCode ?? '');
+				attempt.kind === 'failure' ? attempt.failure : { status, headers: attempt.headers, bodyText };
+			last = { failure, error: attempt.kind === 'failure' ? attempt.error : undefined };
+			const timedOut = failure.status === undefined && !failure.notSent && /TIMEDOUT|ECONNABORTED/.test(failure.networkCode ?? '');
+			if ((failure.status !== undefined && failure.status >= 500 && !throttled) || (failure.status === undefined && !failure.notSent)) {
+				track.maybeProcessed = true;
+			}
+
+			if (throttled && failure.authErrorMessage === undefined) {
+				// Not processed: sent again for every method, when the budget lets it start.
+				const own = ownThrottles(account) + track.retries;
+				if (own > this.settings.maxRetries) {
+					throw await this.finalError(request, last, track, account, `Max Retries (${this.settings.maxRetries}) reached`);
+				}
+				const wait = lane.budget.waitAfterThrottle();
+				if (!wait.charged) {
+					// the budget knows when the service accepts again: this request's own wait
+					if (account.waitedMs + wait.ms > this.settings.maxWaitMs) {
+						throw await this.finalError(request, last, track, account, this.maxWaitReason(wait.ms));
+					}
+					account.waitedMs += wait.ms;
+				}
+				resend = true;
+				continue;
+			}
+
 			const transient =
 				(failure.status !== undefined && failure.status >= 500 && failure.status <= 599) ||
 				(failure.status === undefined && failure.networkCode !== undefined && !timedOut);
 			const retryable =
-				failure.authErrorMessage === undefined && (throttled || (transient && IDEMPOTENT_METHODS.has(method)));
-			if (retryable && retries < this.settings.maxRetries) {
-				const delay = ownDelay ?? retryAfterMs ?? backoffMs(retries);
-				if (waitedMs + delay <= this.settings.maxWaitMs) {
-					waitedMs += delay;
-					retries++;
-					// A throttle pauses the whole execution (in the limiter); other waits are this item's own.
-					if (!throttled && delay > 0) await sleep(delay);
+				failure.authErrorMessage === undefined &&
+				(failure.notSent === true || (transient && IDEMPOTENT_METHODS.has(method)));
+			if (retryable && track.retries < this.settings.maxRetries) {
+				const delay = retryAfterMs ?? backoffMs(track.retries);
+				if (account.waitedMs + delay <= this.settings.maxWaitMs) {
+					account.waitedMs += delay;
+					track.retries++;
+					if (delay > 0) await sleep(delay);
+					resend = true;
 					continue;
 				}
-				throw await this.failureError(request, failure, attempt.kind === 'failure' ? attempt.error : undefined, {
-					attempts: retries + 1,
-					waitedMs,
-					gaveUp: `the next wait (${Math.ceil(delay / 1000)} s) would exceed Max Wait (${Math.round(this.settings.maxWaitMs / 1000)} s)`,
-				});
+				throw await this.finalError(request, last, track, account, this.maxWaitReason(delay));
 			}
-			throw await this.failureError(request, failure, attempt.kind === 'failure' ? attempt.error : undefined, {
-				attempts: retries + 1,
-				waitedMs,
-				gaveUp: retryable ? `Max Retries (${this.settings.maxRetries}) reached` : undefined,
-			});
+			throw await this.finalError(request, last, track, account, retryable ? `Max Retries (${this.settings.maxRetries}) reached` : undefined);
 		}
+	}
+
+	private maxWaitReason(nextMs: number): string {
+		return `the next wait (${Math.ceil(nextMs / 1000)} s) would exceed Max Wait (${Math.round(this.settings.maxWaitMs / 1000)} s)`;
+	}
+
+	/** The error for a request that failed for good; its item's outcome is noted. */
+	private async finalError(
+		request: ApiRequest,
+		last: { failure: HttpFailure; error: unknown },
+		track: Tracking,
+		account: RequestAccount,
+		gaveUp: string | undefined,
+	): Promise<Error> {
+		const outcome: ItemOutcome = track.maybeProcessed ? 'maybe' : track.answered ? 'answered' : 'notSent';
+		this.noteOutcome(request.itemIndex, outcome);
+		const error = await this.failureError(request, last.failure, last.error, {
+			attempts: track.attempts,
+			waitedMs: account.waitedMs,
+			gaveUp,
+			outcome,
+		});
+		errorOutcomes.set(error, outcome);
+		return error;
+	}
+
+	/** The budget did not let the request start (again) within its Max Wait. */
+	private async notStartedError(
+		request: ApiRequest,
+		error: unknown,
+		last: { failure: HttpFailure; error: unknown } | undefined,
+		track: Tracking,
+		account: RequestAccount,
+	): Promise<Error> {
+		if (!(error instanceof MaxWaitExceeded)) return error as Error;
+		const gaveUp = `the service kept throttling: ${this.maxWaitReason(error.nextWaitMs)}`;
+		if (last) return await this.finalError(request, last, track, { ...account, waitedMs: error.waitedMs }, gaveUp);
+		// Never sent: the application's requests were paused for longer than this request's Max Wait.
+		await this.refreshSecrets();
+		const route = `${request.method.toUpperCase()} ${request.path.split('?')[0]}`;
+		const message = `The request ${route} was not sent: the Work Order Service kept throttling this application's requests for longer than Max Wait (${Math.round(this.settings.maxWaitMs / 1000)} s)`;
+		const description = `${this.throttleHint(gaveUp)} Nothing was sent for this item; running it again is safe.`;
+		const built = makeApiError(this.ctx, this.secrets.redact(message), this.secrets.redact(description), undefined, request.itemIndex);
+		this.noteOutcome(request.itemIndex, 'notSent');
+		errorOutcomes.set(built, 'notSent');
+		return built;
 	}
 
 	/** A usable token for a coordinated login; `persist` when n8n should save it with this request. */
@@ -489,6 +616,15 @@ export class WorkOrderServiceClient {
 		return makeApiError(this.ctx, message, description, String(status), request.itemIndex);
 	}
 
+	/** What to change when throttled requests gave up: the option that bounded them. */
+	private throttleHint(gaveUp: string | undefined): string {
+		const maxWait = `${Math.round(this.settings.maxWaitMs / 1000)} s`;
+		if (gaveUp?.includes('Max Retries')) {
+			return `The service throttled this request again and again while it accepted others. Raise "Max Retries" (now ${this.settings.maxRetries}) in the node's Request Options, or lower "Concurrency".`;
+		}
+		return `The service kept throttling requests for longer than this item may wait. Raise "Max Wait (Seconds)" (now ${maxWait}) in the node's Request Options, or set "Requests Per Minute" below the service's limit (production allows about 300 per minute per application, shared by every workflow and worker that uses it).`;
+	}
+
 	private async failureError(request: ApiRequest, failure: HttpFailure, original: unknown, info: AttemptInfo): Promise<Error> {
 		await this.refreshSecrets();
 		const redact = (text: string) => this.secrets.redact(text);
@@ -518,9 +654,7 @@ export class WorkOrderServiceClient {
 					? ` Gave up: ${info.gaveUp}.`
 					: '';
 		const maybeProcessed = method === 'POST' || method === 'PATCH';
-		const throttled =
-			failure.status === 429 ||
-			(failure.status === 503 && parseRetryAfter(headerValue(failure.headers, 'retry-after')) !== undefined);
+		const throttled = isThrottle(failure.status, failure.headers, failure.bodyText);
 		if (failure.authErrorMessage !== undefined) {
 			message = `Login to the Work Order Service failed: ${failure.authErrorMessage}`;
 			description = 'The request was not sent. Fix the credential, then run the workflow again.';
@@ -531,10 +665,20 @@ export class WorkOrderServiceClient {
 			const code = serviceErrorCode(failure.bodyText);
 			message = `The Work Order Service answered ${statusLabel(failure.status)} to ${route}${words ? `: ${words}` : ''}${code !== undefined ? ` (error code ${code})` : ''}`;
 			if (info.attempts > 1) message += ` (gave up after ${info.attempts} attempts)`;
-			description = hintForStatus(failure.status, method, words) + retryNote;
+			description = (throttled ? this.throttleHint(info.gaveUp) : hintForStatus(failure.status, method, words)) + retryNote;
 			if (failure.status >= 500 && maybeProcessed && !throttled) {
 				description = `The submission may or may not have been recorded by the service: it was not sent again automatically, to avoid a duplicate. Check the work order before running this item again.${retryNote}`;
 			}
+		} else if (failure.notSent) {
+			const code = failure.networkCode ?? 'network error';
+			const timedOut = /TIMEDOUT|ECONNABORTED|CONNECT_TIMEOUT|CONNECTION_TIMEOUT/.test(code);
+			const what = timedOut
+				? `no connection within the Timeout of ${Math.round(this.settings.timeoutMs / 1000)} s`
+				: /^(ERR_SSL_|ERR_TLS_|CERT_|EPROTO$)|CERT|SIGNED/.test(code)
+					? `the secure connection failed, ${code}`
+					: code;
+			message = `The request ${route} was not sent: the Work Order Service could not be reached (${what})`;
+			description = `Nothing reached the service, so nothing was recorded for this item; running it again is safe. Check the credential's API Base URL (host, port, https certificate) and the network.${retryNote}`;
 		} else {
 			const code = failure.networkCode ?? 'network error';
 			const timedOut = /TIMEDOUT|ECONNABORTED/.test(code);
@@ -555,6 +699,19 @@ interface AttemptInfo {
 	attempts: number;
 	waitedMs: number;
 	gaveUp?: string;
+	outcome?: ItemOutcome;
+}
+
+/** One request's attempts so far. */
+interface Tracking {
+	attempts: number;
+	/** Retries after failures other than throttling (5xx, network): each counts against Max Retries. */
+	retries: number;
+	/** The service answered at least once (any status). */
+	answered: boolean;
+	/** An attempt may have been processed: a 5xx answer, or no answer after the request was written. */
+	maybeProcessed: boolean;
+	isWrite: boolean;
 }
 
 function safeUrl(location: string, base: string): string | undefined {

@@ -28,6 +28,12 @@ export interface HttpFailure {
 	authErrorKind?: string;
 	/** Any other message n8n produced (e.g. an OAuth2 credential that must be reconnected). */
 	otherMessage?: string;
+	/**
+	 * No answer, and no byte of the request can have reached the service: the connection was
+	 * refused, the name did not resolve, the TLS handshake failed, or the connection was never
+	 * established before the Timeout. False when the request may have been written.
+	 */
+	notSent?: boolean;
 }
 
 type Loose = Record<string, unknown> | undefined;
@@ -52,10 +58,62 @@ const NETWORK_CODES = new Set([
 	'ERR_BAD_RESPONSE',
 ]);
 
+/**
+ * Failures that happen before a connection carries any byte of the request: refused, no such
+ * host, unreachable network, a failed TLS handshake or certificate check, a connect timeout.
+ */
+const NOT_SENT_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EAI_NONAME',
+	'EAI_FAIL',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ENETDOWN',
+	'EADDRNOTAVAIL',
+	'EPROTO',
+	'UND_ERR_CONNECT_TIMEOUT',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+	'DEPTH_ZERO_SELF_SIGNED_CERT',
+	'SELF_SIGNED_CERT_IN_CHAIN',
+	'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+	'UNABLE_TO_GET_ISSUER_CERT',
+	'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+	'HOSTNAME_MISMATCH',
+]);
+
+function isTlsCode(code: string): boolean {
+	return /^(ERR_SSL_|ERR_TLS_|CERT_)/.test(code) || NOT_SENT_CODES.has(code) && !/^E/.test(code);
+}
+
+/** Is this code one of a failure before any byte of the request was sent? */
+export function isNotSentCode(code: string | undefined): boolean {
+	return code !== undefined && (NOT_SENT_CODES.has(code) || isTlsCode(code));
+}
+
+/**
+ * What the socket of a failed request says (n8n 2.x keeps the request error as `cause`; n8n 1.x
+ * drops it): nothing dispatched to the kernel, or a TLS handshake that never completed, means
+ * nothing reached the service. A reused keep-alive socket says nothing about this request.
+ */
+export function socketEvidence(error: unknown): 'notSent' | 'sent' | undefined {
+	const request = asObject(asObject(error)?.request);
+	if (!request) return undefined;
+	const socket = asObject(request.socket) ?? asObject(asObject(request._currentRequest)?.socket);
+	if (!socket) return undefined;
+	if (request.reusedSocket === true) return 'sent';
+	if (socket.encrypted === true && socket._secureEstablished === false) return 'notSent';
+	const dispatched = socket._bytesDispatched;
+	if (typeof dispatched !== 'number') return undefined;
+	return dispatched > 0 ? 'sent' : 'notSent';
+}
+
 /** Walks an error and its causes for the HTTP response, the network code or a login failure. */
 export function readHttpFailure(error: unknown): HttpFailure {
 	const failure: HttpFailure = { headers: {}, bodyText: '' };
 	const seen = new Set<unknown>();
+	let evidence: 'notSent' | 'sent' | undefined;
 	let current: unknown = error;
 	while (current !== undefined && current !== null && !seen.has(current) && seen.size < 6) {
 		seen.add(current);
@@ -73,9 +131,10 @@ export function readHttpFailure(error: unknown): HttpFailure {
 			failure.bodyText = bodyToText(response.data);
 		}
 		const code = typeof obj.code === 'string' ? obj.code : undefined;
-		if (failure.networkCode === undefined && code && (NETWORK_CODES.has(code) || /^E[A-Z_]+$/.test(code))) {
+		if (failure.networkCode === undefined && code && (NETWORK_CODES.has(code) || /^E[A-Z_]+$/.test(code) || isTlsCode(code))) {
 			failure.networkCode = code;
 		}
+		evidence ??= socketEvidence(current);
 		current = obj.cause;
 	}
 	if (failure.status === undefined) {
@@ -91,7 +150,7 @@ export function readHttpFailure(error: unknown): HttpFailure {
 			const data = asObject(obj?.context)?.data;
 			if (failure.bodyText === '' && data !== undefined && data !== null) failure.bodyText = bodyToText(data);
 		}
-		if (failure.networkCode === undefined && typeof rawHttpCode === 'string' && /^E[A-Z_]+$/.test(rawHttpCode)) {
+		if (failure.networkCode === undefined && typeof rawHttpCode === 'string' && (/^E[A-Z_]+$/.test(rawHttpCode) || isTlsCode(rawHttpCode))) {
 			failure.networkCode = rawHttpCode;
 		}
 		if (failure.networkCode === undefined && obj) {
@@ -102,6 +161,7 @@ export function readHttpFailure(error: unknown): HttpFailure {
 				const named = /\b(E[A-Z]{4,}[A-Z_]*)\b/.exec(message)?.[1];
 				if (named && NETWORK_CODES.has(named)) failure.networkCode = named;
 				else if (/timeout|timed out/i.test(message)) failure.networkCode = 'ETIMEDOUT';
+				else if (/certificate|handshake|SSL routines/i.test(message)) failure.networkCode = 'ERR_TLS_HANDSHAKE';
 				else if (/socket hang up|aborted/i.test(message)) failure.networkCode = 'ECONNRESET';
 				if (failure.networkCode !== undefined) break;
 			}
@@ -109,6 +169,10 @@ export function readHttpFailure(error: unknown): HttpFailure {
 				failure.otherMessage = obj.message;
 			}
 		}
+	}
+	if (failure.status === undefined && failure.networkCode !== undefined) {
+		// The socket knows best; without it (n8n 1.x) only the code can prove that nothing was sent.
+		failure.notSent = evidence !== undefined ? evidence === 'notSent' : isNotSentCode(failure.networkCode);
 	}
 	return failure;
 }
