@@ -409,7 +409,8 @@ export class WorkOrderServiceClient {
 				attempt.kind === 'failure' ? attempt.failure : { status, headers: attempt.headers, bodyText };
 			last = { failure, error: attempt.kind === 'failure' ? attempt.error : undefined };
 			const timedOut = failure.status === undefined && !failure.notSent && /TIMEDOUT|ECONNABORTED/.test(failure.networkCode ?? '');
-			if ((failure.status !== undefined && failure.status >= 500 && !throttled) || (failure.status === undefined && !failure.notSent)) {
+			// may have been processed: a 5xx, or no answer after the request was written (not a login failure)
+			if ((failure.status !== undefined && failure.status >= 500 && !throttled) || (failure.status === undefined && failure.networkCode !== undefined && !failure.notSent)) {
 				track.maybeProcessed = true;
 			}
 
