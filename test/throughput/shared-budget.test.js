@@ -141,6 +141,8 @@ test('what the budget learned is forgotten when it falls idle: after a run again
 	const ms = Date.now() - started;
 	expect(second.error).toBeUndefined();
 	expectAllOnce(env.emulator, 'fast', 100);
-	// held to 8 per window it would take 12 windows (48 s); at the service's 40 it takes 2
-	expect(ms).toBeLessThanOrEqual(floorMs(100) * 1.3 + 2000);
+	// held to 8 per window it would take at least 12 windows (48 s); at the service's 40 the floor is
+	// 2 windows (8 s), and the first run's last requests still hold places in the service's window
+	// when this run starts, so allow 2.5x the floor: still well under half of what being held to 8 takes
+	expect(ms).toBeLessThanOrEqual(floorMs(100) * 2.5);
 }, 120_000);

@@ -69,6 +69,8 @@ export interface Episode {
 	cycleStart?: number;
 	/** Send time of the last refused probe: the service's reopening came after it. */
 	lastRefusedProbeAt?: number;
+	/** The reopening its Retry-Afters tell (at most at, after): what the window is learned from. */
+	teach?: { reopenAt: number; reopenAfter: number };
 	endedAt?: number;
 }
 
@@ -141,8 +143,9 @@ interface Waiter {
 
 interface Model {
 	count: number;
-	/** The window as learned: long enough (an upper bound). */
+	/** The window: long enough (an upper bound), narrowed from `learnedMs` by early requests. */
 	windowMs: number;
+	learnedMs: number;
 	/** Known to be too short (a lower bound): early single requests narrow the gap. */
 	lowMs: number;
 	/** The request the window was learned from (the oldest in the service's window), and the episode that taught it. */
@@ -183,8 +186,10 @@ export class Budget {
 
 	private pauseSince?: number;
 
-	/** First accepted start since the budget woke up or the last episode ended. */
+	/** First accepted start since the budget woke up or the last episode ended (requests sent before `cycleFloor` do not count). */
 	private cycleStart?: number;
+
+	private cycleFloor = 0;
 
 	/** Accepted requests, by send time. */
 	private accepted: Sent[] = [];
@@ -274,6 +279,7 @@ export class Budget {
 		this.probeFirst = false;
 		this.probeInFlight = false;
 		this.cycleStart = undefined;
+		this.cycleFloor = 0;
 		this.accepted = [];
 		this.cleanWindows = 0;
 		this.upEvery = UP_EVERY;
@@ -281,9 +287,15 @@ export class Budget {
 
 	private onAccepted(ticket: Ticket, now: number): void {
 		this.pushAccepted({ s: ticket.sentAt, a: now });
+		const teacher = this.model?.taughtBy;
+		if (teacher && ticket.sentAt < teacher.startedAt && ticket.sentAt >= this.cycleFloor) {
+			teacher.cycleStart = Math.min(teacher.cycleStart ?? ticket.sentAt, ticket.sentAt);
+			this.teachFrom(teacher);
+		}
 		const episode = this.episode;
 		if (episode && ticket.sentAt >= episode.startedAt) this.endEpisode(episode, ticket, now);
-		this.cycleStart ??= ticket.sentAt;
+		// the cycle starts at its earliest accepted request (answers come back in any order)
+		if (this.cycleStart === undefined || (ticket.sentAt < this.cycleStart && ticket.sentAt >= this.cycleFloor)) this.cycleStart = ticket.sentAt;
 		const ceiling = this.ceiling();
 		if (this.limit < ceiling) this.limit = Math.min(ceiling, this.limit + 1 / Math.floor(this.limit));
 	}
@@ -331,16 +343,28 @@ export class Budget {
 	}
 
 	/**
-	 * Another answer of the episode that taught the window: its Retry-After, rounded at another
-	 * moment, may bound the reopening more closely (the same oldest request sets it). The service
-	 * reopens at most Retry-After after this answer, and more than Retry-After less its grain
-	 * after this request was sent.
+	 * Another answer of the episode that teaches the window: its Retry-After, rounded at another
+	 * moment, may bound the reopening more closely (the same oldest request sets it): at most
+	 * Retry-After after this answer, and more than Retry-After less its grain after this request
+	 * was sent.
 	 */
 	private tighten(episode: Episode, sentAt: number, now: number, retryAfterMs: number, grainMs: number): void {
+		if (!episode.teach) return;
+		episode.teach.reopenAt = Math.min(episode.teach.reopenAt, now + retryAfterMs);
+		episode.teach.reopenAfter = Math.max(episode.teach.reopenAfter, sentAt + retryAfterMs - grainMs);
+		this.teachFrom(episode);
+	}
+
+	/**
+	 * (Re)learns the window from what the teaching episode knows; answers to requests sent before
+	 * it keep coming in for a moment, and each is a request the service accepted in that window.
+	 * Only until the budget has narrowed the window on its own.
+	 */
+	private teachFrom(episode: Episode): void {
 		const model = this.model;
-		if (!model || model.taughtBy !== episode) return;
-		model.windowMs = Math.max(model.lowMs, Math.min(model.windowMs, now + retryAfterMs - model.oldest.s));
-		model.lowMs = Math.min(model.windowMs, Math.max(model.lowMs, sentAt + retryAfterMs - grainMs - model.oldest.a));
+		if (!episode.teach || (model && (model.taughtBy !== episode || model.windowMs !== model.learnedMs || model.bisecting))) return;
+		this.learn(episode.teach.reopenAt, episode.startedAt, episode.cycleStart, episode.teach.reopenAfter);
+		if (this.model) this.model.taughtBy = episode;
 	}
 
 	private beginEpisode(ticket: Ticket, now: number, retryAfterMs: number | undefined, grainMs: number): Episode {
@@ -363,8 +387,8 @@ export class Budget {
 		if (episode.charged) this.pauseSince = now;
 		if (model) this.adjust(model, now, retryAfterMs);
 		else if (retryAfterMs !== undefined && saturated) {
-			this.learn(now + retryAfterMs, now, episode.cycleStart, ticket.sentAt + retryAfterMs - grainMs);
-			if (this.model) this.model.taughtBy = episode;
+			episode.teach = { reopenAt: now + retryAfterMs, reopenAfter: ticket.sentAt + retryAfterMs - grainMs };
+			this.teachFrom(episode);
 		}
 		if (retryAfterMs !== undefined) {
 			this.extendWait(episode, now + retryAfterMs);
@@ -380,8 +404,10 @@ export class Budget {
 	/**
 	 * The service throttled although the budget kept to what it learned. After a tentative extra
 	 * request per window: back to the count before, tried again twice as late. Otherwise the
-	 * service takes fewer (another worker shares the application, or its limit fell): as many as
-	 * it accepted from us in the window that ends now, and at least one fewer than before.
+	 * service takes fewer (another worker shares the application, or its limit fell), or the window
+	 * was narrowed too far (an early request was accepted because a place was free): back to the
+	 * window as learned, no more narrowing, and as many as it accepted from us in the window that
+	 * ends now, at least one fewer than before but never less than half.
 	 */
 	private adjust(model: Model, now: number, retryAfterMs: number | undefined): void {
 		if (model.tryingFrom !== undefined) {
@@ -392,11 +418,15 @@ export class Budget {
 		}
 		if (retryAfterMs === undefined) {
 			model.count = Math.max(1, Math.floor((model.count * 3) / 4));
+			model.windowMs = Math.max(model.windowMs, model.learnedMs);
+			model.refusals = BISECT_REFUSALS;
 			return;
 		}
 		const from = now + retryAfterMs - model.windowMs;
 		const ours = this.accepted.filter((e) => e.s >= from && e.s <= now).length;
-		model.count = Math.max(1, Math.min(model.count - 1, ours));
+		model.count = Math.max(1, Math.ceil(model.count / 2), Math.min(model.count - 1, ours));
+		model.windowMs = Math.max(model.windowMs, model.learnedMs);
+		model.refusals = BISECT_REFUSALS;
 	}
 
 	private probeRefused(episode: Episode, ticket: Ticket, retryAfterMs: number | undefined, now: number): void {
@@ -452,6 +482,7 @@ export class Budget {
 		this.probeFirst = false;
 		this.pausedUntil = Math.min(this.pausedUntil, now);
 		this.cycleStart = ticket.sentAt;
+		this.cycleFloor = ticket.sentAt;
 	}
 
 	/**
@@ -467,7 +498,8 @@ export class Budget {
 		);
 		if (!learned) return;
 		const oldest = accepted.find((e) => e.s === reopenAt - learned.windowMs) as Sent;
-		this.model = { ...learned, lowMs: Math.min(learned.windowMs, Math.max(0, reopenAfter - oldest.a)), oldest, refusals: 0 };
+		const lowMs = Math.min(learned.windowMs, Math.max(0, reopenAfter - oldest.a));
+		this.model = { ...learned, learnedMs: learned.windowMs, lowMs, oldest, refusals: 0 };
 		this.upEvery = UP_EVERY;
 	}
 
