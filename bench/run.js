@@ -15,6 +15,8 @@
  *   2 per-item overhead     overhead.js      5 big lists          big-list.js
  *   3 vs HTTP Request node  real-n8n.js      6 attachments        attachments.js
  *   7 package               package.js       8 batch at the service's pace (real n8n, 200 ms latency) throughput.js
+ *   9 shared request budget: 1 vs 3 executions in one process, 1 vs 3 worker processes   shared-budget.js
+ *     (`--baseline-dir=<built package dir>`: the same arms with that package, e.g. the one before issue 19)
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -28,19 +30,21 @@ const arg = (name) => {
 	if (!hit) return undefined;
 	return hit.includes('=') ? hit.slice(hit.indexOf('=') + 1) : true;
 };
-const ONLY = arg('only') ? String(arg('only')).split(',').map(Number) : [1, 2, 3, 4, 5, 6, 7, 8];
+const ONLY = arg('only') ? String(arg('only')).split(',').map(Number) : [1, 2, 3, 4, 5, 6, 7, 8, 9];
 const QUICK = Boolean(arg('quick'));
 const FULL = !arg('only') && !QUICK;
 /** Case 8: the packed package as it was before issue 11 (`--baseline=<tgz>`), run beside the current one. */
 const BASELINE = arg('baseline') ? path.resolve(String(arg('baseline'))) : undefined;
+/** Case 9: a built package directory (the package before issue 19) run in the same arms. */
+const BASELINE_DIR = arg('baseline-dir') ? path.resolve(String(arg('baseline-dir'))) : undefined;
 const COMMAND =
 	process.env.npm_lifecycle_event === 'bench'
 		? 'npm run bench'
 		: ['npm run build &&', 'node', ...process.execArgv, 'bench/run.js', ...args].join(' ');
 
 const RUNS = QUICK
-	? { tokens: 1, overheadRounds: 2, n8nRounds: 1, lossless: 5, bigList: 1, attachments: 1, requireRuns: 3, sizeMB: 20 }
-	: { tokens: 3, overheadRounds: 7, n8nRounds: 5, lossless: 15, bigList: 3, attachments: 3, requireRuns: 7, sizeMB: 100 };
+	? { tokens: 1, overheadRounds: 2, n8nRounds: 1, lossless: 5, bigList: 1, attachments: 1, requireRuns: 3, sizeMB: 20, budget: 1 }
+	: { tokens: 3, overheadRounds: 7, n8nRounds: 5, lossless: 15, bigList: 3, attachments: 3, requireRuns: 7, sizeMB: 100, budget: 2 };
 
 const percent = (x) => `${(x * 100).toFixed(1)}%`;
 const x2 = (x) => (x === null || x === undefined ? 'n/a' : `${x.toFixed(2)}x`);
@@ -236,6 +240,26 @@ function rowsFor(results) {
 			);
 		}
 	}
+	const t9 = results['9-shared-budget'];
+	if (t9 && t9.status === 'error') failed('9 shared budget', t9);
+	else if (t9) {
+		const fmt = (s) =>
+			`${U.fmtMs(s.ms)} = ${x2(s.vsFloor)} the floor ${U.fmtMs(s.floorMs)}, ${s.throttled} x 429, ${s.delivered}/${s.items} delivered, ${s.duplicates} dup${s.failedExecutions ? `, ${s.failedExecutions} executions FAILED` : ''}`;
+		const span = (samples) => samples.map(fmt).join('; ');
+		const targets = {
+			'1x300': 'report',
+			'3x100': '300/300, <= 25 x 429, <= 1.3x floor',
+			'3x200s': 'all succeed, <= 1.3x floor + stagger',
+			w1: 'report',
+			w3: 'report',
+		};
+		for (const [key, arm] of Object.entries(t9.arms)) {
+			const met =
+				key === '3x100' ? (t9.met.together && t9.met.delivered ? 'yes' : 'NO') : key === '3x200s' ? (t9.met.staggered && t9.met.delivered ? 'yes' : 'NO') : '-';
+			add(`9 ${t9.limit} per ${t9.windowMs / 1000} s: ${arm.label}`, span(arm.samples), targets[key], met);
+			if (arm.before) add(`9 same, package before issue 19 (${t9.baseline})`, span(arm.before), 'contrast', '-');
+		}
+	}
 	return rows;
 }
 
@@ -288,6 +312,11 @@ function markdown(report, rows) {
 	if (r['8-throughput']?.scenarios) {
 		lines.push(
 			`- **8** real n8n ${r['8-throughput'].n8nVersion}, emulator answering every request after ${r['8-throughput'].latencyMs} ms; one \`n8n execute\` per arm and scenario (Manual Trigger -> Edit Fields -> Split Out -> the node under test, every item tagged); deliveries and duplicates counted per tag from the emulator's log (204 answers); time = the last node's execution time as n8n reports it; the window floor of a sliding limit of L per minute = floor((items - 1) / L) minutes + one answer's latency. Rate limits are the emulator's sliding window per client (429 + Retry-After in seconds); every arm starts with a fresh window.`,
+		);
+	}
+	if (r['9-shared-budget']?.arms) {
+		lines.push(
+			`- **9** in-process emulator with its sliding rate limit of ${r['9-shared-budget'].limit} per ${r['9-shared-budget'].windowMs / 1000} s per client id (429 + Retry-After in seconds), no added latency; each arm in fresh worker processes (bench/lib/budget-worker.js: the n8n-core harness with the package, its executions at the same time, as an n8n worker runs them; one login per process), after the window emptied; approvals of proposal 61001 tagged per item; time from the first execution's start to the last one's end, as the workers' clocks saw them (process start-up excluded; with several workers they start a few hundred ms apart); floor = floor((items - 1) / limit) windows (for the staggered arm the ratio is taken after subtracting the 4 s stagger); delivered and duplicates from the emulator's log (204 per tag). "Workers" are worker processes, not the full queue stack (Redis, PostgreSQL, main): the budget is per process either way, and test/queue/run-queue.js runs a fixed stack of 2 workers as one script. ${r['9-shared-budget'].runs} run(s) per arm.`,
 		);
 	}
 	if (r['7-package']?.requireTimes) lines.push('- **7** `require()` timed with hrtime in a fresh `node -e` process per sample, with and without n8n-workflow loaded first; tarball from `npm pack --json` into a temp dir (the one case 3 installs into n8n).');
@@ -363,6 +392,8 @@ async function main() {
 		const tarball = results['7-package']?.tarball?.path ?? path.join(dir, JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], { cwd: U.ROOT, encoding: 'utf8' }))[0].filename);
 		await timed(results, '8-throughput', () => require('./cases/throughput').run({ tarball, baselineTarball: BASELINE, quick: QUICK }));
 	}
+
+	if (ONLY.includes(9)) await timed(results, '9-shared-budget', () => require('./cases/shared-budget').run({ baselineDir: BASELINE_DIR, runs: RUNS.budget }));
 
 	const report = {
 		startedAt,

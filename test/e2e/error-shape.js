@@ -25,6 +25,7 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const n8n = require('./n8n');
+const { unconnectablePort } = require('../reliability/network-faults');
 
 const ERRORS_MODULE = path.resolve(__dirname, '..', '..', 'dist', 'nodes', 'WorkOrderService', 'transport', 'errors.js');
 
@@ -231,7 +232,7 @@ function startServer() {
 const CRED = { id: 'errShapeCred0001', name: 'Error shape session' };
 const OAUTH = { id: 'errShapeOAuth001', name: 'Error shape OAuth2' };
 
-function cases(base, closedPort) {
+function cases(base, closedPort, unconnectable) {
   return [
     // [case name, authentication, url, timeout ms, expected readHttpFailure (or answer), options]
     ['403 JSON, session credential', 'session', `${base}/forbidden`, 5000, { status: 403, body: FORBIDDEN_BODY.ErrorMessage }],
@@ -242,7 +243,11 @@ function cases(base, closedPort) {
     ['403 JSON, no credential (helpers.httpRequest)', 'none', `${base}/forbidden`, 5000, { status: 403, body: FORBIDDEN_BODY.ErrorMessage }],
     ['timeout, session credential', 'session', `${base}/hang`, 700, { network: /TIMEDOUT|ECONNABORTED/ }],
     ['connection reset, session credential', 'session', `${base}/reset`, 5000, { network: /ECONNRESET/ }],
-    ['connection refused, session credential', 'session', `http://127.0.0.1:${closedPort}/x`, 5000, { network: /ECONNREFUSED/ }],
+    ['connection refused, session credential', 'session', `http://127.0.0.1:${closedPort}/x`, 5000, { network: /ECONNREFUSED/, notSent: { 1: true, 2: true } }],
+    // issue 19: a connect timeout (the request never left) vs a response timeout (it was written).
+    // n8n 2.x keeps the request's socket in the error chain; n8n 1.x drops it (see readHttpFailure).
+    ['connect timeout, session credential', 'session', `${unconnectable}/x`, 700, { network: /TIMEDOUT|ECONNABORTED/, notSent: { 1: false, 2: true } }],
+    ['response timeout, session credential (again)', 'session', `${base}/hang`, 700, { network: /TIMEDOUT|ECONNABORTED/, notSent: { 1: false, 2: false } }],
     // What the node's transport uses for its token credentials: nothing thrown, headers kept.
     ['429 with Retry-After, session credential, ignoreHttpStatusErrors', 'session', `${base}/throttled`, 5000, { answer: 429, header: 'retry-after', body: 'Slow down' }, { ignoreHttpStatusErrors: true }],
   ];
@@ -313,6 +318,7 @@ async function runVersion(version, opts) {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-errshape-'));
   const srv = await startServer();
   const closedPort = await n8n.freePort();
+  const unconnectable = await unconnectablePort();
   const instance = await n8n.createInstance({ encryptionKey: 'e2e-errshape-key-0123456789', runtime });
   const shapes = {};
   try {
@@ -328,7 +334,7 @@ async function runVersion(version, opts) {
         },
       },
     ]);
-    const list = cases(srv.base, closedPort);
+    const list = cases(srv.base, closedPort, unconnectable.url);
     await n8n.importWorkflows(instance, [workflow(list)]);
     const run = await n8n.executeOk(instance, 'wfErrShape000001');
     list.forEach(([caseName, , , , expected], i) => {
@@ -340,7 +346,7 @@ async function runVersion(version, opts) {
       } else {
         for (const l of summarize(item.shape)) console.log(`     ${l}`);
         const f = item.failure;
-        console.log(`     readHttpFailure -> status ${f.status}, headers [${f.headerNames.join(', ')}], networkCode ${f.networkCode}, body ${JSON.stringify(f.bodyText).slice(0, 80)}${f.otherMessage ? `, otherMessage ${JSON.stringify(f.otherMessage)}` : ''}`);
+        console.log(`     readHttpFailure -> status ${f.status}, headers [${f.headerNames.join(', ')}], networkCode ${f.networkCode}${f.notSent !== undefined ? `, notSent ${f.notSent}` : ''}, body ${JSON.stringify(f.bodyText).slice(0, 80)}${f.otherMessage ? `, otherMessage ${JSON.stringify(f.otherMessage)}` : ''}`);
       }
       if (opts.dump) console.log(JSON.stringify(item.shape, null, 1).replace(/^/gm, '     '));
       if (expected.answer) {
@@ -362,6 +368,12 @@ async function runVersion(version, opts) {
           assert.match(String(item.failure.networkCode), expected.network);
         }
       });
+      if (expected.notSent) {
+        const want = expected.notSent[version.split('.')[0]];
+        check(`${caseName}: ${want ? 'nothing was sent (readHttpFailure.notSent)' : 'may have been sent: cannot be told apart here'}`, () => {
+          assert.equal(Boolean(item.failure.notSent), want);
+        });
+      }
     });
     // What n8n persisted from preAuthentication (the session credential logged in once or twice).
     const exported = await n8n.exportCredentials(instance);
@@ -369,6 +381,7 @@ async function runVersion(version, opts) {
     console.log(`--- preAuthentication persisted (logins: ${srv.logins()}): keys ${JSON.stringify(Object.keys(stored).sort())}`);
     console.log(`     derived=${JSON.stringify(stored.derived)} unsetOption=${JSON.stringify(stored.unsetOption)} extraKey=${JSON.stringify(stored.extraKey)} accessToken=${JSON.stringify(stored.accessToken)}`);
   } finally {
+    unconnectable.stop();
     srv.server.close();
     await n8n.destroyInstance(instance);
     fs.rmSync(workDir, { recursive: true, force: true });

@@ -164,7 +164,10 @@ const WF = {
   unknown: 'wosE2eUnknownType',
   http: 'wosE2eHttpRequest',
   oauth: 'wosE2eOAuth2',
+  batchStop: 'wosE2eBatchStops',
 };
+/** Four notes, one at a time; item 1 on a work order that does not exist (issue 19). */
+const BATCH_STOP_ITEMS = [90000002, 99999999, 90000002, 90000002].map((wo, k) => ({ wo, text: `e2e batch stop ${k}` }));
 
 function e2eWorkflows(emu, passwordCred) {
   return [
@@ -193,6 +196,29 @@ function e2eWorkflows(emu, passwordCred) {
           authentication: 'predefinedCredentialType',
           nodeCredentialType: 'workOrderServiceApi',
           options: {},
+        },
+        credentials: { workOrderServiceApi: passwordCred },
+      },
+    ]),
+    chain(WF.batchStop, 'e2e: a batch of notes that stops at item 1', [
+      {
+        name: 'Notes',
+        type: 'n8n-nodes-base.set',
+        typeVersion: 3.4,
+        parameters: { mode: 'raw', jsonOutput: JSON.stringify({ list: BATCH_STOP_ITEMS }), options: {} },
+      },
+      { name: 'One per note', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'list', options: {} } },
+      {
+        name: 'Create note',
+        type: NODE_TYPE,
+        typeVersion: 1,
+        parameters: {
+          authentication: 'password',
+          resource: 'workOrderNote',
+          operation: 'create',
+          workOrderId: '={{ $json.wo }}',
+          note: '={{ $json.text }}',
+          requestOptions: { concurrency: 1 },
         },
         credentials: { workOrderServiceApi: passwordCred },
       },
@@ -350,7 +376,7 @@ async function runVersion(version, tarball) {
     const creds = demoCredentials(emu);
     const passwordCred = creds.find((c) => c.id === 'wosPasswordDemo');
     const passwordRef = { id: passwordCred.id, name: passwordCred.name };
-    await check('import: credentials of every kind into n8n\'s encrypted store; 6 example + 3 e2e workflows', async () => {
+    await check('import: credentials of every kind into n8n\'s encrypted store; 6 example + 4 e2e workflows', async () => {
       const all = [...creds];
       if (oauthInitial) {
         all.push({
@@ -587,6 +613,24 @@ async function runVersion(version, tarball) {
       assert.equal(page.TotalCount, 120);
       const [dups] = out('Duplicates at location 502');
       assert.deepEqual(dups.value.map((w) => w.Id).sort(), [90000011, 90000012]);
+    });
+
+    // ---- issue 19: the error that stops a batch says what the service recorded, where n8n shows and stores it
+    await check('a batch that stops at item 1: the stored execution error names the item and says which notes were created and which not sent', async () => {
+      const mark = emu.requests.length;
+      const run = await n8n.execute(instance, WF.batchStop);
+      runs.push({ id: WF.batchStop, run, requests: emu.requests.slice(mark), ms: run.ms });
+      assert.ok(!run.ok && !run.crashed && !run.timedOut, 'the execution failed (not crashed)');
+      const error = run.result?.data?.resultData?.error;
+      assert.ok(error, 'resultData.error stored');
+      assert.match(error.message, /404 Not Found to POST \/workorders\/99999999\/notes/);
+      for (const text of ['Item 1 of 4 failed; it was not created.', 'Item 0 was created (the service recorded them).', 'Items 2-3 were not sent', 'run only the items that were not created (items 1-3)']) {
+        assert.ok(String(error.description).includes(text), `description lacks "${text}": ${error.description}`);
+      }
+      const nodeRun = run.result.data.resultData.runData['Create note'][0];
+      assert.equal(nodeRun.error.description, error.description, 'the node\'s run data keeps the same description');
+      const created = emu.notesOf(90000002).map((n) => n.NoteData).filter((t) => String(t).startsWith('e2e batch stop'));
+      assert.deepEqual(created, ['e2e batch stop 0']);
     });
 
     // ---- OAuth2 authorization-code credential: use, expire, refresh

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } f
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { forToolCalls } from '../helpers/toolMode';
-import { WorkOrderServiceClient } from '../transport';
+import { WorkOrderServiceClient, outcomeOfError } from '../transport';
+import { batchReport, verbOf, type ItemState } from './batchReport';
 import * as checklistResponse from './checklistResponse';
 import type { WorkOrderServiceType } from './node.type';
 import * as proposal from './proposal';
@@ -76,18 +77,51 @@ function asNodeError(ctx: IExecuteFunctions, error: unknown, i: number): Error {
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: i });
 }
 
+/** What became of a failed item, from what its requests did. */
+function failedState(client: WorkOrderServiceClient, error: unknown, i: number): ItemState {
+	const outcome = outcomeOfError(error) ?? client.itemOutcome(i);
+	if (outcome === 'recorded') return 'done';
+	if (outcome === 'maybe') return 'maybe';
+	if (outcome === 'answered') return 'notRecorded';
+	return 'notSent';
+}
+
+/**
+ * The error that stops the execution, with a report on the other items in its description (as
+ * n8n shows and stores it): which the service recorded, which may have been, which were never
+ * sent, and how to re-run safely.
+ */
+function stoppingError(
+	ctx: IExecuteFunctions,
+	client: WorkOrderServiceClient,
+	failure: { index: number; error: unknown },
+	states: ItemState[],
+): Error {
+	const error = asNodeError(ctx, failure.error, failure.index);
+	if (states.length < 2) return error;
+	states[failure.index] = failedState(client, failure.error, failure.index);
+	const resource = ctx.getNodeParameter('resource', failure.index, '') as string;
+	const operation = ctx.getNodeParameter('operation', failure.index, '') as string;
+	const report = batchReport(states, failure.index, verbOf(resource, operation));
+	const own = (error as NodeApiError).description;
+	(error as NodeApiError).description = own ? `${own}\n\n${report}` : report;
+	return error;
+}
+
 /**
  * The per-item loop. Items run up to Concurrency at a time (1 = strictly one after another); all
- * their requests share the execution's client and limiter. Every input item yields its records
- * (in input order, paired to it) or one error. With "Continue On Fail" a failing item becomes an
- * error item and the others still run; without it, no new item starts after a failure, the items
- * already running finish, and the failure of the lowest item is raised.
+ * their requests share the execution's client and its lane in the application's request budget.
+ * Every input item yields its records (in input order, paired to it) or one error. With
+ * "Continue On Fail" a failing item becomes an error item and the others still run; without it,
+ * no new item starts after a failure, the items already running finish, and the failure of the
+ * lowest item is raised with a report on the others.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const client = WorkOrderServiceClient.forNode(this);
 	const continueOnFail = this.continueOnFail();
 	const perItem: INodeExecutionData[][] = new Array(items.length);
+	const states: ItemState[] = new Array<ItemState>(items.length).fill('notSent');
 	let failure: { index: number; error: unknown } | undefined;
 
 	const runItem = async (i: number) => {
@@ -99,12 +133,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const out: INodeExecutionData[] = new Array(records.length);
 			for (let k = 0; k < records.length; k++) out[k] = { json: records[k], pairedItem: { item: i } };
 			perItem[i] = out;
+			states[i] = 'done';
 		} catch (error) {
 			if (continueOnFail) {
 				perItem[i] = [errorItem(error, i)];
-			} else if (failure === undefined || i < failure.index) {
-				failure = { index: i, error };
+				return;
 			}
+			states[i] = failedState(client, error, i);
+			if (failure === undefined || i < failure.index) failure = { index: i, error };
 		}
 	};
 
@@ -120,7 +156,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	for (let k = 0; k < Math.min(client.settings.concurrency, items.length); k++) lanes.push(lane());
 	await Promise.all(lanes);
 
-	if (failure !== undefined) throw asNodeError(this, failure.error, failure.index);
+	if (failure !== undefined) throw stoppingError(this, client, failure, states);
 	const returnData: INodeExecutionData[] = [];
 	// A loop, not push(...spread): a Return All can yield more items than a call's argument limit.
 	for (const out of perItem) if (out) for (const item of out) returnData.push(item);

@@ -14,7 +14,7 @@ const options: INodeProperties[] = [
 		default: 20,
 		typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
 		description:
-			'How many requests may be in flight at once (1 = one after another). When the service throttles, the node lowers this on its own and every request waits as long as the service asks.',
+			"How many requests of this execution may be in flight at once (1 = one after another). Executions that use the same app at the same time in one n8n process share the service's limit: when it throttles, all of them wait and then keep to the pace it allows.",
 	},
 	{
 		displayName: 'Max Retries',
@@ -23,7 +23,7 @@ const options: INodeProperties[] = [
 		default: 3,
 		typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
 		description:
-			'How many times a throttled request (429/503 with Retry-After) is sent again, and a failed read or status change (5xx, network). A POST that may have been processed is never sent again.',
+			'How many times a request is sent again after a failure: one that never reached the service (refused, TLS, connect timeout), a read or status change that failed (5xx, dropped), or a request the service throttled on its own. A POST that may have been processed is never sent again.',
 	},
 	{
 		displayName: 'Max Wait (Seconds)',
@@ -31,7 +31,8 @@ const options: INodeProperties[] = [
 		type: 'number',
 		default: 120,
 		typeOptions: { minValue: 0 },
-		description: 'Longest total time one item may spend waiting between retries',
+		description:
+			'Longest total time one request may wait for the service to accept again (throttling pauses, backoff between retries); waiting for its turn at the learned pace does not count',
 	},
 	{
 		displayName: 'Requests Per Minute',
@@ -40,7 +41,7 @@ const options: INodeProperties[] = [
 		default: 0,
 		typeOptions: { minValue: 0 },
 		description:
-			'Spread requests so that at most this many start per minute (0 = no pacing). Production allows about 300 per minute per app, the sandbox about 40.',
+			'Spread requests so that at most this many start per minute (0 = no pacing), shared by the executions of this n8n process that use the same app. Production allows about 300 per minute per app, the sandbox about 40: with several workers, give each its part.',
 	},
 	{
 		displayName: 'Timeout (Seconds)',
@@ -56,8 +57,9 @@ const options: INodeProperties[] = [
 /** The trigger's words for the options it offers (all but Concurrency). */
 const pollDescriptions: Record<string, string> = {
 	maxRetries:
-		'How many times a throttled (429/503 with Retry-After) or failed (5xx, network) read is sent again before the poll fails. A failed poll keeps its place: the next poll reads the same changes again.',
-	maxWaitSeconds: 'Longest total time one read may spend waiting between retries',
+		'How many times a throttled (429/503), unsent (refused, connect timeout) or failed (5xx, network) read is sent again before the poll fails. A failed poll keeps its place: the next poll reads the same changes again.',
+	maxWaitSeconds:
+		'Longest total time one read may wait for the service to accept again (throttling pauses, backoff between retries)',
 	requestsPerMinute:
 		'Spread the reads of one poll so that at most this many start per minute (0 = no pacing). The sandbox allows about 40 per minute.',
 	timeoutSeconds: 'How long to wait for the service to answer one request',

@@ -12,7 +12,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { headerValue, originOf, parseRetryAfter } from '../auth/http';
+import { bodyToText, headerValue, originOf } from '../auth/http';
 import { SecretSet, credentialSecrets } from '../auth/secrets';
 import {
 	adoptStored,
@@ -25,23 +25,42 @@ import {
 } from '../auth/tokenBroker';
 import { loginConfig, normalizeBaseUrl, type LoginConfig, type StoredToken } from '../auth/tokenClient';
 import {
-	bodyToText,
-	hintForStatus,
+	failureText,
 	readHttpFailure,
-	serviceErrorCode,
-	serviceMessage,
-	statusLabel,
+	redirectText,
+	routeOf,
+	throttledTooLongText,
+	type AttemptInfo,
+	type ErrorText,
 	type HttpFailure,
 } from './errors';
-import { Limiter } from './limiter';
+import { MaxWaitExceeded, budgetFor, ownThrottles, type Lane, type RequestAccount, type Ticket } from './limiter';
 import { parseJsonLossless } from './losslessJson';
 import { buildMultipart, type MultipartPart } from './multipart';
+import {
+	MAX_RENEWALS,
+	READ_METHODS,
+	decide,
+	isThrottle,
+	mayHaveBeenProcessed,
+	maxWaitReason,
+	verdictOf,
+	type Decision,
+	type Outcome,
+	type Standing,
+} from './policy';
 
 /**
  * The only code of the node that speaks HTTP. One client per execution (built by the router, the
  * trigger's poll or a dropdown's loader) holds what every request needs: the credential type and
  * its settings, the API Base URL, the secrets to keep out of messages, the request settings and
- * the execution's limiter. Operations hand it a path and get parsed bodies back.
+ * the execution's lane in its application's request budget (limiter.ts). Operations hand it a
+ * path and get parsed bodies back; the router reads what became of each item's requests.
+ *
+ * One request, top to bottom: `send` prepares the call, then loops: wait for a start in the
+ * budget (`Lane.acquire`), make one `attempt`, tell the budget what came back, ask the policy
+ * (policy.ts `decide`: ok, redirect, renew, retry, fail) and do what it says. Errors are worded by
+ * the builders in errors.ts and redacted here.
  *
  * Rules it enforces:
  * - The token goes only to the origin of the credential's API Base URL. Redirects are not followed
@@ -50,10 +69,15 @@ import { buildMultipart, type MultipartPart } from './multipart';
  *   naming that origin.
  * - Logins are coordinated (see credentials/common/tokenBroker.ts): a 401 renews the token once
  *   (the body, always a Buffer, is sent again) and any concurrent requests share the renewal.
- * - Throttling (429, 503 with Retry-After) pauses every request of the execution and is retried
- *   within Max Retries / Max Wait per item; 5xx and network failures are retried for reads and
- *   status changes only; a POST that may have been processed is never resent; a request that got
- *   no answer within the Timeout is not resent either.
+ * - Throttling (429; 503 with a Retry-After header or saying it is a rate limit) is handled by the
+ *   application's budget (limiter.ts): it means "not processed", so every method is sent again,
+ *   within Max Wait; a throttled answer counts against Max Retries only when no other request
+ *   was throttled with it.
+ * - A failure before any byte was sent (refused, no such host, TLS, connect timeout) is retried
+ *   for every method within Max Retries and reported as not sent. 5xx answers and failures after
+ *   the request was written are retried for reads and status changes only: a POST that may have
+ *   been processed is never resent, and a request that got no answer within the Timeout is not
+ *   resent either.
  */
 
 export type AuthenticationMethod = 'password' | 'oAuth2' | 'contractor';
@@ -143,18 +167,20 @@ interface Resolved {
 	nodeCredentials: { id: string; name: string };
 }
 
-const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
-const MAX_REDIRECTS = 5;
 /**
- * A request refused with 401 is sent again after one renewal; again only while the token it was
- * refused with had been read from n8n's store (another worker may have saved it just before the
- * service revoked every token), never after a token this process itself just obtained.
+ * What became of one item's requests, strongest first: a write the service answered with
+ * success ("recorded"), a write that may have been processed (no answer after it was written, or
+ * a 5xx), a request the service answered with a refusal, a request that never reached it.
  */
-const MAX_RENEWALS = 3;
+export type ItemOutcome = 'recorded' | 'maybe' | 'answered' | 'notSent';
+const OUTCOME_RANK: Record<ItemOutcome, number> = { recorded: 3, maybe: 2, answered: 1, notSent: 0 };
 
-function backoffMs(attempt: number): number {
-	const base = Math.min(30_000, 1000 * 2 ** attempt);
-	return Math.round(base / 2 + Math.random() * (base / 2));
+/** What a failed request's error means for its item (read by the router). */
+const errorOutcomes = new WeakMap<object, ItemOutcome>();
+
+/** The outcome of the request that raised this error, when the client raised it. */
+export function outcomeOfError(error: unknown): ItemOutcome | undefined {
+	return error !== null && typeof error === 'object' ? errorOutcomes.get(error) : undefined;
 }
 
 function parseBody(headers: Record<string, unknown>, raw: unknown): unknown {
@@ -190,8 +216,6 @@ export function asRecord(body: unknown): IDataObject | undefined {
 export class WorkOrderServiceClient {
 	readonly credentialType: string;
 
-	readonly limiter: Limiter;
-
 	/** Every secret in every encoding: credential fields and every token seen in this run. */
 	readonly secrets = new SecretSet();
 
@@ -201,13 +225,37 @@ export class WorkOrderServiceClient {
 
 	private lastToken?: IDataObject;
 
+	private lane?: Lane;
+
+	/** What became of each item's requests (the strongest outcome per item index). */
+	private readonly outcomes = new Map<number, ItemOutcome>();
+
 	constructor(
 		private readonly ctx: ClientContext,
 		readonly authentication: AuthenticationMethod,
 		readonly settings: RequestSettings,
 	) {
 		this.credentialType = CREDENTIAL_TYPES[authentication];
-		this.limiter = new Limiter(settings.concurrency, settings.requestsPerMinute);
+	}
+
+	/** What became of the requests made for item `i` (undefined: none was made). */
+	itemOutcome(i: number): ItemOutcome | undefined {
+		return this.outcomes.get(i);
+	}
+
+	private noteOutcome(itemIndex: number | undefined, outcome: ItemOutcome): void {
+		if (itemIndex === undefined) return;
+		const known = this.outcomes.get(itemIndex);
+		if (known === undefined || OUTCOME_RANK[outcome] > OUTCOME_RANK[known]) this.outcomes.set(itemIndex, outcome);
+	}
+
+	/** This execution's lane in the budget of its application (API Base URL + client id) in this process. */
+	private laneOf(resolved: Resolved): Lane {
+		if (!this.lane) {
+			const key = `${resolved.apiUrl}\n${String(resolved.credentials.clientId ?? '')}`;
+			this.lane = budgetFor(key, this.settings.concurrency).lane(this.settings.concurrency, this.settings.requestsPerMinute);
+		}
+		return this.lane;
 	}
 
 	/**
@@ -264,18 +312,37 @@ export class WorkOrderServiceClient {
 
 	/** Sends one request, follows the rules above, and returns status, headers and parsed body. */
 	async send(request: ApiRequest): Promise<ApiResponse> {
-		const settled = await this.resolve().then(
-			(value) => ({ value }),
-			(error: unknown) => ({ error }),
-		);
-		if ('error' in settled) throw await this.settingsError(request, settled.error);
-		const resolved = settled.value;
-		const method = request.method.toUpperCase();
-		let url = `${resolved.apiUrl}${request.path}`;
-		let qs = request.qs && Object.keys(request.qs).length ? { ...request.qs } : undefined;
+		const resolved = await this.resolveFor(request);
+		const lane = this.laneOf(resolved);
+		const state = await this.prepare(resolved, request);
+		for (;;) {
+			const ticket = await this.startIn(lane, request, state);
+			const attempt = await this.attempt(resolved, state.call);
+			const outcome = outcomeOf(attempt);
+			lane.release(ticket, verdictOf(outcome), state.account);
+			state.attempts++;
+			state.answered ||= outcome.status !== undefined;
+			const decision = decide(outcome, this.standing(resolved, state, attempt, lane));
+			if (decision.kind === 'ok') return this.succeeded(request, state, attempt);
+			if (decision.kind === 'fail') throw await this.failed(request, state, outcome, attempt, decision);
+			await this.follow(resolved, state, outcome, attempt, decision);
+		}
+	}
 
-		let body: Buffer | string | undefined;
+	/** The credential as resolved; an error (nothing was sent) when it cannot be read or is set up wrongly. */
+	private async resolveFor(request: ApiRequest): Promise<Resolved> {
+		try {
+			return await this.resolve();
+		} catch (error) {
+			throw await this.settingsError(request, error);
+		}
+	}
+
+	/** The call as it goes out (URL, query, headers, body serialized once) and the request's state. */
+	private async prepare(resolved: Resolved, request: ApiRequest): Promise<RequestState> {
+		const method = request.method.toUpperCase();
 		const headers: IDataObject = { Accept: 'application/json' };
+		let body: Buffer | string | undefined;
 		if (request.multipart) {
 			const multipart = await buildMultipart(request.multipart);
 			body = multipart.body;
@@ -284,98 +351,121 @@ export class WorkOrderServiceClient {
 			body = JSON.stringify(request.body);
 			headers['Content-Type'] = 'application/json';
 		}
+		const qs = request.qs && Object.keys(request.qs).length ? { ...request.qs } : undefined;
+		return {
+			call: { method, url: `${resolved.apiUrl}${request.path}`, qs, headers, body },
+			account: { waitedMs: 0, episodes: new Set() },
+			attempts: 0,
+			retries: 0,
+			redirects: 0,
+			renewals: 0,
+			answered: false,
+			maybeProcessed: false,
+			resend: false,
+		};
+	}
 
-		let waitedMs = 0;
-		let retries = 0;
-		let redirects = 0;
-		let renewals = 0;
-		for (;;) {
-			const sentAt = await this.limiter.acquire();
-			const attempt = await this.attempt(resolved, method, url, qs, headers, body);
-			const status = attempt.kind === 'answer' ? attempt.status : attempt.failure.status;
-			const answerHeaders = attempt.kind === 'answer' ? attempt.headers : attempt.failure.headers;
-			const retryAfterMs = parseRetryAfter(headerValue(answerHeaders, 'retry-after'));
-			const throttled = status === 429 || (status === 503 && retryAfterMs !== undefined);
-			const ownDelay = throttled ? (retryAfterMs ?? backoffMs(retries)) : undefined;
-			this.limiter.release({
-				sentAt,
-				success: status !== undefined && status < 400,
-				throttledFor: ownDelay,
-				retryAfterKnown: retryAfterMs !== undefined,
-			});
-
-			if (attempt.kind === 'answer' && status !== undefined && status >= 200 && status < 300) {
-				return { statusCode: status, headers: attempt.headers, body: parseBody(attempt.headers, attempt.body) };
-			}
-
-			// Redirects: the same origin only; never carry the token anywhere else.
-			if (status !== undefined && status >= 300 && status < 400) {
-				const location = headerValue(answerHeaders, 'location');
-				const target = location ? safeUrl(location, url) : undefined;
-				const targetOrigin = target ? originOf(target) : undefined;
-				const reason =
-					target === undefined
-						? 'a redirect without a usable Location'
-						: targetOrigin !== resolved.apiOrigin
-							? `a redirect to another origin (${targetOrigin ?? target.split('/').slice(0, 3).join('/')}), which was not followed, so the credential's token was not sent there`
-							: redirects >= MAX_REDIRECTS
-								? `more than ${MAX_REDIRECTS} redirects`
-								: !(method === 'GET' || method === 'HEAD' || status === 307 || status === 308)
-									? `a redirect (HTTP ${status}) that would turn this ${method} into a different request, so it was not sent again`
-									: undefined;
-				if (reason !== undefined || target === undefined) {
-					throw await this.redirectError(request, status, reason ?? 'a redirect', { attempts: retries + 1, waitedMs });
-				}
-				redirects++;
-				url = target;
-				qs = undefined;
-				continue;
-			}
-
-			// 401: renew the token (whoever renews first, everyone uses the result), then report.
-			if (
-				status === 401 &&
-				resolved.login &&
-				attempt.kind === 'answer' &&
-				(renewals === 0 || (renewals < MAX_RENEWALS && !isOwnToken(resolved.login, attempt.sentToken)))
-			) {
-				renewals++;
-				rejectToken(resolved.login, attempt.sentToken ?? '');
-				if (this.token?.accessToken === attempt.sentToken) this.token = undefined;
-				continue;
-			}
-
-			const failure: HttpFailure =
-				attempt.kind === 'failure'
-					? attempt.failure
-					: { status, headers: attempt.headers, bodyText: bodyToText(attempt.body) };
-			const timedOut = failure.status === undefined && /TIMEDOUT|ECONNABORTED/.test(failure.networkCode ?? '');
-			const transient =
-				(failure.status !== undefined && failure.status >= 500 && failure.status <= 599) ||
-				(failure.status === undefined && failure.networkCode !== undefined && !timedOut);
-			const retryable =
-				failure.authErrorMessage === undefined && (throttled || (transient && IDEMPOTENT_METHODS.has(method)));
-			if (retryable && retries < this.settings.maxRetries) {
-				const delay = ownDelay ?? retryAfterMs ?? backoffMs(retries);
-				if (waitedMs + delay <= this.settings.maxWaitMs) {
-					waitedMs += delay;
-					retries++;
-					// A throttle pauses the whole execution (in the limiter); other waits are this item's own.
-					if (!throttled && delay > 0) await sleep(delay);
-					continue;
-				}
-				throw await this.failureError(request, failure, attempt.kind === 'failure' ? attempt.error : undefined, {
-					attempts: retries + 1,
-					waitedMs,
-					gaveUp: `the next wait (${Math.ceil(delay / 1000)} s) would exceed Max Wait (${Math.round(this.settings.maxWaitMs / 1000)} s)`,
-				});
-			}
-			throw await this.failureError(request, failure, attempt.kind === 'failure' ? attempt.error : undefined, {
-				attempts: retries + 1,
-				waitedMs,
-				gaveUp: retryable ? `Max Retries (${this.settings.maxRetries}) reached` : undefined,
-			});
+	/** A start in the budget; an error when the budget would keep the request waiting beyond its Max Wait. */
+	private async startIn(lane: Lane, request: ApiRequest, state: RequestState): Promise<Ticket> {
+		try {
+			return await lane.acquire(state.account, state.resend, Math.max(0, this.settings.maxWaitMs - state.account.waitedMs));
+		} catch (error) {
+			throw await this.notStartedError(request, error, state);
 		}
+	}
+
+	/** Where the request stands, for the policy. */
+	private standing(resolved: Resolved, state: RequestState, attempt: Attempt, lane: Lane): Standing {
+		const renewable =
+			resolved.login !== undefined &&
+			attempt.kind === 'answer' &&
+			(state.renewals === 0 || (state.renewals < MAX_RENEWALS && !isOwnToken(resolved.login, attempt.sentToken)));
+		return {
+			method: state.call.method,
+			url: state.call.url,
+			apiOrigin: resolved.apiOrigin,
+			redirects: state.redirects,
+			renewable,
+			retries: state.retries,
+			ownThrottles: ownThrottles(state.account),
+			waitedMs: state.account.waitedMs,
+			throttleWait: lane.budget.waitAfterThrottle(),
+			maxRetries: this.settings.maxRetries,
+			maxWaitMs: this.settings.maxWaitMs,
+		};
+	}
+
+	private succeeded(request: ApiRequest, state: RequestState, attempt: Attempt): ApiResponse {
+		const answer = attempt as Extract<Attempt, { kind: 'answer' }>;
+		this.noteOutcome(request.itemIndex, READ_METHODS.has(state.call.method) ? 'answered' : 'recorded');
+		return { statusCode: answer.status, headers: answer.headers, body: parseBody(answer.headers, answer.body) };
+	}
+
+	/** Redirect, renew or retry, as the policy decided. */
+	private async follow(resolved: Resolved, state: RequestState, outcome: Outcome, attempt: Attempt, decision: Decision): Promise<void> {
+		if (decision.kind === 'redirect') {
+			state.redirects++;
+			state.call.url = decision.url;
+			state.call.qs = undefined;
+		} else if (decision.kind === 'renew' && resolved.login && attempt.kind === 'answer') {
+			// whoever renews first, everyone uses the result
+			state.renewals++;
+			rejectToken(resolved.login, attempt.sentToken ?? '');
+			if (this.token?.accessToken === attempt.sentToken) this.token = undefined;
+		} else if (decision.kind === 'retry') {
+			this.noteFailure(state, outcome, attempt);
+			state.account.waitedMs += decision.waitMs;
+			if (decision.countsAsRetry) state.retries++;
+			if (decision.sleep && decision.waitMs > 0) await sleep(decision.waitMs);
+			state.resend = true;
+		}
+	}
+
+	/** Keeps the failure (for the error, should the request give up) and whether it may have been processed. */
+	private noteFailure(state: RequestState, outcome: Outcome, attempt: Attempt): void {
+		state.last = {
+			failure: outcome.failure ?? { status: outcome.status, headers: outcome.headers, bodyText: outcome.bodyText },
+			error: attempt.kind === 'failure' ? attempt.error : undefined,
+		};
+		state.maybeProcessed ||= mayHaveBeenProcessed(outcome);
+	}
+
+	private async failed(
+		request: ApiRequest,
+		state: RequestState,
+		outcome: Outcome,
+		attempt: Attempt,
+		decision: Extract<Decision, { kind: 'fail' }>,
+	): Promise<Error> {
+		if (decision.redirectReason !== undefined) {
+			this.noteOutcome(request.itemIndex, 'answered');
+			const info = { attempts: state.attempts, waitedMs: state.account.waitedMs };
+			return await this.apiError(request, redirectText(routeOf(request.method, request.path), outcome.status as number, decision.redirectReason, info));
+		}
+		this.noteFailure(state, outcome, attempt);
+		return await this.finalError(request, state, decision.gaveUp);
+	}
+
+	/** The error for a request that failed for good; its item's outcome is noted. */
+	private async finalError(request: ApiRequest, state: RequestState, gaveUp: string | undefined, waitedMs = state.account.waitedMs): Promise<Error> {
+		const outcome: ItemOutcome = state.maybeProcessed ? 'maybe' : state.answered ? 'answered' : 'notSent';
+		this.noteOutcome(request.itemIndex, outcome);
+		const last = state.last as NonNullable<RequestState['last']>;
+		const error = await this.failureError(request, last.failure, last.error, { attempts: state.attempts, waitedMs, gaveUp });
+		errorOutcomes.set(error, outcome);
+		return error;
+	}
+
+	/** The budget did not let the request start (again) within its Max Wait. */
+	private async notStartedError(request: ApiRequest, error: unknown, state: RequestState): Promise<Error> {
+		if (!(error instanceof MaxWaitExceeded)) return error as Error;
+		const gaveUp = `the service kept throttling: ${maxWaitReason(error.nextWaitMs, this.settings.maxWaitMs)}`;
+		if (state.last) return await this.finalError(request, state, gaveUp, error.waitedMs);
+		// Never sent: the application's requests were paused for longer than this request's Max Wait.
+		const built = await this.apiError(request, throttledTooLongText(routeOf(request.method, request.path), gaveUp, this.settings));
+		this.noteOutcome(request.itemIndex, 'notSent');
+		errorOutcomes.set(built, 'notSent');
+		return built;
 	}
 
 	/** A usable token for a coordinated login; `persist` when n8n should save it with this request. */
@@ -401,69 +491,50 @@ export class WorkOrderServiceClient {
 		return { token: this.token, persist: claimPersist(login, this.token, resolved.nodeCredentials.id) };
 	}
 
-	private async attempt(
-		resolved: Resolved,
-		method: string,
-		url: string,
-		qs: IDataObject | undefined,
-		headers: IDataObject,
-		body: Buffer | string | undefined,
-	): Promise<Attempt> {
+	/** One attempt: the request through n8n's request layer, signed for the credential; never throws. */
+	private async attempt(resolved: Resolved, call: Call): Promise<Attempt> {
 		const options: IHttpRequestOptions = {
-			method: method as IHttpRequestMethods,
-			url,
-			headers: { ...headers },
+			method: call.method as IHttpRequestMethods,
+			url: call.url,
+			headers: { ...call.headers },
 			encoding: 'arraybuffer',
 			json: false,
 			returnFullResponse: true,
 			disableFollowRedirect: true,
 			timeout: this.settings.timeoutMs,
 		};
-		if (qs) options.qs = { ...qs };
-		if (body !== undefined) options.body = body;
-		const helpers = this.ctx.helpers;
+		if (call.qs) options.qs = { ...call.qs };
+		if (call.body !== undefined) options.body = call.body;
 		try {
-			if (!resolved.login) {
-				// OAuth2 (authorization code): n8n signs the request and refreshes the token under its own lock.
-				const response = (await helpers.httpRequestWithAuthentication.call(this.ctx, this.credentialType, options)) as {
-					statusCode: number;
-					headers?: Record<string, unknown>;
-					body?: unknown;
-				};
-				return { kind: 'answer', status: response.statusCode, headers: response.headers ?? {}, body: response.body };
-			}
-			const { token, persist } = await this.currentToken(resolved);
-			// n8n saves what preAuthentication returns when the token field is empty: that is how a
-			// token obtained here is persisted (once per token and process).
-			const data: ICredentialDataDecryptedObject = {
-				...resolved.credentials,
-				...token,
-				accessToken: persist ? '' : token.accessToken,
-			};
-			options.ignoreHttpStatusErrors = true;
-			const response = (await helpers.httpRequestWithAuthentication.call(this.ctx, this.credentialType, options, {
-				credentialsDecrypted: {
-					id: resolved.nodeCredentials.id,
-					name: resolved.nodeCredentials.name,
-					type: this.credentialType,
-					data,
-				},
-			})) as { statusCode: number; headers?: Record<string, unknown>; body?: unknown };
-			const sentToken = typeof data.accessToken === 'string' ? data.accessToken : undefined;
-			return {
-				kind: 'answer',
-				status: response.statusCode,
-				headers: response.headers ?? {},
-				body: response.body,
-				sentToken,
-			};
+			return resolved.login ? await this.sendWithLogin(resolved, options) : await this.sendWithOAuth2(options);
 		} catch (error) {
 			const failure = readHttpFailure(error);
-			if (failure.status !== undefined) {
-				return { kind: 'answer', status: failure.status, headers: failure.headers, body: failure.bodyText };
-			}
+			if (failure.status !== undefined) return { kind: 'answer', status: failure.status, headers: failure.headers, body: failure.bodyText };
 			return { kind: 'failure', failure, error };
 		}
+	}
+
+	/** OAuth2 (authorization code): n8n signs the request and refreshes the token under its own lock. */
+	private async sendWithOAuth2(options: IHttpRequestOptions): Promise<Attempt> {
+		const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.credentialType, options)) as FullResponse;
+		return { kind: 'answer', status: response.statusCode, headers: response.headers ?? {}, body: response.body };
+	}
+
+	/**
+	 * A token login (password grant, contractor): the client's token goes in as the credential's
+	 * data. n8n saves what preAuthentication returns when the token field is empty: that is how a
+	 * token obtained here is persisted (once per token and process).
+	 */
+	private async sendWithLogin(resolved: Resolved, options: IHttpRequestOptions): Promise<Attempt> {
+		const { token, persist } = await this.currentToken(resolved);
+		const data: ICredentialDataDecryptedObject = { ...resolved.credentials, ...token, accessToken: persist ? '' : token.accessToken };
+		options.ignoreHttpStatusErrors = true;
+		const credentialsDecrypted = { id: resolved.nodeCredentials.id, name: resolved.nodeCredentials.name, type: this.credentialType, data };
+		const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.credentialType, options, {
+			credentialsDecrypted,
+		})) as FullResponse;
+		const sentToken = typeof data.accessToken === 'string' ? data.accessToken : undefined;
+		return { kind: 'answer', status: response.statusCode, headers: response.headers ?? {}, body: response.body, sentToken };
 	}
 
 	/** The credential could not be read or is set up wrongly: nothing was sent. */
@@ -486,90 +557,72 @@ export class WorkOrderServiceClient {
 		}
 	}
 
-	private async redirectError(request: ApiRequest, status: number, reason: string, info: AttemptInfo): Promise<NodeApiError> {
+	/** An error with these words, secrets redacted, for the request's item. */
+	private async apiError(request: ApiRequest, text: ErrorText): Promise<NodeApiError> {
 		await this.refreshSecrets();
-		const route = `${request.method.toUpperCase()} ${request.path.split('?')[0]}`;
-		const message = this.secrets.redact(`The Work Order Service answered ${route} with ${reason}`);
-		const description = this.secrets.redact(
-			`HTTP ${status}. API calls go only to the origin of the credential's API Base URL. If the service has moved, set the new address as the API Base URL.${info.attempts > 1 ? ` Tried ${info.attempts} times.` : ''}`,
-		);
-		return makeApiError(this.ctx, message, description, String(status), request.itemIndex);
+		const redact = (value: string) => this.secrets.redact(value);
+		return makeApiError(this.ctx, redact(text.message), redact(text.description), text.httpCode, request.itemIndex);
 	}
 
 	private async failureError(request: ApiRequest, failure: HttpFailure, original: unknown, info: AttemptInfo): Promise<Error> {
-		await this.refreshSecrets();
-		const redact = (text: string) => this.secrets.redact(text);
-		const itemIndex = request.itemIndex;
 		if (
 			failure.authErrorMessage === undefined &&
 			failure.status === undefined &&
 			failure.networkCode === undefined &&
 			(original instanceof NodeApiError || original instanceof NodeOperationError)
 		) {
-			// Not an HTTP failure (e.g. an OAuth2 credential that must be reconnected): keep n8n's error.
-			if (itemIndex !== undefined) original.context.itemIndex = itemIndex;
-			original.message = redact(original.message);
-			if (original.description) original.description = redact(original.description);
-			if (original instanceof NodeApiError) return new NodeApiError(this.ctx.getNode(), original as unknown as JsonObject);
-			return new NodeOperationError(this.ctx.getNode(), original);
+			return await this.keptError(request, original);
 		}
-		const method = request.method.toUpperCase();
-		const route = `${method} ${request.path.split('?')[0]}`;
-		let message: string;
-		let description: string;
-		let httpCode: string | undefined;
-		const retryNote =
-			info.attempts > 1
-				? ` Tried ${info.attempts} times over ${Math.round(info.waitedMs / 1000)} s${info.gaveUp ? `; gave up: ${info.gaveUp}` : ''}.`
-				: info.gaveUp
-					? ` Gave up: ${info.gaveUp}.`
-					: '';
-		const maybeProcessed = method === 'POST' || method === 'PATCH';
-		const throttled =
-			failure.status === 429 ||
-			(failure.status === 503 && parseRetryAfter(headerValue(failure.headers, 'retry-after')) !== undefined);
-		if (failure.authErrorMessage !== undefined) {
-			message = `Login to the Work Order Service failed: ${failure.authErrorMessage}`;
-			description = 'The request was not sent. Fix the credential, then run the workflow again.';
-		} else if (failure.status !== undefined) {
-			httpCode = String(failure.status);
-			const contentType = headerValue(failure.headers, 'content-type') ?? '';
-			const words = serviceMessage(failure.bodyText, contentType);
-			const code = serviceErrorCode(failure.bodyText);
-			message = `The Work Order Service answered ${statusLabel(failure.status)} to ${route}${words ? `: ${words}` : ''}${code !== undefined ? ` (error code ${code})` : ''}`;
-			if (info.attempts > 1) message += ` (gave up after ${info.attempts} attempts)`;
-			description = hintForStatus(failure.status, method, words) + retryNote;
-			if (failure.status >= 500 && maybeProcessed && !throttled) {
-				description = `The submission may or may not have been recorded by the service: it was not sent again automatically, to avoid a duplicate. Check the work order before running this item again.${retryNote}`;
-			}
-		} else {
-			const code = failure.networkCode ?? 'network error';
-			const timedOut = /TIMEDOUT|ECONNABORTED/.test(code);
-			message = timedOut
-				? `No answer from the Work Order Service for ${route} within the Timeout of ${Math.round(this.settings.timeoutMs / 1000)} s`
-				: `No answer from the Work Order Service for ${route} (${code})`;
-			description = maybeProcessed
-				? `The connection ended after the request was sent, so the submission may or may not have been recorded by the service. It was not sent again automatically, to avoid a duplicate. Check the work order before running this item again.${retryNote}`
-				: timedOut
-					? `A request that got no answer within the Timeout is not sent again. Check the API Base URL and the service, or raise the Timeout in the node's Request Options.${retryNote}`
-					: `Check the API Base URL and the network, or raise the Timeout in the node options.${retryNote}`;
-		}
-		return makeApiError(this.ctx, redact(message), redact(description), httpCode, itemIndex);
+		const throttled = isThrottle(failure.status, failure.headers, failure.bodyText);
+		return await this.apiError(request, failureText(routeOf(request.method, request.path), failure, info, this.settings, throttled));
+	}
+
+	/** Not an HTTP failure (e.g. an OAuth2 credential that must be reconnected): n8n's error, redacted, for the item. */
+	private async keptError(request: ApiRequest, original: NodeApiError | NodeOperationError): Promise<Error> {
+		await this.refreshSecrets();
+		if (request.itemIndex !== undefined) original.context.itemIndex = request.itemIndex;
+		original.message = this.secrets.redact(original.message);
+		if (original.description) original.description = this.secrets.redact(original.description);
+		if (original instanceof NodeApiError) return new NodeApiError(this.ctx.getNode(), original as unknown as JsonObject);
+		return new NodeOperationError(this.ctx.getNode(), original);
 	}
 }
 
-interface AttemptInfo {
+/** What goes out on every attempt (a redirect changes the URL). */
+interface Call {
+	method: string;
+	url: string;
+	qs?: IDataObject;
+	headers: IDataObject;
+	body?: Buffer | string;
+}
+
+/** One request's state across its attempts. */
+interface RequestState {
+	call: Call;
+	/** What the budget charges: time waited, throttling episodes. */
+	account: RequestAccount;
 	attempts: number;
-	waitedMs: number;
-	gaveUp?: string;
+	/** Retries after failures other than throttling (5xx, network): each counts against Max Retries. */
+	retries: number;
+	redirects: number;
+	renewals: number;
+	/** The service answered at least once (any status). */
+	answered: boolean;
+	/** An attempt may have been processed: a 5xx answer, or no answer after the request was written. */
+	maybeProcessed: boolean;
+	/** The next start is a resend (it goes first in its lane). */
+	resend: boolean;
+	/** The last failure, for the error should the request give up. */
+	last?: { failure: HttpFailure; error: unknown };
 }
 
-function safeUrl(location: string, base: string): string | undefined {
-	try {
-		return new URL(location, base).toString();
-	} catch {
-		return undefined;
-	}
+type FullResponse = { statusCode: number; headers?: Record<string, unknown>; body?: unknown };
+
+/** An attempt as the policy sees it. */
+function outcomeOf(attempt: Attempt): Outcome {
+	if (attempt.kind === 'failure') return { headers: attempt.failure.headers, bodyText: attempt.failure.bodyText, failure: attempt.failure };
+	return { status: attempt.status, headers: attempt.headers, bodyText: bodyToText(attempt.body) };
 }
 
 function makeApiError(

@@ -7,6 +7,7 @@ export {
 	DEFAULT_SETTINGS,
 	WorkOrderServiceClient,
 	asRecord,
+	outcomeOfError,
 	nodeParameter,
 	ownRecord,
 	readAuthentication,
@@ -15,6 +16,7 @@ export {
 	type ApiResponse,
 	type AuthenticationMethod,
 	type ClientContext,
+	type ItemOutcome,
 	type RequestSettings,
 } from './client';
 export {
