@@ -7,6 +7,8 @@
  *   npm run build && node --expose-gc bench/run.js            full run: bench/results.json + bench/RESULTS.md
  *   ... bench/run.js --baseline=<tgz>                           case 8 also runs that package (as before issue 11) beside this one
  *   node --expose-gc bench/run.js --only=2,4 [--quick]        some cases / fewer runs: bench/results.partial.json
+ *   node --expose-gc bench/run.js --only=9 --merge              those cases replace theirs in results.json; RESULTS.md again
+ *   node bench/run.js --render                                  RESULTS.md again from results.json (no run)
  *
  * Everything runs against the local emulator of the service on 127.0.0.1 (no throttling, no added
  * latency). Every figure is a median of several runs; compared arms run interleaved in the same
@@ -281,8 +283,11 @@ function markdown(report, rows) {
 	const lines = [
 		'# Benchmark results',
 		'',
-		`Produced by \`${COMMAND}\` (\`npm run bench\` = \`npm run build && node --expose-gc bench/run.js\`) on ${report.startedAt} (${Math.round(report.elapsedMs / 1000)} s).`,
+		`Produced by \`${report.command}\` (\`npm run bench\` = \`npm run build && node --expose-gc bench/run.js\`) on ${report.startedAt} (${Math.round(report.elapsedMs / 1000)} s).`,
 		'',
+		...(report.reruns ?? []).map(
+			(rr) => `Case${rr.cases.length > 1 ? 's' : ''} ${rr.cases.join(', ')} re-run on ${rr.startedAt} (${Math.round(rr.elapsedMs / 1000)} s, package at ${rr.gitCommit}, load ${rr.loadAverage.start.join(' / ')} -> ${rr.loadAverage.end.join(' / ')}) by \`${rr.command}\` and merged into this report; the other cases are from the run above.\n`,
+		),
 		`Machine: ${m.cpuCount} CPUs (${m.cpuModel}), ${m.totalMemoryMB} MB RAM, ${m.platform}; Node ${m.node} (real-n8n case: n8n ${report.results['3-real-n8n']?.n8nVersion ?? 'n/a'} on Node ${report.results['3-real-n8n']?.nodeRuntime ?? 'n/a'}); n8n-core ${m.n8nCore}; package ${m.packageVersion} at ${m.gitCommit}. ` +
 			`Load average (1/5/15 min) at start ${report.loadAverage.start.join(' / ')}, at end ${report.loadAverage.end.join(' / ')} (the machine is shared with other work, so absolute times vary; every comparison is interleaved in the same run).`,
 		'',
@@ -329,7 +334,33 @@ function markdown(report, rows) {
 	return lines.join('\n');
 }
 
+/**
+ * `--only=N --merge`: the cases of this run replace theirs in bench/results.json (the last full run),
+ * and bench/RESULTS.md is written again from it, saying which cases were re-run when.
+ */
+function mergeIntoResults(partial) {
+	const file = path.join(__dirname, 'results.json');
+	const full = JSON.parse(fs.readFileSync(file, 'utf8'));
+	for (const [key, value] of Object.entries(partial.results)) full.results[key] = value;
+	const ordered = {};
+	for (const k of Object.keys(full.results).sort()) ordered[k] = full.results[k];
+	full.results = ordered;
+	const rerun = { cases: partial.cases, startedAt: partial.startedAt, elapsedMs: partial.elapsedMs, command: partial.command, gitCommit: partial.machine.gitCommit, loadAverage: partial.loadAverage };
+	full.reruns = [...(full.reruns ?? []).filter((rr) => !rr.cases.every((c) => partial.cases.includes(c))), rerun];
+	full.table = rowsFor(full.results);
+	fs.writeFileSync(file, JSON.stringify(full, null, 2) + '\n');
+	fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), markdown(full, full.table));
+}
+
 async function main() {
+	if (arg('render')) {
+		// bench/RESULTS.md again from bench/results.json (no run): after a change of the report's words
+		const full = JSON.parse(fs.readFileSync(path.join(__dirname, 'results.json'), 'utf8'));
+		full.table = rowsFor(full.results);
+		fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), markdown(full, full.table));
+		console.log('written: bench/RESULTS.md');
+		return;
+	}
 	const startedAt = new Date().toISOString();
 	const t0 = Date.now();
 	const machine = U.machineInfo();
@@ -418,7 +449,8 @@ async function main() {
 	const jsonFile = path.join(__dirname, FULL ? 'results.json' : 'results.partial.json');
 	fs.writeFileSync(jsonFile, JSON.stringify(report, null, 2) + '\n');
 	if (FULL) fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), markdown(report, rows));
-	console.log(`\nwritten: ${path.relative(U.ROOT, jsonFile)}${FULL ? ', bench/RESULTS.md' : ''}`);
+	else if (arg('merge')) mergeIntoResults(report);
+	console.log(`\nwritten: ${path.relative(U.ROOT, jsonFile)}${FULL ? ', bench/RESULTS.md' : arg('merge') ? ', bench/results.json, bench/RESULTS.md (merged)' : ''}`);
 	// the packed tarball's temp dir
 	if (packDir) fs.rmSync(packDir, { recursive: true, force: true });
 }

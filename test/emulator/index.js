@@ -28,7 +28,7 @@ const { markIdOrdered } = require('./odata');
 /**
  * @typedef {import('./http-util').Response} Response
  * @typedef {{
- *   seq: number, time: string, method: string, rawPath: string, path: string, query: Record<string, any>,
+ *   seq: number, time: string, startedMs: number, method: string, rawPath: string, path: string, query: Record<string, any>,
  *   headers: Record<string, any>, body: any, rawBody: Buffer | undefined, bodySize: number,
  *   parts: any[] | undefined, status: number | null, clientId: string | null, username: string | null,
  *   tokenKind: string | null, injected?: boolean, dropped?: boolean, throttled?: boolean, error?: string,
@@ -761,6 +761,7 @@ class Emulator {
     const log = {
       seq: 0,
       time: new Date(this.now()).toISOString(),
+      startedMs: started,
       method,
       rawPath,
       path,
