@@ -2,10 +2,10 @@
 'use strict';
 /**
  * `npm run bench`: shows, side by side in one run, that the node costs next to nothing on top of the
- * service's HTTP calls, never wastes a token request, and does not blow up memory (issue 7).
+ * service's HTTP calls, never wastes a token request, and does not blow up memory.
  *
  *   npm run build && node --expose-gc bench/run.js            full run: bench/results.json + bench/RESULTS.md
- *   ... bench/run.js --baseline=<tgz>                           case 8 also runs that package (as before issue 11) beside this one
+ *   ... bench/run.js --baseline=<tgz>                           case 8 also runs that baseline package (e.g. the previous release) beside this one
  *   node --expose-gc bench/run.js --only=2,4 [--quick]        some cases / fewer runs: bench/results.partial.json
  *   node --expose-gc bench/run.js --only=9 --merge              those cases replace theirs in results.json; RESULTS.md again
  *   node bench/run.js --render                                  RESULTS.md again from results.json (no run)
@@ -18,7 +18,7 @@
  *   3 vs HTTP Request node  real-n8n.js      6 attachments        attachments.js
  *   7 package               package.js       8 batch at the service's pace (real n8n, 200 ms latency) throughput.js
  *   9 shared request budget: 1 vs 3 executions in one process, 1 vs 3 worker processes   shared-budget.js
- *     (`--baseline-dir=<built package dir>`: the same arms with that package, e.g. the one before issue 19)
+ *     (`--baseline-dir=<built package dir>`: the same arms with that package, e.g. the previous release)
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -35,9 +35,9 @@ const arg = (name) => {
 const ONLY = arg('only') ? String(arg('only')).split(',').map(Number) : [1, 2, 3, 4, 5, 6, 7, 8, 9];
 const QUICK = Boolean(arg('quick'));
 const FULL = !arg('only') && !QUICK;
-/** Case 8: the packed package as it was before issue 11 (`--baseline=<tgz>`), run beside the current one. */
+/** Case 8: the baseline package given with `--baseline=<tgz>` (e.g. the previous release), run beside the current one. */
 const BASELINE = arg('baseline') ? path.resolve(String(arg('baseline'))) : undefined;
-/** Case 9: a built package directory (the package before issue 19) run in the same arms. */
+/** Case 9: a built package directory given with `--baseline-dir` (e.g. the previous release) run in the same arms. */
 const BASELINE_DIR = arg('baseline-dir') ? path.resolve(String(arg('baseline-dir'))) : undefined;
 const COMMAND =
 	process.env.npm_lifecycle_event === 'bench'
@@ -78,7 +78,7 @@ function rowsFor(results) {
 			const kinds = Object.entries(k.tokenRequestKinds ?? {}).map(([g, c]) => `${c} ${g}`).join(' + ');
 			let met = k.met ? 'yes' : 'NO';
 			if (!k.met && k.key === 'child' && k.oneExecution === 2 && k.consecutive === 2) {
-				met = 'NO as counted: 2 = one login, which the service defines as a password grant + a child-scope exchange (spec step 8); nothing per item or per execution';
+				met = 'NO as counted: 2 = one login, which the service defines as a password grant + a child-scope exchange (the contract\'s child-subscriber exchange); nothing per item or per execution';
 			}
 			add(
 				`1 token requests: ${k.label}`,
@@ -208,7 +208,7 @@ function rowsFor(results) {
 			const before = sc.A.arms.before;
 			add(
 				'8A same, node Concurrency 1',
-				`${U.fmtMs(sc.A.arms['node-c1'].nodeMs)}; ${before ? `the package before issue 11 in the same run: ${U.fmtMs(before.nodeMs)}` : 'before issue 11 (issue text, another machine): 20.8 s'}`,
+				`${U.fmtMs(sc.A.arms['node-c1'].nodeMs)}; ${before ? `the baseline package given with --baseline, in the same run: ${U.fmtMs(before.nodeMs)}` : 'the previous release (no --baseline given; figure from another machine): 20.8 s'}`,
 				'no slower than before',
 				sc.A.arms['node-c1'].nodeMs <= (before ? before.nodeMs * 1.02 : 20_800) ? 'yes' : 'NO',
 			);
@@ -225,7 +225,7 @@ function rowsFor(results) {
 			const before = r.arms.before;
 			add(
 				`8${key} same: node Concurrency 1`,
-				`${arm(r.arms['node-c1'])}; ${x2(r.arms['node-c1'].vsFloor)} floor${before ? `; before issue 11 (same run): ${arm(before)}, ${x2(before.vsFloor)} floor` : ''}`,
+				`${arm(r.arms['node-c1'])}; ${x2(r.arms['node-c1'].vsFloor)} floor${before ? `; the baseline package given with --baseline (same run): ${arm(before)}, ${x2(before.vsFloor)} floor` : ''}`,
 				'no slower than before',
 				before ? (r.arms['node-c1'].nodeMs <= before.nodeMs * 1.02 ? 'yes' : 'NO') : '-',
 			);
@@ -259,7 +259,7 @@ function rowsFor(results) {
 			const met =
 				key === '3x100' ? (t9.met.together && t9.met.delivered ? 'yes' : 'NO') : key === '3x200s' ? (t9.met.staggered && t9.met.delivered ? 'yes' : 'NO') : '-';
 			add(`9 ${t9.limit} per ${t9.windowMs / 1000} s: ${arm.label}`, span(arm.samples), targets[key], met);
-			if (arm.before) add(`9 same, package before issue 19 (${t9.baseline})`, span(arm.before), 'contrast', '-');
+			if (arm.before) add(`9 same, the baseline package given with --baseline-dir (${t9.baseline})`, span(arm.before), 'contrast', '-');
 		}
 	}
 	return rows;

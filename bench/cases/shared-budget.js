@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Case 9 (issue 19): one request budget per application per n8n process. Approvals (PUT
+ * Case 9: one request budget per application per n8n process. Approvals (PUT
  * /proposals/61001/approve, each tagged) against the emulator's sliding rate limit of LIMIT per
  * WINDOW_MS per client id (429 + Retry-After in seconds), from worker processes (bench/lib/
  * budget-worker.js: the n8n-core harness with the package, several executions at once, as an
@@ -13,7 +13,7 @@
  * Figures per arm: wall time from the first execution's start to the last one's end, its ratio to
  * the window floor (floor((n - 1) / LIMIT) windows), throttled answers, approvals delivered and
  * duplicated (from the emulator's log), executions that failed. `baselineDir`: a built package
- * directory (e.g. the package before issue 19) run once in the same arms for comparison.
+ * directory (e.g. the previous release) run once in the same arms for comparison.
  */
 const path = require('node:path');
 const { startEmulator } = require('../../test/emulator');

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Case 8 (issue 11): a batch at the service's pace, in the real n8n 2.41.1 runtime of the e2e
+ * Case 8: a batch at the service's pace, in the real n8n 2.41.1 runtime of the e2e
  * set-up, with the emulator answering every request after 200 ms (a service 150-400 ms away).
  *
  * Arms, each a workflow "Manual Trigger -> Edit Fields (a list) -> Split Out -> <last node>" run
@@ -87,7 +87,7 @@ function windowFloorMs(items, limit, windowMs) {
 }
 
 /**
- * `baselineTarball`: the package as it was before issue 11 (one request after another); when given,
+ * `baselineTarball`: the baseline package (e.g. the previous release, one request after another); when given,
  * scenarios A-C also run it (arm `before`, in its own n8n instance, same emulator and run).
  */
 async function run({ tarball, baselineTarball, quick = false, scenarios = ['A', 'B', 'C', 'D'] }) {
