@@ -11,7 +11,7 @@ import { STATE_VERSION, StatusMemory, readState, stateBytes, versionKey, writeSt
 import { toODataInstant } from './time';
 
 /**
- * One poll of the Work Order Service Trigger (README "Trigger", docs/trigger.md).
+ * One poll of the Work Order Service Polling Trigger (docs/trigger.md).
  *
  * Activation (the first poll of an active workflow) reads the service's clock: T0. What the
  * service dated before T0 was already there; everything dated at or after T0 is an event. Each

@@ -5,7 +5,7 @@ import { createHash } from 'crypto';
  * (3 more times, 5 minutes apart), so an identical raw body seen again within the horizon is a
  * re-send. Remembered in process memory (static data changed in `webhook()` is not saved when the
  * request starts an execution), as a SHA-256 of the body per trigger, bounded in count and time.
- * What this covers across processes is in the README ("Each event once").
+ * What this covers across processes is in docs/webhook-trigger.md (queue mode).
  */
 
 /** 3 re-sends 5 minutes apart, plus margin for a slow service. */
