@@ -26,8 +26,6 @@
  * (n8n 1.x stops the workflow when a tool fails; see agentWorkflow).
  */
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const n8n = require('./n8n');
@@ -254,39 +252,7 @@ async function runAgentE2E({ version, tarball, check }) {
 }
 
 async function main() {
-	const args = process.argv.slice(2);
-	const arg = (name) => {
-		const i = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-		if (i < 0) return undefined;
-		return args[i].includes('=') ? args[i].split('=').slice(1).join('=') : args[i + 1];
-	};
-	const versions = (arg('version') ?? process.env.N8N_E2E_N8N_VERSION ?? n8n.N8N_VERSIONS.join(',')).split(',').map((v) => v.trim()).filter(Boolean);
-	const tarball = arg('tarball') ?? n8n.packPackage(fs.mkdtempSync(path.join(os.tmpdir(), 'wos-agent-pack-'))).tarball;
-	const results = [];
-	const check = async (name, fn) => {
-		const t = Date.now();
-		try {
-			await fn();
-			results.push({ name, ok: true });
-			console.log(`ok   ${name} (${Date.now() - t} ms)`);
-			return true;
-		} catch (err) {
-			results.push({ name, ok: false });
-			console.log(`FAIL ${name} (${Date.now() - t} ms)\n${String(err && err.stack ? err.stack : err).replace(/^/gm, '     ')}`);
-			return false;
-		}
-	};
-	for (const version of versions) {
-		try {
-			await runAgentE2E({ version, tarball, check });
-		} catch (err) {
-			results.push({ name: `AI agent (n8n ${version}): setup`, ok: false });
-			console.log(`FAIL AI agent (n8n ${version}): setup\n${String(err && err.stack ? err.stack : err).replace(/^/gm, '     ')}`);
-		}
-	}
-	const failed = results.filter((r) => !r.ok).length;
-	console.log(`AI agent e2e: ${results.length - failed} passed, ${failed} failed`);
-	process.exitCode = failed ? 1 : 0;
+	await n8n.runStandalone({ label: 'AI agent', packPrefix: 'wos-agent-pack-', run: runAgentE2E });
 }
 
 if (require.main === module) {

@@ -575,11 +575,55 @@ function packPackage(dir, root = PACKAGE_ROOT) {
   return { tarball: path.join(dir, info.filename), info };
 }
 
+/**
+ * The command line of an e2e script run on its own (`node test/.../e2e-x.js [--version=a,b]
+ * [--tarball=f]`): packs the package unless a tarball is given, runs `run({ version, tarball, check })`
+ * for each n8n version, prints `ok`/`FAIL` per check and a summary, and sets the exit code.
+ */
+async function runStandalone({ label, packPrefix, run }) {
+  const args = process.argv.slice(2);
+  const arg = (name) => {
+    const i = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+    if (i < 0) return undefined;
+    return args[i].includes('=') ? args[i].split('=').slice(1).join('=') : args[i + 1];
+  };
+  const versions = (arg('version') ?? process.env.N8N_E2E_N8N_VERSION ?? N8N_VERSIONS.join(',')).split(',').map((v) => v.trim()).filter(Boolean);
+  const tarball = arg('tarball') ?? packPackage(fs.mkdtempSync(path.join(os.tmpdir(), packPrefix))).tarball;
+  const results = [];
+  const failure = (err) => String(err && err.stack ? err.stack : err).replace(/^/gm, '     ');
+  const check = async (name, fn) => {
+    const t = Date.now();
+    try {
+      await fn();
+      results.push({ name, ok: true });
+      console.log(`ok   ${name} (${Date.now() - t} ms)`);
+      return true;
+    } catch (err) {
+      results.push({ name, ok: false });
+      console.log(`FAIL ${name} (${Date.now() - t} ms)\n${failure(err)}`);
+      return false;
+    }
+  };
+  for (const version of versions) {
+    try {
+      await run({ version, tarball, check });
+    } catch (err) {
+      results.push({ name: `${label} (n8n ${version}): setup`, ok: false });
+      console.log(`FAIL ${label} (n8n ${version}): setup\n${failure(err)}`);
+    }
+  }
+  const failed = results.filter((r) => !r.ok).length;
+  console.log(`${label} e2e: ${results.length - failed} passed, ${failed} failed`);
+  process.exitCode = failed ? 1 : 0;
+  return results;
+}
+
 module.exports = {
   PACKAGE_ROOT,
   cleanNpmEnv,
   staleDistFiles,
   packPackage,
+  runStandalone,
   N8N_VERSION,
   N8N_VERSIONS,
   NODE_VERSION,

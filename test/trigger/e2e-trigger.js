@@ -42,7 +42,6 @@
 const assert = require('node:assert/strict');
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const n8n = require('../e2e/n8n');
@@ -494,42 +493,7 @@ async function largeTenant({ version, instance, logFile, check, log, prefix }) {
 
 // ------------------------------------------------------------------ standalone
 async function main() {
-  const args = process.argv.slice(2);
-  const arg = (name) => {
-    const i = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-    if (i < 0) return undefined;
-    return args[i].includes('=') ? args[i].split('=').slice(1).join('=') : args[i + 1];
-  };
-  const versions = (arg('version') ?? process.env.N8N_E2E_N8N_VERSION ?? n8n.N8N_VERSIONS.join(',')).split(',').map((v) => v.trim()).filter(Boolean);
-  let tarball = arg('tarball');
-  if (!tarball) {
-    tarball = n8n.packPackage(fs.mkdtempSync(path.join(os.tmpdir(), 'wos-trigger-pack-'))).tarball;
-  }
-  const results = [];
-  const check = async (name, fn) => {
-    const t = Date.now();
-    try {
-      await fn();
-      results.push({ name, ok: true });
-      console.log(`ok   ${name} (${Date.now() - t} ms)`);
-      return true;
-    } catch (err) {
-      results.push({ name, ok: false });
-      console.log(`FAIL ${name} (${Date.now() - t} ms)\n${String(err && err.stack ? err.stack : err).replace(/^/gm, '     ')}`);
-      return false;
-    }
-  };
-  for (const version of versions) {
-    try {
-      await runTriggerE2E({ version, tarball, check });
-    } catch (err) {
-      results.push({ name: `trigger (n8n ${version}): setup`, ok: false });
-      console.log(`FAIL trigger (n8n ${version}): setup\n${String(err && err.stack ? err.stack : err).replace(/^/gm, '     ')}`);
-    }
-  }
-  const failed = results.filter((r) => !r.ok).length;
-  console.log(`trigger e2e: ${results.length - failed} passed, ${failed} failed`);
-  process.exitCode = failed ? 1 : 0;
+  await n8n.runStandalone({ label: 'trigger', packPrefix: 'wos-trigger-pack-', run: runTriggerE2E });
 }
 
 if (require.main === module) {

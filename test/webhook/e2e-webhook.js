@@ -30,7 +30,6 @@
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const n8n = require('../e2e/n8n');
@@ -302,40 +301,7 @@ async function runWebhookE2E({ version, tarball, check, log = (line) => console.
 
 // ------------------------------------------------------------------ standalone
 async function main() {
-  const args = process.argv.slice(2);
-  const arg = (name) => {
-    const i = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-    if (i < 0) return undefined;
-    return args[i].includes('=') ? args[i].split('=').slice(1).join('=') : args[i + 1];
-  };
-  const versions = (arg('version') ?? process.env.N8N_E2E_N8N_VERSION ?? n8n.N8N_VERSIONS.join(',')).split(',').map((v) => v.trim()).filter(Boolean);
-  let tarball = arg('tarball');
-  if (!tarball) tarball = n8n.packPackage(fs.mkdtempSync(path.join(os.tmpdir(), 'wos-hook-pack-'))).tarball;
-  const results = [];
-  const check = async (name, fn) => {
-    const t = Date.now();
-    try {
-      await fn();
-      results.push({ name, ok: true });
-      console.log(`ok   ${name} (${Date.now() - t} ms)`);
-      return true;
-    } catch (err) {
-      results.push({ name, ok: false });
-      console.log(`FAIL ${name} (${Date.now() - t} ms)\n${String(err && err.stack ? err.stack : err).replace(/^/gm, '     ')}`);
-      return false;
-    }
-  };
-  for (const version of versions) {
-    try {
-      await runWebhookE2E({ version, tarball, check });
-    } catch (err) {
-      results.push({ name: `webhook trigger (n8n ${version}): setup`, ok: false });
-      console.log(`FAIL webhook trigger (n8n ${version}): setup\n${String(err && err.stack ? err.stack : err).replace(/^/gm, '     ')}`);
-    }
-  }
-  const failed = results.filter((r) => !r.ok).length;
-  console.log(`webhook e2e: ${results.length - failed} passed, ${failed} failed`);
-  process.exitCode = failed ? 1 : 0;
+  await n8n.runStandalone({ label: 'webhook trigger', packPrefix: 'wos-hook-pack-', run: runWebhookE2E });
 }
 
 if (require.main === module) {
