@@ -68,6 +68,79 @@ function contractorCredential(emulator, userKey = 'contractor') {
 }
 
 /**
+ * An OAuth2 (authorization code) credential as n8n stores it after Connect: oauthTokenData from the
+ * emulator's token endpoint. @param {any} emulator @param {string} [userKey]
+ */
+async function oAuth2Credential(emulator, userKey = 'subscriber') {
+	const client = emulator.fixtures.clients.main;
+	const user = emulator.fixtures.users[userKey];
+	const response = await fetch(`${emulator.authUrl}/oauth/token`, {
+		method: 'POST',
+		headers: {
+			authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+			'content-type': 'application/x-www-form-urlencoded',
+		},
+		body: new URLSearchParams({ grant_type: 'password', username: user.username, password: user.password }),
+	});
+	return {
+		authServerUrl: emulator.authUrl,
+		baseUrl: emulator.baseUrl,
+		clientId: client.clientId,
+		clientSecret: client.clientSecret,
+		authUrl: `${emulator.authUrl}/oauth/authorize`,
+		accessTokenUrl: `${emulator.authUrl}/oauth/token`,
+		grantType: 'authorizationCode',
+		authentication: 'header',
+		scope: '',
+		authQueryParameters: '',
+		oauthTokenData: await response.json(),
+	};
+}
+
+/** One harness for a test file: created in beforeAll, closed in afterAll. */
+function useFileHarness() {
+	/** @type {{ harness: any }} */
+	const env = { harness: null };
+	beforeAll(async () => {
+		env.harness = await createHarness({ packageDir: ROOT });
+	});
+	afterAll(async () => {
+		await env.harness?.close();
+	});
+	return env;
+}
+
+const openEmulators = new Set();
+let serviceCounter = 0;
+
+/** Closes the emulators `serviceWithCredential` started, after each test of the file that calls this. */
+function closeServicesAfterEach() {
+	afterEach(async () => {
+		for (const emulator of openEmulators) await emulator.close();
+		openEmulators.clear();
+	});
+}
+
+/**
+ * A fresh emulator (long token lifetimes: tests move the service clock instead of waiting) and a
+ * credential of the given kind for it, stored in the harness.
+ * @param {any} harness
+ * @param {{ authentication?: 'password'|'oAuth2'|'contractor', userKey?: string, emulatorOptions?: object, idPrefix?: string }} [options]
+ * @returns {Promise<{ emu: any, credentialId: string }>}
+ */
+async function serviceWithCredential(harness, { authentication = 'password', userKey, emulatorOptions = {}, idPrefix = 'cred' } = {}) {
+	const emu = await startEmulator({ accessTokenTtl: 86_400, jwtTtl: 86_400, ...emulatorOptions });
+	openEmulators.add(emu);
+	const credentialId = `${idPrefix}-${++serviceCounter}`;
+	let data;
+	if (authentication === 'contractor') data = contractorCredential(emu, userKey);
+	else if (authentication === 'oAuth2') data = await oAuth2Credential(emu, userKey);
+	else data = passwordCredential(emu, userKey);
+	harness.credentials.set(credentialId, { name: `Emulator ${authentication}`, type: CREDENTIAL_TYPES[authentication], data });
+	return { emu, credentialId };
+}
+
+/**
  * Builds Manual Trigger -> Items -> Work Order Service.
  * @param {{ parameters: object, items?: any[], authentication?: 'password'|'oAuth2'|'contractor', credentialId?: string, continueOnFail?: boolean, nodeName?: string }} spec
  */
@@ -201,6 +274,10 @@ module.exports = {
 	useEnvironment,
 	passwordCredential,
 	contractorCredential,
+	oAuth2Credential,
+	useFileHarness,
+	closeServicesAfterEach,
+	serviceWithCredential,
 	workflow,
 	runNode,
 	items,

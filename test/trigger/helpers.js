@@ -7,78 +7,21 @@
  * test depends on nothing another test did. Polls run through n8n-core's real poll path
  * (harness.activate / trigger.poll(), harness.poll({ mode: 'manual' })).
  */
-const { startEmulator } = require('../emulator');
-const { createHarness } = require('../harness');
-const { ROOT, passwordCredential, contractorCredential, apiRequests } = require('../support');
+const { CREDENTIAL_TYPES, apiRequests, closeServicesAfterEach, serviceWithCredential, useFileHarness } = require('../support');
 
 const TRIGGER_TYPE = 'n8n-nodes-work-order-service.workOrderServiceTrigger';
 const TRIGGER_NAME = 'Work Order Service Trigger';
-const CREDENTIAL_TYPES = {
-	password: 'workOrderServiceApi',
-	oAuth2: 'workOrderServiceOAuth2Api',
-	contractor: 'workOrderServiceContractorApi',
-};
 
-/** The harness for this file (created in beforeAll, closed in afterAll). */
-function useHarness() {
-	const env = { harness: null };
-	beforeAll(async () => {
-		env.harness = await createHarness({ packageDir: ROOT });
-	});
-	afterAll(() => env.harness?.close());
-	return env;
-}
-
-let credentialCounter = 0;
-const openEmulators = new Set();
-afterEach(async () => {
-	for (const emu of openEmulators) await emu.close();
-	openEmulators.clear();
-});
+const useHarness = useFileHarness;
+closeServicesAfterEach();
 
 /**
- * A fresh emulator (closed after the test) and a fresh password credential for it.
+ * A fresh emulator (closed after the test) and a fresh credential for it (password by default).
  * Long token lifetimes: tests move the service clock forward instead of waiting.
  * @returns {Promise<{ emu: any, credentialId: string }>}
  */
 async function freshService(harness, emulatorOptions = {}, { authentication = 'password', userKey } = {}) {
-	const emu = await startEmulator({ accessTokenTtl: 86_400, jwtTtl: 86_400, ...emulatorOptions });
-	openEmulators.add(emu);
-	const credentialId = `trigger-cred-${++credentialCounter}`;
-	let data;
-	if (authentication === 'contractor') data = contractorCredential(emu, userKey);
-	else if (authentication === 'oAuth2') data = await oAuth2Credential(emu, userKey);
-	else data = passwordCredential(emu, userKey);
-	harness.credentials.set(credentialId, { name: `Emulator ${authentication}`, type: CREDENTIAL_TYPES[authentication], data });
-	return { emu, credentialId };
-}
-
-/** An OAuth2 (authorization code) credential as n8n stores it after Connect: oauthTokenData from the token endpoint. */
-async function oAuth2Credential(emu, userKey = 'subscriber') {
-	const client = emu.fixtures.clients.main;
-	const user = emu.fixtures.users[userKey];
-	const response = await fetch(`${emu.authUrl}/oauth/token`, {
-		method: 'POST',
-		headers: {
-			authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
-			'content-type': 'application/x-www-form-urlencoded',
-		},
-		body: new URLSearchParams({ grant_type: 'password', username: user.username, password: user.password }),
-	});
-	const token = await response.json();
-	return {
-		authServerUrl: emu.authUrl,
-		baseUrl: emu.baseUrl,
-		clientId: client.clientId,
-		clientSecret: client.clientSecret,
-		authUrl: `${emu.authUrl}/oauth/authorize`,
-		accessTokenUrl: `${emu.authUrl}/oauth/token`,
-		grantType: 'authorizationCode',
-		authentication: 'header',
-		scope: '',
-		authQueryParameters: '',
-		oauthTokenData: token,
-	};
+	return await serviceWithCredential(harness, { authentication, userKey, emulatorOptions, idPrefix: 'trigger-cred' });
 }
 
 /**

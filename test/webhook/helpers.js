@@ -8,81 +8,26 @@
  * harness's webhook server and run `webhook()` on a WebhookContext (test/harness/webhook.js).
  */
 const crypto = require('node:crypto');
-const { startEmulator } = require('../emulator');
-const { createHarness } = require('../harness');
-const { ROOT, passwordCredential, contractorCredential } = require('../support');
+const { CREDENTIAL_TYPES, ROOT, closeServicesAfterEach, serviceWithCredential, useFileHarness } = require('../support');
 
 const TYPE = 'n8n-nodes-work-order-service.workOrderServiceWebhookTrigger';
 const NAME = 'Work Order Service Trigger';
-const CREDENTIAL_TYPES = {
-	password: 'workOrderServiceApi',
-	oAuth2: 'workOrderServiceOAuth2Api',
-	contractor: 'workOrderServiceContractorApi',
-};
 const WEBHOOKS = '/api/v3/NotificationWebHooks';
 const SIGNING_KEY = '/api/v3/NotificationSubscriptions/SigningKey';
 
-/** The harness for this file (created in beforeAll, closed in afterAll). */
-function useHarness() {
-	const env = { harness: null };
-	beforeAll(async () => {
-		env.harness = await createHarness({ packageDir: ROOT });
-	});
-	afterAll(async () => {
-		await env.harness?.close();
-	});
-	return env;
-}
-
+const useHarness = useFileHarness;
+closeServicesAfterEach();
 let counter = 0;
-const open = new Set();
-afterEach(async () => {
-	for (const item of open) await item.close();
-	open.clear();
-});
-
-/** An OAuth2 (authorization code) credential as n8n stores it after Connect. */
-async function oAuth2Credential(emu, userKey) {
-	const client = emu.fixtures.clients.main;
-	const user = emu.fixtures.users[userKey];
-	const response = await fetch(`${emu.authUrl}/oauth/token`, {
-		method: 'POST',
-		headers: {
-			authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
-			'content-type': 'application/x-www-form-urlencoded',
-		},
-		body: new URLSearchParams({ grant_type: 'password', username: user.username, password: user.password }),
-	});
-	return {
-		authServerUrl: emu.authUrl,
-		baseUrl: emu.baseUrl,
-		clientId: client.clientId,
-		clientSecret: client.clientSecret,
-		authUrl: `${emu.authUrl}/oauth/authorize`,
-		accessTokenUrl: `${emu.authUrl}/oauth/token`,
-		grantType: 'authorizationCode',
-		authentication: 'header',
-		scope: '',
-		authQueryParameters: '',
-		oauthTokenData: await response.json(),
-	};
-}
 
 /**
  * A fresh emulator (closed after the test; re-sends 50 ms apart) and a credential for it:
  * the Super Admin `manager` by default.
  */
 async function freshService(harness, { authentication = 'password', userKey, emulator = {}, webhookOptions = {} } = {}) {
-	const emu = await startEmulator({ accessTokenTtl: 86_400, jwtTtl: 86_400, ...emulator });
-	open.add(emu);
-	emu.setWebhookOptions({ retryDelayMs: 50, ...webhookOptions });
-	const credentialId = `hook-cred-${++counter}`;
-	let data;
-	if (authentication === 'contractor') data = contractorCredential(emu, userKey ?? 'contractor');
-	else if (authentication === 'oAuth2') data = await oAuth2Credential(emu, userKey ?? 'manager');
-	else data = passwordCredential(emu, userKey ?? 'manager');
-	harness.credentials.set(credentialId, { name: `Emulator ${authentication}`, type: CREDENTIAL_TYPES[authentication], data });
-	return { emu, credentialId };
+	const defaultUser = authentication === 'contractor' ? 'contractor' : 'manager';
+	const service = await serviceWithCredential(harness, { authentication, userKey: userKey ?? defaultUser, emulatorOptions: emulator, idPrefix: 'hook-cred' });
+	service.emu.setWebhookOptions({ retryDelayMs: 50, ...webhookOptions });
+	return service;
 }
 
 /**
