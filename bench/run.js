@@ -347,17 +347,20 @@ function mergeIntoResults(partial) {
 	full.results = ordered;
 	const rerun = { cases: partial.cases, startedAt: partial.startedAt, elapsedMs: partial.elapsedMs, command: partial.command, gitCommit: partial.machine.gitCommit, loadAverage: partial.loadAverage };
 	full.reruns = [...(full.reruns ?? []).filter((rr) => !rr.cases.every((c) => partial.cases.includes(c))), rerun];
-	full.table = rowsFor(full.results);
+	writeResultsMd(full);
 	fs.writeFileSync(file, JSON.stringify(full, null, 2) + '\n');
+}
+
+/** bench/RESULTS.md from a whole report (its table computed again from its results). */
+function writeResultsMd(full) {
+	full.table = rowsFor(full.results);
 	fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), markdown(full, full.table));
 }
 
 async function main() {
 	if (arg('render')) {
 		// bench/RESULTS.md again from bench/results.json (no run): after a change of the report's words
-		const full = JSON.parse(fs.readFileSync(path.join(__dirname, 'results.json'), 'utf8'));
-		full.table = rowsFor(full.results);
-		fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), markdown(full, full.table));
+		writeResultsMd(JSON.parse(fs.readFileSync(path.join(__dirname, 'results.json'), 'utf8')));
 		console.log('written: bench/RESULTS.md');
 		return;
 	}
