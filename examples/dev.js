@@ -49,7 +49,7 @@ const DEV_DIR = path.join(
 	`${path.basename(ROOT)}-${require('node:crypto').createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}`,
 );
 const PKG = require('../package.json');
-const NODE_TYPES = [`${PKG.name}.workOrderService`, `${PKG.name}.workOrderServiceTrigger`];
+const NODE_TYPES = [`${PKG.name}.workOrderService`, `${PKG.name}.workOrderServicePollingTrigger`];
 const ENCRYPTION_KEY = 'wos-dev-encryption-key-not-for-production';
 /** The owner account `npm run dev` sets up (a local demo n8n on 127.0.0.1 only). */
 const OWNER = Object.freeze({ email: 'owner@example.com', firstName: 'Demo', lastName: 'Owner', password: 'WorkOrders-Demo-1' });

@@ -168,7 +168,7 @@ async function instantEvent(emulator, harness) {
 			{
 				id: 'instant-trigger',
 				name: 'Work Order Service Trigger',
-				type: 'n8n-nodes-work-order-service.workOrderServiceWebhookTrigger',
+				type: 'n8n-nodes-work-order-service.workOrderServiceTrigger',
 				typeVersion: 1,
 				position: [0, 0],
 				webhookId: '0b7c4f3e-9a61-4d2b-8f0e-5c1d2a3b4c5d',

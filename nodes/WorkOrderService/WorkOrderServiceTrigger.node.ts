@@ -1,164 +1,98 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentials } from './descriptions/authentication';
 import { listFilterOption } from './descriptions/listFilters';
-import { requestOptionsProperty } from './descriptions/requestOptions';
-import { DEFAULT_LOOKBACK_SECONDS, pollWorkOrders } from './trigger/poll';
-import { DEFAULT_MEMORY_LIMIT } from './trigger/state';
+import { EVENT_OPTIONS } from './webhook/events';
+import { receiveEvent } from './webhook/receive';
+import { checkExists, create, deleteRegistration } from './webhook/registration';
 
 export class WorkOrderServiceTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Work Order Service Polling Trigger',
+		displayName: 'Work Order Service Trigger',
 		name: 'workOrderServiceTrigger',
 		icon: { light: 'file:workOrderService.svg', dark: 'file:workOrderService.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle:
-			'={{ {"workOrderCreated": "Work Order Created", "workOrderUpdated": "Work Order Updated", "workOrderStatusChanged": "Work Order Status Changed"}[$parameter["event"]] }}',
+		subtitle: '={{ ($parameter["events"] || []).length + " event" + (($parameter["events"] || []).length === 1 ? "" : "s") }}',
 		description:
-			'Starts the workflow when work orders are created, changed or change status in the facility Work Order Service (polls; no administrator needed)',
-		defaults: { name: 'Work Order Service Polling Trigger' },
-		polling: true,
+			'Starts the workflow at once when work orders, proposals or checklist responses change in the facility Work Order Service (registers a webhook; needs an administrator)',
+		defaults: { name: 'Work Order Service Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials,
-		hints: [
+		webhooks: [
 			{
-				type: 'info',
-				message:
-					'Each poll emits one item per work order that was created or changed since the last poll. Make sure the workflow handles several items.',
-				whenToDisplay: 'beforeExecution',
-				location: 'outputPane',
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
 			},
 		],
 		properties: [
 			authenticationProperty,
 			{
-				displayName: 'Event',
-				name: 'event',
-				type: 'options',
-				noDataExpression: true,
-				required: true,
-				default: 'workOrderUpdated',
-				options: [
-					{
-						name: 'Work Order Created',
-						value: 'workOrderCreated',
-						description: 'A new work order (by its Call Date)',
-					},
-					{
-						name: 'Work Order Status Changed',
-						value: 'workOrderStatusChanged',
-						description: 'The primary or extended status differs from the one the trigger last saw',
-					},
-					{
-						name: 'Work Order Updated',
-						value: 'workOrderUpdated',
-						description: 'Any change to a work order, its creation included',
-					},
-				],
+				displayName:
+					'On activation this trigger registers a webhook with the service, which needs an administrator: the "Super Admin" role (subscriber users) or the "Provider Automation Admin" access level (contractor users). Without one, use the Work Order Service Polling Trigger.',
+				name: 'adminNotice',
+				type: 'notice',
+				default: '',
 			},
 			{
-				displayName: 'Filters',
-				name: 'filters',
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: [],
+				options: EVENT_OPTIONS,
+				description:
+					'The events that start the workflow. Each delivery becomes one item with EventType, Action and the Object as the service sent it.',
+			},
+			{
+				displayName: 'Rules',
+				name: 'rules',
 				type: 'collection',
-				placeholder: 'Add Filter',
+				placeholder: 'Add Rule',
 				default: {},
+				description: 'Narrow which records notify; the service applies the rules. Lists are comma-separated; empty = no restriction.',
 				options: [
-					listFilterOption('categories', 'Only work orders of these categories (comma-separated)'),
+					listFilterOption('categories', 'Only records of these work-order categories (comma-separated)'),
+					listFilterOption('trades', 'Only records of these trades (comma-separated)'),
 					{
-						displayName: 'Location IDs',
-						name: 'locationIds',
-						type: 'string',
-						default: '',
-						placeholder: '501, 502',
-						description: 'Only work orders at these locations (comma-separated IDs)',
-					},
-					{
-						displayName: 'OData Filter',
-						name: 'filter',
-						type: 'string',
-						default: '',
-						placeholder: "Priority eq 'P1 - Emergency'",
-						description:
-							'An OData $filter clause of your own, combined with the other filters by AND, e.g. <code>Nte gt 1000</code>',
-					},
-					{
-						displayName: 'Primary Statuses',
+						displayName: 'Work Order Statuses',
 						name: 'statuses',
 						type: 'string',
 						default: '',
-						placeholder: 'OPEN, COMPLETED',
+						placeholder: 'OPEN, IN PROGRESS',
 						description:
-							'Only work orders whose primary status is one of these (comma-separated). With Status Changed: work orders whose status changed to one of these.',
-					},
-					listFilterOption('trades', 'Only work orders of these trades (comma-separated)'),
-				],
-			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Lookback Window (Seconds)',
-						name: 'lookbackSeconds',
-						type: 'number',
-						default: DEFAULT_LOOKBACK_SECONDS,
-						typeOptions: { minValue: 0, maxValue: 3600 },
-						description:
-							'How far back each poll reads before the end of the last one, to catch changes the service shows late (its read replicas lag up to about 30 s). Changes read twice are recognised and emitted once.',
-					},
-					{
-						displayName: 'Max Work Orders Remembered',
-						name: 'maxRemembered',
-						type: 'number',
-						default: DEFAULT_MEMORY_LIMIT,
-						typeOptions: { minValue: 1000, numberPrecision: 0 },
-						displayOptions: { show: { '/event': ['workOrderStatusChanged'] } },
-						description:
-							'The trigger remembers the status of every matching work order (about 3 to 6 bytes each in the workflow\'s static data). Beyond this many, the oldest (lowest IDs) are forgotten: their next change is handled as Unknown Previous Status says.',
-					},
-					{
-						displayName: 'Start Date',
-						name: 'startDate',
-						type: 'dateTime',
-						default: '',
-						displayOptions: { hide: { '/event': ['workOrderStatusChanged'] } },
-						description:
-							'Also emit the work orders changed (created, for Work Order Created) since this date when the workflow is activated. Empty: only what happens after activation. A date without offset is in the workflow time zone.',
-					},
-					{
-						displayName: 'Unknown Previous Status',
-						name: 'unknownPreviousStatus',
-						type: 'options',
-						default: 'emit',
-						displayOptions: { show: { '/event': ['workOrderStatusChanged'] } },
-						options: [
-							{
-								name: 'Emit',
-								value: 'emit',
-								description: 'Emit the work order: no status change is missed, but its change may not have been one',
-							},
-							{
-								name: 'Ignore',
-								value: 'ignore',
-								description: 'Only remember its status: no false event, but a status change can be missed',
-							},
-						],
-						description:
-							'After activation the trigger reads the status of every work order (50 per request) while it already reports changes. A work order that existed at activation but whose status it does not know (it changed before its status was read, was not in the lists or filters then, or was forgotten beyond Max Work Orders Remembered) has no known previous status.',
+							'Only work orders with one of these primary statuses (comma-separated). Applies to work-order events; proposal events are one per proposal status already.',
 					},
 				],
 			},
-			requestOptionsProperty('trigger'),
 		],
 	};
 
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollWorkOrders.call(this);
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkExists.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await create.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await deleteRegistration.call(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receiveEvent.call(this);
 	}
 }

@@ -10,7 +10,7 @@ describe('isToolCall: the node type n8n gives the tool variant', () => {
 	test.each([
 		['n8n-nodes-work-order-service.workOrderServiceTool', true],
 		['n8n-nodes-work-order-service.workOrderService', false],
-		['n8n-nodes-work-order-service.workOrderServiceTrigger', false],
+		['n8n-nodes-work-order-service.workOrderServicePollingTrigger', false],
 	])('%s -> %s', (type, expected) => {
 		expect(isToolCall({ getNode: () => node(type) })).toBe(expected);
 	});

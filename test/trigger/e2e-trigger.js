@@ -48,7 +48,7 @@ const n8n = require('../e2e/n8n');
 const { startEmulator } = require('../emulator');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const TRIGGER_TYPE = 'n8n-nodes-work-order-service.workOrderServiceTrigger';
+const TRIGGER_TYPE = 'n8n-nodes-work-order-service.workOrderServicePollingTrigger';
 const TRIGGER_NAME = 'Work Order Service Trigger';
 const LIST = '/api/v3/odata/workorders';
 const CREDENTIAL = { id: 'wosTriggerE2eCred', name: 'Work Order Service (emulator, trigger e2e)' };

@@ -9,7 +9,7 @@
  */
 const { CREDENTIAL_TYPES, apiRequests, closeServicesAfterEach, serviceWithCredential, useFileHarness } = require('../support');
 
-const TRIGGER_TYPE = 'n8n-nodes-work-order-service.workOrderServiceTrigger';
+const TRIGGER_TYPE = 'n8n-nodes-work-order-service.workOrderServicePollingTrigger';
 const TRIGGER_NAME = 'Work Order Service Trigger';
 
 const useHarness = useFileHarness;

@@ -36,7 +36,7 @@ const n8n = require('../e2e/n8n');
 const { startEmulator } = require('../emulator');
 const { startN8n, waitFor } = require('../trigger/e2e-trigger');
 
-const TYPE = 'n8n-nodes-work-order-service.workOrderServiceWebhookTrigger';
+const TYPE = 'n8n-nodes-work-order-service.workOrderServiceTrigger';
 const NAME = 'Work Order Service Trigger';
 const CREDENTIAL = { id: 'wosHookE2eCred01', name: 'Work Order Service (emulator, webhook e2e)' };
 const WF = 'wosHookE2e000001'; // n8n 1.x saves static data only for ids of at most 16 characters

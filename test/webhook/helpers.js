@@ -10,7 +10,7 @@
 const crypto = require('node:crypto');
 const { CREDENTIAL_TYPES, ROOT, closeServicesAfterEach, serviceWithCredential, useFileHarness } = require('../support');
 
-const TYPE = 'n8n-nodes-work-order-service.workOrderServiceWebhookTrigger';
+const TYPE = 'n8n-nodes-work-order-service.workOrderServiceTrigger';
 const NAME = 'Work Order Service Trigger';
 const WEBHOOKS = '/api/v3/NotificationWebHooks';
 const SIGNING_KEY = '/api/v3/NotificationSubscriptions/SigningKey';

@@ -81,7 +81,7 @@ async function readStatusPage(budget: BaselineBudget, originMs: number, before: 
 	budget.requests++;
 	if (!('error' in outcome)) return outcome.read;
 	if (!isTransient(outcome.error)) throw outcome.error;
-	ctx.logger.warn('Work Order Service Trigger: reading the statuses as of activation paused until the next poll', {
+	ctx.logger.warn('Work Order Service Polling Trigger: reading the statuses as of activation paused until the next poll', {
 		node: ctx.getNode().name,
 		error: (outcome.error as Error).message,
 	});

@@ -203,7 +203,7 @@ function newPoll(ctx: IPollFunctions, client: WorkOrderServiceClient, settings: 
 function logPoll(poll: Poll, activation: boolean, outcome: Outcome): void {
 	const { ctx, settings } = poll;
 	const { items, state, memory } = outcome;
-	ctx.logger.debug('Work Order Service Trigger polled', {
+	ctx.logger.debug('Work Order Service Polling Trigger polled', {
 		node: ctx.getNode().name,
 		event: settings.event,
 		activation,
@@ -225,7 +225,7 @@ export async function pollWorkOrders(this: IPollFunctions): Promise<INodeExecuti
 
 	const staticData = this.getWorkflowStaticData('node');
 	if (polling.has(staticData)) {
-		this.logger.debug('Work Order Service Trigger: the previous poll is still running; this one is skipped', { node: this.getNode().name });
+		this.logger.debug('Work Order Service Polling Trigger: the previous poll is still running; this one is skipped', { node: this.getNode().name });
 		return null;
 	}
 	polling.add(staticData);

@@ -89,7 +89,7 @@ function versionsOf(ctx: IPollFunctions, page: IDataObject[], field: DateField):
 	for (const record of page) {
 		const version = toVersion(record, field);
 		if (version) versions.push(version);
-		else ctx.logger.warn(`Work Order Service Trigger: skipped a work order without a usable Id or ${field}`, { node: ctx.getNode().name });
+		else ctx.logger.warn(`Work Order Service Polling Trigger: skipped a work order without a usable Id or ${field}`, { node: ctx.getNode().name });
 	}
 	return versions;
 }
@@ -280,7 +280,7 @@ export async function readBaselinePage(ctx: IPollFunctions, client: WorkOrderSer
 	for (const record of page.records) {
 		const id = idOf(record);
 		if (!id) {
-			ctx.logger.warn('Work Order Service Trigger: skipped a work order without a usable Id', { node: ctx.getNode().name });
+			ctx.logger.warn('Work Order Service Polling Trigger: skipped a work order without a usable Id', { node: ctx.getNode().name });
 			continue;
 		}
 		if (lowest === undefined || id.idValue < lowest) lowest = id.idValue;
