@@ -1,7 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, credentials } from './descriptions/authentication';
+import { authenticationFirst, authenticationProperty, credentials } from './descriptions/authentication';
 import { listFilterOption } from './descriptions/listFilters';
 import { requestOptionsProperty } from './descriptions/requestOptions';
 import { DEFAULT_LOOKBACK_SECONDS, pollWorkOrders } from './trigger/poll';
@@ -17,7 +17,7 @@ export class WorkOrderServicePollingTrigger implements INodeType {
 		subtitle:
 			'={{ {"workOrderCreated": "Work Order Created", "workOrderUpdated": "Work Order Updated", "workOrderStatusChanged": "Work Order Status Changed"}[$parameter["event"]] }}',
 		description:
-			'Starts the workflow when work orders are created, changed or change status in the facility Work Order Service (polls; no administrator needed)',
+			'Starts the workflow when work orders are created, changed or change status, by asking the service on a schedule: works for any user, no administrator needed',
 		defaults: { name: 'Work Order Service Polling Trigger' },
 		polling: true,
 		inputs: [],
@@ -32,10 +32,14 @@ export class WorkOrderServicePollingTrigger implements INodeType {
 				location: 'outputPane',
 			},
 		],
-		properties: [
+		// Authentication first, Poll Times (added by n8n) right after it, as in n8n's own triggers.
+		properties: authenticationFirst([
 			authenticationProperty,
 			{
-				displayName: 'Event',
+				// Not "Event": n8n's node panel would list each option as an event of this trigger, and a
+				// trigger entry with events but no actions says "We don't have ... actions yet". Without
+				// them the panel shows one entry, "Work Order Service Polling Trigger", that adds the node.
+				displayName: 'Watch For',
 				name: 'event',
 				type: 'options',
 				noDataExpression: true,
@@ -155,7 +159,7 @@ export class WorkOrderServicePollingTrigger implements INodeType {
 				],
 			},
 			requestOptionsProperty('trigger'),
-		],
+		]),
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

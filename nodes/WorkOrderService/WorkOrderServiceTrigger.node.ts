@@ -21,8 +21,10 @@ export class WorkOrderServiceTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ ($parameter["events"] || []).length + " event" + (($parameter["events"] || []).length === 1 ? "" : "s") }}',
+		// n8n's node panel lists this trigger together with the Work Order Service node (one entry, its
+		// events beside the node's actions) and shows this description for the entry: it speaks for both.
 		description:
-			'Starts the workflow at once when work orders, proposals or checklist responses change in the facility Work Order Service (registers a webhook; needs an administrator)',
+			'Read and update work orders, proposals, checklists and notes in the facility Work Order Service, or start a workflow the moment they change',
 		defaults: { name: 'Work Order Service Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -46,7 +46,7 @@ const TOOLS = [
 	{
 		name: 'approve_proposal',
 		parameters: { resource: 'proposal', operation: 'approve', proposalId: fromAI('proposal_id', 'ID of the proposal to approve', 'number') },
-		description: 'Approve a proposal unless invoiced or unlinked or over the approval limit in Work Order Service',
+		description: 'Approve a proposal in Work Order Service',
 	},
 	{
 		name: 'read_note',
@@ -56,7 +56,7 @@ const TOOLS = [
 			workOrderId: { __rl: true, mode: 'id', value: fromAI('work_order_id', 'ID of the work order', 'number') },
 			noteId: fromAI('note_id', 'ID of the note, as a string of digits'),
 		},
-		description: 'Get a work order note by its note ID as a digit string in Work Order Service',
+		description: 'Get a work order note in Work Order Service',
 	},
 	{
 		name: 'attach_file',
@@ -66,7 +66,7 @@ const TOOLS = [
 			workOrderId: { __rl: true, mode: 'id', value: fromAI('work_order_id', 'ID of the work order', 'number') },
 			noteId: fromAI('note_id', 'ID of the note, as a string of digits'),
 		},
-		description: 'Attach an input file to a work order note but not as an AI tool in Work Order Service',
+		description: 'Add an attachment to a note in Work Order Service',
 	},
 	{
 		name: 'list_rejection_reasons',
@@ -79,10 +79,10 @@ const TOOLS = [
 		description: 'Lists the reason codes a proposal can be rejected with.',
 	},
 	{
-		// The name n8n's editor gives a new tool node: "<action> in <node>" (68 characters here).
-		name: 'Get a work order by ID if this user can see it in Work Order Service',
+		// The name n8n's editor gives a new tool node: "<action> in <node>".
+		name: 'Get a work order in Work Order Service',
 		parameters: { resource: 'workOrder', operation: 'get', workOrderId: { __rl: true, mode: 'id', value: fromAI('work_order_id', 'ID of the work order', 'number') } },
-		description: 'Get a work order by ID if this user can see it in Work Order Service',
+		description: 'Get a work order in Work Order Service',
 	},
 ];
 

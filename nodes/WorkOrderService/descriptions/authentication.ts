@@ -48,3 +48,20 @@ export const authenticationProperty: INodeProperties = {
 	default: 'password',
 	description: 'Which login the node uses. Only credentials of this login can be selected.',
 };
+
+/**
+ * A polling node's parameters with Authentication first. n8n's loader puts Poll Times in front of a
+ * polling node's parameters (n8n-core: `properties.unshift(...commonPollingParameters)`), which would
+ * show Authentication, and the credential beside it, below Poll Times; n8n's own nodes show the
+ * credential and Authentication first. This list takes what n8n puts in front after Authentication.
+ */
+class AuthenticationFirst extends Array<INodeProperties> {
+	unshift(...items: INodeProperties[]): number {
+		this.splice(this[0]?.name === 'authentication' ? 1 : 0, 0, ...items);
+		return this.length;
+	}
+}
+
+export function authenticationFirst(properties: INodeProperties[]): INodeProperties[] {
+	return AuthenticationFirst.from(properties);
+}

@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 				value: 'submit',
 				description:
 					'Answer one checklist question of a work order, optionally with a photo: acknowledgement yes/no (on/off, 1/0, true/false), selector an option ID, text up to 500 characters, numeric a number',
-				action: 'Answer a checklist question with yes or no or an option ID or text or a number',
+				action: 'Answer a checklist question',
 			},
 		],
 		default: 'submit',

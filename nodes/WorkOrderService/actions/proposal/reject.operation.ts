@@ -16,6 +16,9 @@ const fields: FieldSpec[] = [
 			type: 'options',
 			typeOptions: { loadOptionsMethod: 'getRejectionReasons' },
 			default: '',
+			// The editor would flag the empty value "not supported" before anything is picked (the
+			// reasons come from the service); the ID is checked before the request instead.
+			allowArbitraryValues: true,
 			description:
 				'Reason code for the rejection. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},

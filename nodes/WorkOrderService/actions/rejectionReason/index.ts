@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				description: 'List the rejection reason codes valid for rejecting a proposal',
-				action: 'Get many rejection reasons usable as reject reason codes',
+				action: 'Get many rejection reasons',
 			},
 		],
 		default: 'getAll',

@@ -16,8 +16,8 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				description:
-					'List the child subscribers of the current subscriber (their IDs go into the credential\'s Child Subscriber ID)',
-				action: 'Get many subsidiaries if the user may list child subscribers',
+					'List the child subscribers of the current subscriber (their IDs go into the credential\'s Child Subscriber ID; needs the right to list them)',
+				action: 'Get many subsidiaries',
 			},
 		],
 		default: 'getAll',
