@@ -120,7 +120,7 @@ export function refusalFor(outcome: KeyOutcome): Refusal {
 	return {
 		status: 401,
 		message: 'Delivery refused: the signature does not match',
-		log: `Work Order Service Trigger: refused a delivery whose signature matches neither reading of the account's signing key${outcome.kind === 'throttled' ? ' (key re-read skipped: one per 30 s)' : ''} (401)`,
+		log: "Work Order Service Trigger: refused a delivery whose signature matches neither reading of the account's signing key (401)",
 	};
 }
 
@@ -159,16 +159,17 @@ function deliveryScope(ctx: IWebhookFunctions): { scope: string; manual: boolean
 
 /**
  * Verifies the signature with the key (read within the time left); on a mismatch with a key read
- * before, the key may have been rotated since: it is read again (bounded, throttled). Returns the
- * key read's outcome when the signature does not verify.
+ * before the delivery arrived, the key may have been rotated since: a key read that started after
+ * the delivery arrived is used (single flight, at most one read per few seconds: signingKey.ts).
+ * Returns the key read's outcome when the signature does not verify.
  */
-async function verifyDelivery(ctx: IWebhookFunctions, raw: Buffer, signature: Buffer, scope: string, started: number): Promise<KeyOutcome | undefined> {
+async function verifyDelivery(ctx: IWebhookFunctions, raw: Buffer, signature: Buffer, started: number): Promise<KeyOutcome | undefined> {
 	const identity = credentialIdentity(ctx);
 	const remaining = () => KEY_BUDGET_MS - (Date.now() - started);
 	let outcome: KeyOutcome = await signingKey(ctx, identity, remaining());
 	if (outcome.kind === 'key' && verifySignature(raw, signature, outcome.key)) return undefined;
-	if (outcome.kind === 'key' && !outcome.fresh) {
-		outcome = await rereadSigningKey(ctx, identity, scope, remaining());
+	if (outcome.kind === 'key' && outcome.readAt < started) {
+		outcome = await rereadSigningKey(ctx, identity, started, remaining());
 		if (outcome.kind === 'key' && verifySignature(raw, signature, outcome.key)) return undefined;
 	}
 	return outcome;
@@ -185,7 +186,7 @@ export async function receiveEvent(this: IWebhookFunctions): Promise<IWebhookRes
 	const signed = signedBody(this.getRequestObject() as unknown as RawRequest);
 	if ('refusal' in signed) return refuse(this, signed.refusal, log);
 	const { raw, signature } = signed;
-	const failed = await verifyDelivery(this, raw, signature, scope, started);
+	const failed = await verifyDelivery(this, raw, signature, started);
 	if (failed) return refuse(this, refusalFor(failed), log);
 
 	const events = parseEvents(raw);

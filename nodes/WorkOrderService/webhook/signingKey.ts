@@ -13,35 +13,54 @@ import { CREDENTIAL_TYPES, WorkOrderServiceClient, readAuthentication, readSetti
  * - Reads are single-flight: 20 deliveries arriving together on a cold process make one read.
  * - A read is bounded by the time the caller has left (a delivery must be answered within 5 s);
  *   a read that takes longer goes on in the background and fills the cache for the re-send.
- * - After a signature mismatch the key is read again once (it may have been rotated), at most
- *   once per REREAD_INTERVAL_MS per trigger, so a stream of forged deliveries cannot make the
- *   node call the service more often than that.
+ * - After a signature mismatch the key may have been rotated (`PUT .../SigningKey`: the old key
+ *   stops at once). Only a read that started after the delivery arrived can hold the new key: the
+ *   delivery uses one if there is one (in flight or done), else it has the key read again, unless
+ *   one was started less than MIN_READ_INTERVAL_MS ago; then the next read starts when that
+ *   interval is over, and every delivery that arrived meanwhile waits for that one read. So the
+ *   first delivery after a rotation verifies, also right after a refused delivery, and a stream of
+ *   forged deliveries makes at most one read per MIN_READ_INTERVAL_MS per credential.
  */
 
-export const REREAD_INTERVAL_MS = 30_000;
+/** The shortest time between two key reads for one credential (a few seconds: within a delivery's 3 s budget). */
+export const MIN_READ_INTERVAL_MS = 2_000;
 /** After a failed read, no new read starts for this long (deliveries are answered 503 meanwhile). */
 export const FAILED_READ_PAUSE_MS = 10_000;
 /** Where the service gives the account's signing key. */
 const SIGNING_ENDPOINT = '/NotificationSubscriptions/SigningKey';
 
+/** A key and when the read that gave it started. */
+interface ReadKey {
+	key: string;
+	readAt: number;
+}
+
+interface Read {
+	startedAt: number;
+	promise: Promise<ReadKey>;
+}
+
 interface Entry {
 	key?: string;
-	readAt?: number;
-	pending?: Promise<string>;
+	/** When the read that gave `key` started. */
+	keyReadAt?: number;
+	/** The read in flight. */
+	pending?: Read;
+	/** The next read, waiting for MIN_READ_INTERVAL_MS since the last one started. */
+	queued?: Promise<ReadKey>;
+	lastStartedAt?: number;
 	failedAt?: number;
 	failure?: unknown;
 }
 
 export type KeyOutcome =
-	| { kind: 'key'; key: string; fresh: boolean }
+	| { kind: 'key'; key: string; readAt: number }
 	| { kind: 'late' }
-	| { kind: 'failed'; error: unknown }
-	| { kind: 'throttled' };
+	| { kind: 'failed'; error: unknown };
 
 type KeyContext = IHookFunctions | IWebhookFunctions;
 
 const entries = new Map<string, Entry>();
-const lastReread = new Map<string, number>();
 
 /** The credential the node uses (its type and id): whose account's key this is. */
 export function credentialIdentity(ctx: KeyContext): string {
@@ -72,39 +91,60 @@ async function fetchKey(ctx: KeyContext): Promise<string> {
 	return key;
 }
 
-/** Starts (or joins) a read for the identity. */
-function startRead(ctx: KeyContext, identity: string): Promise<string> {
+function entryOf(identity: string): Entry {
 	let entry = entries.get(identity);
 	if (!entry) {
 		entry = {};
 		entries.set(identity, entry);
 	}
-	if (entry.pending) return entry.pending;
-	const target = entry;
-	const pending = fetchKey(ctx).then(
-		(key) => {
-			target.key = key;
-			target.readAt = Date.now();
-			target.failedAt = undefined;
-			target.failure = undefined;
-			if (target.pending === pending) target.pending = undefined;
-			return key;
+	return entry;
+}
+
+/** Starts a read now (the caller checked that none is in flight). */
+function begin(ctx: KeyContext, entry: Entry): Read {
+	const startedAt = Date.now();
+	entry.lastStartedAt = startedAt;
+	const promise = fetchKey(ctx).then(
+		(key): ReadKey => {
+			if (entry.keyReadAt === undefined || startedAt >= entry.keyReadAt) {
+				entry.key = key;
+				entry.keyReadAt = startedAt;
+			}
+			entry.failedAt = undefined;
+			entry.failure = undefined;
+			if (entry.pending?.promise === promise) entry.pending = undefined;
+			return { key, readAt: startedAt };
 		},
 		(error: unknown) => {
-			target.failedAt = Date.now();
-			target.failure = error;
-			if (target.pending === pending) target.pending = undefined;
+			entry.failedAt = Date.now();
+			entry.failure = error;
+			if (entry.pending?.promise === promise) entry.pending = undefined;
 			throw error;
 		},
 	);
 	// nobody may be waiting any more (the caller's budget ran out): no unhandled rejection
-	pending.catch(() => undefined);
-	target.pending = pending;
-	return pending;
+	promise.catch(() => undefined);
+	entry.pending = { startedAt, promise };
+	return entry.pending;
+}
+
+/** A read that starts after now: the one queued, or a new one once the read in flight is done and the interval is over. */
+function queueRead(ctx: KeyContext, entry: Entry): Promise<ReadKey> {
+	if (entry.queued) return entry.queued;
+	const queued = (async () => {
+		await entry.pending?.promise.catch(() => undefined);
+		const wait = (entry.lastStartedAt ?? -Infinity) + MIN_READ_INTERVAL_MS - Date.now();
+		if (wait > 0) await sleep(wait);
+		entry.queued = undefined;
+		return await begin(ctx, entry).promise;
+	})();
+	queued.catch(() => undefined);
+	entry.queued = queued;
+	return queued;
 }
 
 /** Waits for a read at most `budgetMs`. */
-async function within(read: Promise<string>, budgetMs: number): Promise<KeyOutcome> {
+async function within(read: Promise<ReadKey>, budgetMs: number): Promise<KeyOutcome> {
 	if (budgetMs <= 0) return { kind: 'late' };
 	const abort = new AbortController();
 	const timer = sleep(budgetMs, abort.signal).then(
@@ -114,7 +154,7 @@ async function within(read: Promise<string>, budgetMs: number): Promise<KeyOutco
 	try {
 		return await Promise.race([
 			read.then(
-				(key): KeyOutcome => ({ kind: 'key', key, fresh: true }),
+				({ key, readAt }): KeyOutcome => ({ kind: 'key', key, readAt }),
 				(error: unknown): KeyOutcome => ({ kind: 'failed', error }),
 			),
 			timer,
@@ -124,29 +164,33 @@ async function within(read: Promise<string>, budgetMs: number): Promise<KeyOutco
 	}
 }
 
+/** A failed read shortly before: no new read yet. */
+function recentFailure(entry: Entry, now: number): KeyOutcome | undefined {
+	if (entry.pending || entry.failedAt === undefined || now - entry.failedAt >= FAILED_READ_PAUSE_MS) return undefined;
+	return { kind: 'failed', error: entry.failure };
+}
+
 /** The cached key, or a read of it (single-flight) within `budgetMs`; no new read shortly after a failed one. */
 export async function signingKey(ctx: KeyContext, identity: string, budgetMs: number, now = Date.now()): Promise<KeyOutcome> {
-	const entry = entries.get(identity);
-	if (entry?.key !== undefined) return { kind: 'key', key: entry.key, fresh: false };
-	if (!entry?.pending && entry?.failedAt !== undefined && now - entry.failedAt < FAILED_READ_PAUSE_MS) {
-		return { kind: 'failed', error: entry.failure };
-	}
-	return await within(startRead(ctx, identity), budgetMs);
+	const entry = entryOf(identity);
+	if (entry.key !== undefined) return { kind: 'key', key: entry.key, readAt: entry.keyReadAt ?? 0 };
+	const failed = recentFailure(entry, now);
+	if (failed) return failed;
+	return await within(entry.pending?.promise ?? entry.queued ?? begin(ctx, entry).promise, budgetMs);
 }
 
 /**
- * After a mismatch: the key read again, unless this trigger had one re-read within
- * REREAD_INTERVAL_MS ('throttled'). A read already in flight is joined.
+ * After a mismatch with a key read before the delivery arrived (`arrivedAt`): a key read that
+ * started after it, as explained at the top (in flight or done: joined; else queued, at most one
+ * read per MIN_READ_INTERVAL_MS), within `budgetMs`.
  */
-export async function rereadSigningKey(ctx: KeyContext, identity: string, scope: string, budgetMs: number, now = Date.now()): Promise<KeyOutcome> {
-	const entry = entries.get(identity);
-	if (!entry?.pending) {
-		const last = lastReread.get(scope);
-		if (last !== undefined && now - last < REREAD_INTERVAL_MS) return { kind: 'throttled' };
-		lastReread.set(scope, now);
-		if (lastReread.size > 10_000) lastReread.delete(lastReread.keys().next().value as string);
-	}
-	return await within(startRead(ctx, identity), budgetMs);
+export async function rereadSigningKey(ctx: KeyContext, identity: string, arrivedAt: number, budgetMs: number, now = Date.now()): Promise<KeyOutcome> {
+	const entry = entryOf(identity);
+	if (entry.key !== undefined && (entry.keyReadAt ?? -Infinity) >= arrivedAt) return { kind: 'key', key: entry.key, readAt: entry.keyReadAt as number };
+	if (entry.pending && entry.pending.startedAt >= arrivedAt) return await within(entry.pending.promise, budgetMs);
+	const failed = recentFailure(entry, now);
+	if (failed) return failed;
+	return await within(queueRead(ctx, entry), budgetMs);
 }
 
 /**
@@ -154,9 +198,9 @@ export async function rereadSigningKey(ctx: KeyContext, identity: string, scope:
  * already: a delivery may have read it first).
  */
 export async function warmSigningKey(ctx: KeyContext, budgetMs: number): Promise<KeyOutcome> {
-	const entry = entries.get(credentialIdentity(ctx));
-	if (entry?.key !== undefined) return { kind: 'key', key: entry.key, fresh: false };
-	return await within(startRead(ctx, credentialIdentity(ctx)), budgetMs);
+	const entry = entryOf(credentialIdentity(ctx));
+	if (entry.key !== undefined) return { kind: 'key', key: entry.key, readAt: entry.keyReadAt ?? 0 };
+	return await within(entry.pending?.promise ?? begin(ctx, entry).promise, budgetMs);
 }
 
 /** The key this process holds for the node's credential, if any (to redact it from other clients' errors). */
@@ -167,5 +211,4 @@ export function knownSigningKey(ctx: KeyContext): string | undefined {
 /** Forgets every key (what a restart does; tests). */
 export function forgetSigningKeys(): void {
 	entries.clear();
-	lastReread.clear();
 }
