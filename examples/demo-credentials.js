@@ -30,4 +30,21 @@ function demoCredentials(emulator) {
 	}));
 }
 
-module.exports = { demoCredentials, readCredentialsFile, CREDENTIALS_FILE, DEFAULT_EMULATOR_ORIGIN };
+/**
+ * A password-grant credential for the emulator's administrator (`demo.manager`, "Super Admin": may
+ * register webhooks and read the signing key), which the instant trigger needs. `npm run dev`
+ * imports it beside the others.
+ * @param {{ authUrl: string, baseUrl: string, fixtures: any }} emulator a running emulator
+ */
+function adminCredential(emulator) {
+	const client = emulator.fixtures.clients.main;
+	const admin = emulator.fixtures.users.manager;
+	return {
+		id: 'wosAdminDemo',
+		name: 'Work Order Service (emulator, Super Admin)',
+		type: 'workOrderServiceApi',
+		data: { authServerUrl: emulator.authUrl, baseUrl: emulator.baseUrl, clientId: client.clientId, clientSecret: client.clientSecret, username: admin.username, password: admin.password, subsidiaryId: '' },
+	};
+}
+
+module.exports = { demoCredentials, adminCredential, readCredentialsFile, CREDENTIALS_FILE, DEFAULT_EMULATOR_ORIGIN };

@@ -19,11 +19,13 @@
  *      clone: n8n copies its editor's files (about 700 .js files) into <user folder>/.cache, and
  *      `npm run lint` (`eslint .`, n8n's default config, which only ignores dist/) would lint them;
  *   3. the emulator of the Work Order Service on http://127.0.0.1:8787;
- *   4. the demo credentials of examples/credentials.json imported (each start: they point at the
- *      emulator) and the example workflows examples/0*.json imported (on the first start);
+ *   4. the demo credentials of examples/credentials.json and one of the emulator's administrator
+ *      (for the instant trigger) imported (each start: they point at the emulator), and the example
+ *      workflows examples/0*.json imported (on the first start);
  *   5. `n8n start` on http://localhost:5678, the owner account set up on the first start;
- *   6. prints the editor URL and the owner's login, and runs until Ctrl+C, which stops n8n and the
- *      emulator.
+ *   6. prints the editor URL, the owner's login, the credentials it imported, what a credential of
+ *      your own takes (URLs as the fields want them, client ID and secret) and the emulator's logins
+ *      (which one is an administrator), and runs until Ctrl+C, which stops n8n and the emulator.
  *
  * --check (CI): the same in a fresh user folder with free ports, then over HTTP: logs in as the owner,
  * checks that the editor's node types (/types/nodes.json) list the package's nodes, runs the example
@@ -39,7 +41,7 @@ const path = require('node:path');
 
 const n8n = require('../test/e2e/n8n');
 const { startEmulator } = require('../test/emulator');
-const { demoCredentials } = require('./demo-credentials');
+const { adminCredential, demoCredentials } = require('./demo-credentials');
 
 const ROOT = path.resolve(__dirname, '..');
 /** This clone's own folder for `npm run dev`, beside the n8n runtimes (see 2. above). */
@@ -49,7 +51,7 @@ const DEV_DIR = path.join(
 	`${path.basename(ROOT)}-${require('node:crypto').createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}`,
 );
 const PKG = require('../package.json');
-const NODE_TYPES = [`${PKG.name}.workOrderService`, `${PKG.name}.workOrderServicePollingTrigger`];
+const NODE_TYPES = [`${PKG.name}.workOrderService`, `${PKG.name}.workOrderServiceTrigger`, `${PKG.name}.workOrderServicePollingTrigger`];
 const ENCRYPTION_KEY = 'wos-dev-encryption-key-not-for-production';
 /** The owner account `npm run dev` sets up (a local demo n8n on 127.0.0.1 only). */
 const OWNER = Object.freeze({ email: 'owner@example.com', firstName: 'Demo', lastName: 'Owner', password: 'WorkOrders-Demo-1' });
@@ -218,7 +220,7 @@ async function runChecks({ server, cookie, emulator, instance, workflows }) {
 		assert.ok(cookie, 'no n8n-auth cookie after logging in');
 	});
 
-	await check(`the editor's node types (GET /types/nodes.json) list ${NODE_TYPES.join(' and ')}`, async () => {
+	await check(`the editor's node types (GET /types/nodes.json) list ${NODE_TYPES.join(', ')}`, async () => {
 		const res = await http(`${server.baseUrl}/types/nodes.json`, { cookie, timeoutMs: 60_000 });
 		assert.equal(res.status, 200, `HTTP ${res.status}`);
 		const types = Array.isArray(res.json) ? res.json : [];
@@ -231,15 +233,30 @@ async function runChecks({ server, cookie, emulator, instance, workflows }) {
 		assert.equal(node.displayName, 'Work Order Service');
 	});
 
-	await check('the credentials of examples/credentials.json and the 6 example workflows are in n8n (GET /rest/credentials, /rest/workflows)', async () => {
+	await check('the credentials of examples/credentials.json, the administrator\'s and the 6 example workflows are in n8n (GET /rest/credentials, /rest/workflows)', async () => {
 		const creds = await http(`${server.baseUrl}/rest/credentials`, { cookie });
 		assert.equal(creds.status, 200, `credentials: HTTP ${creds.status}`);
 		const credIds = creds.json.data.map((c) => c.id);
-		for (const c of demoCredentials(emulator)) assert.ok(credIds.includes(c.id), `credential ${c.id} missing: ${credIds}`);
+		for (const c of [...demoCredentials(emulator), adminCredential(emulator)]) assert.ok(credIds.includes(c.id), `credential ${c.id} missing: ${credIds}`);
 		const wfs = await http(`${server.baseUrl}/rest/workflows`, { cookie });
 		assert.equal(wfs.status, 200, `workflows: HTTP ${wfs.status}`);
 		const wfIds = wfs.json.data.map((w) => w.id);
 		for (const w of workflows) assert.ok(wfIds.includes(w.id), `workflow ${w.id} missing: ${wfIds}`);
+	});
+
+	await check('what it prints: every imported credential, the administrator login for the instant trigger, the API URL as the field wants it (without /v3)', async () => {
+		const credentials = [...demoCredentials(emulator), adminCredential(emulator)];
+		const text = credentialLines(emulator, credentials).join('\n');
+		for (const c of credentials) assert.ok(text.includes(c.name), `credential ${c.name} not printed`);
+		const admin = emulator.fixtures.users.manager;
+		assert.match(text, new RegExp(`${admin.username} / ${admin.password.replace(/[#$]/g, '\\$&')} +ADMINISTRATOR \\("Super Admin"\\): the one for the instant trigger`));
+		assert.match(text, new RegExp(`API Base URL +${emulator.baseUrl.replace(/[.]/g, '\\.')} `));
+		assert.ok(!/\/v3\b/.test(text.replace('without /v3', '')), 'an URL with /v3 printed');
+		assert.ok(text.includes(emulator.fixtures.clients.main.clientSecret), 'the client secret printed');
+		// the URL printed is the one the imported credentials use, and the API answers under it + /v3
+		for (const c of credentials) assert.equal(c.data.baseUrl, emulator.baseUrl);
+		const res = await http(`${emulator.baseUrl}/v3/workorders/90000001`);
+		assert.equal(res.status, 401, `GET ${emulator.baseUrl}/v3/workorders/90000001 without a token: HTTP ${res.status}`);
 	});
 
 	await check('example 04-work-orders runs in n8n (POST /rest/workflows/:id/run): 120 work orders in 3 pages, check-in/out, work order 90000001', async () => {
@@ -285,6 +302,74 @@ async function runChecks({ server, cookie, emulator, instance, workflows }) {
 
 	const passed = results.filter(Boolean).length;
 	return { passed, failed: results.length - passed };
+}
+
+// ------------------------------------------------------------------ what it prints
+/** A path with the home folder as ~. */
+function rel(p) {
+	const home = require('node:os').homedir();
+	return p.startsWith(`${home}${path.sep}`) ? `~${p.slice(home.length)}` : p;
+}
+
+const LOGIN_OF_TYPE = {
+	workOrderServiceApi: 'Password Grant',
+	workOrderServiceContractorApi: 'Contractor (JWT)',
+	workOrderServiceOAuth2Api: 'Authorization Code (OAuth2)',
+};
+
+/** What a login can do, from the emulator's fixtures (test/emulator/fixtures.js). */
+function loginNote(user) {
+	const parts = [];
+	if (user.webhookAdmin) parts.push(user.kind === 'contractor' ? 'ADMINISTRATOR ("Provider Automation Admin") of its provider' : 'ADMINISTRATOR ("Super Admin"): the one for the instant trigger');
+	if (user.kind === 'contractor') parts.push(`contractor (Contractor JWT credential), provider ${user.providerId}, technician ${user.technicianId}`);
+	else if (user.kind === 'universal') parts.push(`universal user, child subscribers ${user.children.join(', ')} (Child Subscriber ID)${user.permissions.includes('subsidiaries.read') ? '' : ', may not list them'}`);
+	else parts.push(`subscriber ${user.subscriberId}`);
+	if (user.permissions.length === 1) parts.push('read only');
+	else if (user.approvalLimit) parts.push(`approval limit ${user.approvalLimit}`);
+	return parts.join('; ');
+}
+
+/** The imported credentials, what a credential of one's own takes, and the emulator's logins. */
+function credentialLines(emulator, credentials) {
+	const users = Object.values(emulator.fixtures.users);
+	const client = emulator.fixtures.clients.main;
+	const width = Math.max(...credentials.map((c) => c.name.length));
+	const pad = (text, n) => text + ' '.repeat(Math.max(1, n - text.length));
+	const lines = ['', '  Credentials   imported (pick one in a node\'s Credential field; Credentials page to see them):'];
+	for (const c of credentials) {
+		const user = users.find((u) => u.username === c.data.username);
+		const who = user ? `${user.username}${c.data.subsidiaryId ? `, child subscriber ${c.data.subsidiaryId}` : ''}${user.webhookAdmin ? ' (administrator: for the instant trigger)' : ''}` : 'click Connect and sign in with a login below';
+		lines.push(`    ${pad(c.name, width + 2)}${pad(LOGIN_OF_TYPE[c.type] ?? c.type, 30)}${who}`);
+	}
+	const login = Math.max(...users.map((u) => `${u.username} / ${u.password}`.length));
+	lines.push(
+		'', '  Your own      Credentials > Create credential > "Work Order Service Password Grant API" (or Contractor JWT):',
+		`    Authorization Server URL  ${emulator.authUrl}`,
+		`    API Base URL              ${emulator.baseUrl}   (as the field wants it: without /v3, the node adds it)`,
+		`    Client ID / Secret        ${client.clientId}  /  ${client.clientSecret}`,
+		'    Username / Password       one of the logins below',
+		'', '  Logins        (username / password)',
+		...users.map((u) => `    ${pad(`${u.username} / ${u.password}`, login + 3)}${loginNote(u)}`),
+	);
+	return lines;
+}
+
+/** What `npm run dev` prints once n8n is up (also checked by --check). */
+function banner({ runtime, server, cookie, emulator, credentials, workflows, userFolder, logFile, started }) {
+	return [
+		'',
+		`n8n ${runtime.n8nVersion} is running with ${PKG.name}@${PKG.version} installed (started in ${((Date.now() - started) / 1000).toFixed(0)} s).`,
+		'',
+		`  Editor        ${server.editorUrl}`,
+		`  Log in        ${OWNER.email}  /  ${OWNER.password}${cookie ? '' : '   (the login failed: did you change the password? --fresh starts over)'}`,
+		...credentialLines(emulator, credentials),
+		'',
+		`  Emulator      ${emulator.origin}  (the Work Order Service; npm run emulator -- --help lists its switches)`,
+		`  Workflows     the ${workflows.length} examples of examples/ ("Work Order Service demo: ..."); open one and click "Execute workflow"`,
+		`  User folder   ${rel(userFolder)} (kept between runs; --fresh starts over), n8n's log: ${rel(logFile)}`,
+		'',
+		'Press Ctrl+C to stop n8n and the emulator.',
+	];
 }
 
 // ------------------------------------------------------------------ main
@@ -350,7 +435,7 @@ async function main() {
 			}
 			throw err;
 		}
-		const credentials = demoCredentials(emulator);
+		const credentials = [...demoCredentials(emulator), adminCredential(emulator)];
 		await n8n.importCredentials(instance, credentials);
 		const workflows = fs
 			.readdirSync(__dirname)
@@ -374,23 +459,7 @@ async function main() {
 			return failed ? 1 : 0;
 		}
 
-		const home = require('node:os').homedir();
-		const rel = (p) => (p.startsWith(`${home}${path.sep}`) ? `~${p.slice(home.length)}` : p);
-		console.log(
-			[
-				'',
-				`n8n ${runtime.n8nVersion} is running with ${PKG.name}@${PKG.version} installed (started in ${((Date.now() - started) / 1000).toFixed(0)} s).`,
-				'',
-				`  Editor        ${server.editorUrl}`,
-				`  Log in        ${OWNER.email}  /  ${OWNER.password}${cookie ? '' : '   (the login failed: did you change the password? --fresh starts over)'}`,
-				`  Emulator      ${emulator.origin}  (API ${emulator.baseUrl}/v3, auth ${emulator.authUrl})`,
-				`  Credentials   ${credentials.length} demo credentials from examples/credentials.json (emulator users only)`,
-				`  Workflows     the ${workflows.length} examples of examples/ ("Work Order Service demo: ..."); open one and click "Execute workflow"`,
-				`  User folder   ${rel(userFolder)} (kept between runs; --fresh starts over), n8n's log: ${rel(logFile)}`,
-				'',
-				'Press Ctrl+C to stop n8n and the emulator.',
-			].join('\n'),
-		);
+		console.log(banner({ runtime, server, cookie, emulator, credentials, workflows, userFolder, logFile, started }).join('\n'));
 		await new Promise((resolve) => {
 			process.once('SIGINT', resolve);
 			process.once('SIGTERM', resolve);
