@@ -13,14 +13,19 @@
  *   3. the three credential types: names in the type picker, n8n's default credential names,
  *      create + test (password grant, contractor JWT) and Connect through the emulator's login
  *      page in a popup (OAuth2 authorization code)
- *   1. node panel search by task words finds "Work Order Service"
- *   2. every resource/operation: no ID field shows 0, required ID fields are flagged when empty,
- *      optional ID fields are empty and not flagged
+ *   1. node panel: "work order" lists each node once with its own description ("Work Order
+ *      Service": the node and the instant trigger, its events and actions; "Work Order Service
+ *      Polling Trigger"), never "We don't have ... actions yet"; task words find the node
+ *   2. a new node is named after its short action; every resource/operation: no ID field shows 0,
+ *      required ID fields are flagged when empty, optional ID fields are empty and not flagged
  *   4. Work Order ID: "From list" (searchable list from the service) and "By ID"
  *   6. execute the workflow from the editor and read the output panel
- *   5. the rejection-reason dropdown loads the service's reasons
+ *   5. the Reject form: Rejection Reason starts without a red flag and lists the service's reasons
  *   7. an over-limit approval shows the service's message in the error panel
- * Screenshots of every check: test/editor/artifacts/ (git-ignored), plus n8n's log.
+ *   8. the work order list search finds "Dallas" in "Store #501 Dallas Downtown" (any part)
+ *   9. the credential Test, after a good one, fails with a clear message once the password is wrong
+ * Screenshots of every check: test/editor/artifacts/ (git-ignored), plus n8n's log; the README's
+ * screenshots (docs/screenshots/) are written by the checks that show them, when they pass.
  * Only 127.0.0.1 traffic; the browser is never downloaded (apt's chromium is used).
  */
 
@@ -36,10 +41,14 @@ const { startN8nServer, OWNER } = require('./server');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(__dirname, 'artifacts');
+/** The README's screenshots, written by the checks that show them (when they pass). */
+const DOC_SHOTS = path.join(ROOT, 'docs', 'screenshots');
 const CHROMIUM = '/usr/bin/chromium';
 const PKG = 'n8n-nodes-work-order-service';
 const NODE_TYPE = `${PKG}.workOrderService`;
 const NODE_NAME = 'Work Order Service';
+const POLLING_NAME = 'Work Order Service Polling Trigger';
+const NO_ACTIONS = /We don.t have .* actions yet/;
 const TIMEOUT = 30_000; // generous: a 2-core machine shared with n8n and its task runner
 
 /** What the package is expected to show (see the brief in the report). */
@@ -70,7 +79,21 @@ const defaultCredentialName = (displayName) =>
 		.filter((w) => !['API', 'OAuth1', 'OAuth2', 'MCP'].includes(w))
 		.join(' ')} account`;
 
-const SEARCH_WORDS = ['proposal', 'checklist', 'approve', 'facility', 'work order'];
+const SEARCH_WORDS = ['proposal', 'checklist', 'approve', 'facility', 'work order', 'webhook'];
+
+/**
+ * What the package shows in the node panel, read from the built nodes (dist/): each node's
+ * description, the actions (one per operation) and the instant trigger's events.
+ */
+function packageView() {
+	const load = (file, name) => new (require(path.join(ROOT, 'dist', 'nodes', 'WorkOrderService', file)))[name]().description;
+	const action = load('WorkOrderService.node.js', 'WorkOrderService');
+	const instant = load('WorkOrderServiceTrigger.node.js', 'WorkOrderServiceTrigger');
+	const polling = load('WorkOrderServicePollingTrigger.node.js', 'WorkOrderServicePollingTrigger');
+	const actions = action.properties.filter((p) => p.name === 'operation').flatMap((p) => p.options.map((o) => o.action));
+	const events = instant.properties.find((p) => p.name === 'events').options;
+	return { action, instant, polling, actions, events };
+}
 
 /**
  * Every operation, by the labels the editor shows. `required`: top-level ID parameters that must
@@ -103,6 +126,12 @@ let page = null;
 let shotCount = 0;
 
 const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 70);
+
+/** A screenshot the README shows (docs/screenshots/<name>.png). */
+async function docShot(name, target = page) {
+	fs.mkdirSync(DOC_SHOTS, { recursive: true });
+	await target.screenshot({ path: path.join(DOC_SHOTS, `${name}.png`), timeout: 15_000 });
+}
 
 async function screenshot(name, target = page, failed = false) {
 	if (!target || target.isClosed()) return null;
@@ -318,6 +347,35 @@ async function searchNodePanel(word) {
 	);
 }
 
+/** The entries of this package the node panel lists for `word`: [{ name, description }]. */
+async function packageEntries(word) {
+	await searchNodePanel(word);
+	const items = page.locator('[data-test-id="node-creator"] [data-test-id="node-creator-node-item"], [data-test-id="node-creator"] [data-test-id="node-creator-action-item"]');
+	const all = await items.evaluateAll((els) =>
+		els.map((el) => {
+			const name = el.querySelector('[data-test-id="node-creator-item-name"]')?.textContent?.trim() ?? '';
+			const text = el.innerText.split('\n').map((l) => l.trim()).filter(Boolean);
+			return { name, description: text.filter((l) => l !== name).join(' ') };
+		}),
+	);
+	return all.filter((e) => e.name.startsWith(NODE_NAME));
+}
+
+/** Opens the details of the entry `name` (after a search), returns the panel's text. */
+async function openEntry(word, name) {
+	await searchNodePanel(word);
+	await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact(name) }).first().click();
+	const creator = page.locator('[data-test-id="node-creator"]');
+	await creator.getByText(/^\s*Node details\s*$/).first().waitFor();
+	return creator;
+}
+
+/** Back from an entry's details to the search. */
+async function closeEntry() {
+	await page.keyboard.press('Escape');
+	await page.locator('[data-test-id="node-creator"]').waitFor({ state: 'hidden' }).catch(() => {});
+}
+
 /** Credentials page → "Create credential": the modal with the credential type picker. */
 async function openCredentialTypePicker() {
 	for (const modal of ['selectCredential-modal', 'editCredential-modal']) {
@@ -438,6 +496,7 @@ async function main() {
 					const tokens = emu.requests.slice(markReq).filter((r) => r.path.startsWith('/auth/') && r.status === 200);
 					assert.ok(tokens.some((r) => r.username === user.username), `a token request for ${user.username} succeeded`);
 					created[cred.key] = shownName;
+					if (cred.key === 'password') await docShot('credential-password-grant');
 				});
 			} else {
 				await check('3. credential workOrderServiceOAuth2Api: the OAuth redirect URL shown is n8n\'s callback on 127.0.0.1', async () => {
@@ -468,26 +527,59 @@ async function main() {
 			await page.locator('[data-test-id="editCredential-modal"]').waitFor({ state: 'hidden' }).catch(() => {});
 		}
 
-		// ---- 1. node panel search
-		await check(`1. node panel, first step: searching "work order" finds "${NODE_NAME}" with its trigger events ("${NODE_NAME} Trigger")`, async () => {
-			await page.goto(`${server.url}/workflow/new`);
-			const names = await searchNodePanel('work order');
-			assert.ok(names.includes(NODE_NAME), `results: ${JSON.stringify(names)}`);
-			await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact(NODE_NAME) }).first().click();
-			// n8n lists an app's trigger node under the app: a "Triggers (n)" section with its events (without
-			// one it shows "No ... Triggers available" and n8n's Schedule/Webhook triggers there instead).
-			const events = page.locator(`[is-trigger="true"] [data-keyboard-nav-id^="${PKG}."] [data-test-id="node-creator-item-name"]`);
-			await page.locator('[data-test-id="node-creator"]').getByText(/^\s*Triggers \(\d+\)/).first().waitFor();
-			await events.first().waitFor({ timeout: 5000 }).catch(() => {});
-			const texts = (await events.allInnerTexts()).map((t) => t.trim());
-			assert.ok(texts.length > 0, 'no trigger events of this package under "Triggers": the trigger node is missing');
-			console.log(`     trigger events: ${texts.join(', ')}`);
-		});
+		// ---- 1. node panel
+		const view = packageView();
+		const panelChecks = async (when) => {
+			await check(`1. node panel, ${when}: "work order" lists each node once with its own description: "${NODE_NAME}" (the node with the instant trigger) and "${POLLING_NAME}"`, async () => {
+				const entries = await packageEntries('work order');
+				assert.deepEqual(entries.map((e) => e.name).sort(), [NODE_NAME, POLLING_NAME].sort(), `entries: ${JSON.stringify(entries)}`);
+				const byName = Object.fromEntries(entries.map((e) => [e.name, e.description]));
+				// n8n shows a node paired with its trigger under the trigger's description: written for both
+				assert.equal(byName[NODE_NAME], view.instant.description);
+				assert.equal(byName[POLLING_NAME], view.polling.description);
+				assert.notEqual(byName[NODE_NAME], byName[POLLING_NAME]);
+				if (when === 'first step') await docShot('node-panel-work-order', page.locator('[data-test-id="node-creator"]'));
+			});
+			await check(`1. node panel, ${when}: "${NODE_NAME}" lists the instant trigger's ${view.events.length} events and the node's ${view.actions.length} actions, no "We don't have ... actions yet"`, async () => {
+				const creator = await openEntry('work order', NODE_NAME);
+				const triggersHeader = creator.getByText(new RegExp(`^\\s*Triggers \\(${view.events.length}\\)`)).first();
+				const actionsHeader = creator.getByText(new RegExp(`^\\s*Actions \\(${view.actions.length}\\)`)).first();
+				await triggersHeader.waitFor();
+				await actionsHeader.waitFor();
+				if (when === 'next step') await docShot('node-panel-details', creator);
+				const names = async () => (await creator.locator('[data-test-id="node-creator-item-name"]').allInnerTexts()).map((t) => t.trim());
+				const isEvent = (n) => /^On /.test(n);
+				// the section that is not the view's own starts collapsed: open it
+				if (!(await names()).includes(view.actions[0])) await actionsHeader.click();
+				if (!(await names()).some(isEvent)) await triggersHeader.click();
+				await waitUntil(async () => {
+					const n = await names();
+					return n.includes(view.actions[0]) && n.some(isEvent);
+				}, { message: 'the events and the actions listed' });
+				const shown = await names();
+				const missing = view.actions.filter((a) => !shown.includes(a));
+				assert.deepEqual(missing, [], `actions listed: ${JSON.stringify(shown)}`);
+				assert.equal(shown.filter(isEvent).length, view.events.length, `events listed: ${JSON.stringify(shown.filter(isEvent))}`);
+				assert.doesNotMatch(await creator.innerText(), NO_ACTIONS);
+				await closeEntry();
+			});
+			await check(`1. node panel, ${when}: "${POLLING_NAME}" is its own entry, added as it is, no "We don't have ... actions yet"`, async () => {
+				const creator = await openEntry('work order', POLLING_NAME);
+				await creator.getByText(/^\s*Add to workflow\s*$/).first().waitFor();
+				const text = await creator.innerText();
+				assert.match(text, new RegExp(POLLING_NAME));
+				assert.doesNotMatch(text, NO_ACTIONS);
+				await closeEntry();
+			});
+		};
+		await page.goto(`${server.url}/workflow/new`);
+		await panelChecks('first step');
 		await page.goto(`${server.url}/workflow/new`);
 		await page.click('[data-test-id="node-creator-plus-button"]');
 		await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact('Trigger manually') }).first().click();
 		await page.locator('[data-test-id="canvas-node"][data-node-type="n8n-nodes-base.manualTrigger"]').waitFor();
 		await page.locator('[data-test-id="node-creator"]').waitFor({ state: 'hidden' }).catch(() => {});
+		await panelChecks('next step');
 		for (const word of SEARCH_WORDS) {
 			await check(`1. node panel: searching "${word}" finds "${NODE_NAME}"`, async () => {
 				const names = await searchNodePanel(word);
@@ -495,12 +587,20 @@ async function main() {
 			});
 		}
 
-		// Add the node the way a person does: search, pick the node, pick an action. The NDV opens.
+		// Add the node the way a person does: from the trigger's output "+", search, pick the node, pick an action. The NDV opens.
+		await closeEntry();
+		await page.locator('[data-test-id="canvas-handle-plus"]').first().click();
+		await page.locator('[data-test-id="node-creator"]').waitFor();
 		await searchNodePanel('work order');
 		await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact(NODE_NAME) }).first().click();
-		await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact('Get a work order by ID if this user can see it') }).first().click();
+		await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact('Get a work order') }).first().click();
 		await ndv().waitFor();
 		await ndv().locator('[data-test-id="parameter-input-resource"]').waitFor();
+		await check('2. a new node is named after its short action: "Get a work order"', async () => {
+			const title = (await ndv().locator('[data-test-id="node-title-container"]').first().innerText()).trim();
+			assert.equal(title, 'Get a work order');
+			assert.ok(view.actions.every((a) => a.split(' ').length <= 6), `actions over 6 words: ${view.actions.filter((a) => a.split(' ').length > 6)}`);
+		});
 
 		// ---- 2. every operation
 		await check('2. node: the Resource dropdown lists the six resources', async () => {
@@ -628,37 +728,52 @@ async function main() {
 			await waitUntil(async () => (await output.innerText()).includes(wo.Description), { message: `"${wo.Description}" in the output panel` });
 			const text = await output.innerText();
 			assert.ok(text.includes(wo.LocationName), `location "${wo.LocationName}" in the output`);
+			await docShot('work-order-output');
 		});
 
 		// ---- 5. rejection reasons
-		await check('5. Proposal → Reject → Additional Fields → Rejection Reason: the dropdown lists the service\'s reasons', async () => {
+		await check('5. Proposal → Reject → Additional Fields → Rejection Reason: no red flag before anything is picked; the dropdown lists the service\'s reasons', async () => {
 			if (!(await ndv().isVisible())) {
 				await canvasNode().first().dblclick();
 				await ndv().waitFor();
 			}
+			if (created.password) await selectCredential(created.password);
 			await selectOption('resource', 'Proposal');
 			await selectOption('operation', 'Reject');
-			// n8n may load the options as soon as the field appears, before it is opened
+			// n8n loads the options as soon as the field appears, before it is opened
 			const markReq = emu.requests.length;
 			const coll = ndv().locator('[data-test-id="parameter-item"]').filter({ has: page.locator('label[for="additionalFields"]') }).first();
 			await coll.locator('[data-test-id="collection-parameter-add"]').click();
 			await page.locator('[data-test-id="collection-parameter-option"]:visible').filter({ hasText: /^\s*Rejection Reason/ }).first().click();
 			const select = ndv().locator('[data-test-id="parameter-input-rejectReasonCodeId"]').first();
 			await select.waitFor();
+			const loaded = () => emu.requests.slice(markReq).some((r) => r.method === 'GET' && /^\/api\/v3\/proposals\/rejectionreasons$/i.test(r.path) && r.status === 200);
+			await waitUntil(async () => loaded(), { timeout: 60_000, message: 'the reasons loaded from GET /proposals/RejectionReasons' });
+			const path = 'additionalFields.rejectReasonCodeId';
+			// what the editor shows once the options are in: no issue on the empty field, no "not supported"
+			await page.waitForTimeout(500);
+			const unflagged = async (when) => {
+				assert.equal(await hasIssue(path), false, `Rejection Reason flagged ${when}`);
+				assert.doesNotMatch(await ndv().innerText(), /is not supported/, `"not supported" shown ${when}`);
+			};
+			await unflagged('when added');
 			await select.click();
 			const expected = emu.state.rejectionReasons.map((r) => r.Description);
 			const items = page.locator('[data-test-id="parameter-input-item"]:visible');
 			await waitUntil(async () => (await items.count()) >= expected.length, { timeout: 60_000, message: 'the reasons listed' });
-			const texts = (await items.allInnerTexts()).map((s) => s.trim());
+			const texts = (await items.allInnerTexts()).map((t) => t.trim());
 			for (const d of expected) assert.ok(texts.some((t) => t.includes(d)), `"${d}" listed; shown: ${JSON.stringify(texts)}`);
-			assert.ok(emu.requests.slice(markReq).some((r) => r.method === 'GET' && /^\/api\/v3\/proposals\/rejectionreasons$/i.test(r.path) && r.status === 200), 'loaded from GET /proposals/RejectionReasons');
-			await screenshot('5. rejection reasons dropdown open');
+			await docShot('proposal-reject-parameters');
+			await page.keyboard.press('Escape');
+			await items.first().waitFor({ state: 'hidden' }).catch(() => {});
+			await unflagged('after the dropdown was opened and closed without a pick');
+			await select.click();
 			await items.filter({ hasText: expected[0] }).first().click();
 		});
 
 		// ---- 7. a service error in the error panel
 		const overLimit = fx.proposals.overLimit;
-		await check(`7. error: approving proposal ${overLimit} (over the approval limit) shows the service's message in the error panel`, async () => {
+		await check(`7. error: approving proposal ${overLimit} (over the approval limit) shows the service's message in the error panel; the error names the node by its action ("Problem in node 'Approve a proposal'")`, async () => {
 			if (!(await ndv().isVisible())) {
 				await canvasNode().first().dblclick();
 				await ndv().waitFor();
@@ -677,6 +792,70 @@ async function main() {
 			assert.match(serviceMessage, /approval limit/);
 			const shown = (await message.innerText()).trim();
 			assert.ok(shown.includes(serviceMessage), `error panel: "${shown}" should contain "${serviceMessage}"`);
+			// n8n renamed the node after the new action: errors name it by its short name
+			assert.equal((await ndv().locator('[data-test-id="node-title-container"]').first().innerText()).trim(), 'Approve a proposal');
+			await page.getByText(/Problem in node .Approve a proposal./).first().waitFor({ timeout: 10_000 });
+		});
+
+		// ---- 8. the work order search matches any part (needs the picker's `contains` search, issue 26)
+		await check('8. Work Order ID: "From list", searching "Dallas" lists the work orders at "Store #501 Dallas Downtown" (any part of the name)', async () => {
+			if (!(await ndv().isVisible())) {
+				await canvasNode().first().dblclick();
+				await ndv().waitFor();
+			}
+			await selectOption('resource', 'Work Order');
+			await selectOption('operation', 'Get');
+			const rl = ndv().locator('[data-test-id="resource-locator-workOrderId"]');
+			const modeInput = rl.locator('[data-test-id="rlc-mode-selector"] input');
+			if (!/list/i.test(await modeInput.inputValue())) {
+				await rl.locator('[data-test-id="rlc-mode-selector"]').click();
+				await page.locator('[data-test-id="mode-list"]:visible').click();
+			}
+			const dallas = Object.values(emu.state.workOrders).filter((w) => /Dallas/.test(w.LocationName) && w.SubscriberId === fx.users.subscriber.subscriberId);
+			assert.ok(dallas.length > 0, 'the emulator has work orders in Dallas');
+			await rl.locator('[data-test-id="rlc-input"]').click();
+			const items = page.locator('[data-test-id="rlc-item"]:visible');
+			await items.first().waitFor({ timeout: 60_000 });
+			const markReq = emu.requests.length;
+			await page.locator('[data-test-id="rlc-search"]').fill('Dallas');
+			await waitUntil(async () => emu.requests.slice(markReq).some((r) => /workorders/i.test(r.path) && r.status === 200), { message: 'the search sent to the service' });
+			const texts = await waitUntil(
+				async () => {
+					const t = await items.allInnerTexts();
+					return t.length > 0 && t.every((x) => x.includes('Dallas')) ? t : null;
+				},
+				{ message: 'work orders in Dallas listed, and only those' },
+			);
+			assert.ok(dallas.some((w) => texts.some((t) => t.includes(String(w.Number)))), `listed: ${JSON.stringify(texts.slice(0, 5))}`);
+			await screenshot('8. work order search "Dallas"');
+			await page.keyboard.press('Escape');
+			console.log(`     "Dallas": ${texts.length} work orders listed`);
+		});
+
+		// ---- 9. the credential Test proves what is stored now (issue 28, built on the credential side)
+		await check('9. credential Test: after a good Test, a wrong password fails it with a clear message (a fresh login, not a cached token)', async () => {
+			assert.ok(created.password, 'the password-grant credential was created');
+			const user = fx.users.subscriber;
+			const wrong = 'Not-The-Password-9';
+			await page.goto(`${server.url}/home/credentials`);
+			await page.getByText(created.password, { exact: true }).first().click();
+			const modal = page.locator('[data-test-id="editCredential-modal"]');
+			await modal.waitFor();
+			await page.locator('[data-test-id="parameter-input-password"] input').fill(wrong);
+			const markReq = emu.requests.length;
+			await page.click('[data-test-id="credential-save-button"]');
+			const failure = modal.getByText(/Couldn.t connect with these settings/).first();
+			await failure.waitFor({ timeout: 60_000 });
+			const more = modal.getByText(/^\s*More details\s*$/).first();
+			if (await more.count()) await more.click().catch(() => {});
+			const text = await modal.innerText();
+			assert.match(text, /(user ?name|password)[^\n]*(rejected|refused|wrong|incorrect|invalid|not accepted|denied)|(rejected|refused|wrong|incorrect|invalid|not accepted|denied)[^\n]*password/i, `the message says the password is wrong: ${text.slice(0, 600)}`);
+			assert.ok(!text.includes(wrong), 'the wrong password is not shown');
+			assert.equal(await page.locator('[data-test-id="credentials-config-container-test-success"]').isVisible(), false, 'not "Connection tested successfully"');
+			const logins = emu.requests.slice(markReq).filter((r) => r.path === '/auth/oauth/token' && r.body && r.body.grant_type === 'password' && r.username === user.username);
+			assert.ok(logins.length > 0 && logins.every((r) => r.status >= 400), `the Test logged in afresh with the stored password and was refused: ${JSON.stringify(logins.map((r) => r.status))}`);
+			await screenshot('9. credential test with a wrong password');
+			await page.keyboard.press('Escape');
 		});
 		timings.checks = Date.now() - tChecks;
 	} catch (err) {
