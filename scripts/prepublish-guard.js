@@ -61,7 +61,7 @@ function main() {
 			`Refused because:\n${why}` +
 			`To release: set "version" in package.json, add its section to CHANGELOG.md, commit, then\n` +
 			`  git tag v<version> && git push origin v<version>\n` +
-			`(see "Releasing" in README.md). To see what would be published: npm pack --dry-run\n\n`,
+			`(see "Releasing" in docs/development.md). To see what would be published: npm pack --dry-run\n\n`,
 	);
 	return 1;
 }
