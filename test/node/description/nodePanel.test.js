@@ -74,11 +74,11 @@ describe('action names: short, n8n style; they name new nodes', () => {
 		});
 	};
 
-	test('every action is at most 6 words, a sentence without a full stop, and unique', () => {
+	test('every action is at most 6 words, a sentence (verb first) without a full stop, and unique', () => {
 		const list = actions().map((o) => o.action);
 		for (const action of list) {
 			expect([action, action.split(' ').length <= 6]).toEqual([action, true]);
-			expect(action).toMatch(/^[A-Z][a-z]+( [a-z]+)*$/);
+			expect(action).toMatch(/^[A-Z][a-z]+ [^\n]*[^.!?:;\s]$/); // a sentence, no full stop
 		}
 		expect(new Set(list).size).toBe(list.length);
 		expect(list).toEqual(expect.arrayContaining(['Approve a proposal', 'Get a work order', 'Reject a proposal', 'Get many work orders', 'Create a work order note']));
