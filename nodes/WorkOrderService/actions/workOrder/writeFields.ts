@@ -1,0 +1,75 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { Check, FieldSpec } from '../../helpers/fieldList';
+import { invalid, isBlank, optionalDateTime, optionalText, type Field } from '../../helpers/validation';
+import { ownRecord } from '../../transport';
+
+/**
+ * What the work-order writes (create and the change calls of service-reference.md section 8)
+ * share: the Actor field, the dropdown fields fed by the service's lists, a required date-time,
+ * and the nesting of body keys written with a dot (`ContractInfo.TradeName`).
+ */
+
+/** Body field `Actor` of the change calls: the name the service records as the actor. */
+export const actorField: FieldSpec = {
+	property: {
+		displayName: 'Actor',
+		name: 'actor',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Building Management System',
+		description: 'Name the service records as the one who made the change (for example the system or person the workflow acts for)',
+	},
+	key: 'Actor', check: optionalText,
+};
+
+/** A dropdown filled from one of the service's lists; its value is the name the service expects. */
+export function dynamicField(options: {
+	displayName: string;
+	name: string;
+	method: string;
+	what: string;
+	required?: boolean;
+	dependsOn?: string[];
+}): INodeProperties {
+	const field: INodeProperties = {
+		displayName: options.displayName,
+		name: options.name,
+		type: 'options',
+		typeOptions: { loadOptionsMethod: options.method, ...(options.dependsOn ? { loadOptionsDependsOn: options.dependsOn } : {}) },
+		default: '',
+		description: `${options.what}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
+	};
+	if (options.required) field.required = true;
+	return field;
+}
+
+/** A date-time that must be given (ISO 8601; sent as typed: without an offset the service reads it as its own local time). */
+export const requiredDateTime: Check<string> = (node, itemIndex, field: Field, value) => {
+	if (isBlank(value)) throw invalid(node, itemIndex, field, 'must be a date-time, not empty', value);
+	return optionalDateTime(node, itemIndex, field, value) as string;
+};
+
+/**
+ * A body whose keys may hold dots: `{ 'ContractInfo.TradeName': 'HVAC' }` -> `{ ContractInfo:
+ * { TradeName: 'HVAC' } }`. Keys are set as own properties (no prototype is ever touched).
+ */
+export function nest(flat: IDataObject): IDataObject {
+	const root = ownRecord([]);
+	for (const [key, value] of Object.entries(flat)) {
+		const path = key.split('.');
+		let target = root;
+		for (const part of path.slice(0, -1)) {
+			if (!Object.prototype.hasOwnProperty.call(target, part)) Object.defineProperty(target, part, { value: ownRecord([]), enumerable: true, writable: true, configurable: true });
+			target = target[part] as IDataObject;
+		}
+		Object.defineProperty(target, path[path.length - 1], { value, enumerable: true, writable: true, configurable: true });
+	}
+	return root;
+}
+
+/** The value of a parameter read as the router reads it (for cross-field checks). */
+export function parameterValue(ctx: IExecuteFunctions, i: number, name: string, collection?: string): unknown {
+	if (collection === undefined) return ctx.getNodeParameter(name, i, undefined);
+	return ((ctx.getNodeParameter(collection, i, {}) ?? {}) as IDataObject)[name];
+}
