@@ -90,6 +90,15 @@ function describe(json) {
 	return fields(json);
 }
 
+/** Example 08: the work order the alarm created holds the chart and a note of the alarm. @param {any} emulator @param {any} result */
+function alarmRecorded(emulator, result) {
+	const id = result.outputs['Create work order']?.[0]?.json?.workOrderId;
+	const files = emulator.state.attachments.filter((/** @type {any} */ a) => a.WorkOrderId === id).map((/** @type {any} */ a) => a.FileName);
+	const noted = id !== undefined && emulator.notesOf(id).some((/** @type {any} */ n) => /alarm A-20417/.test(n.NoteData ?? n.Note));
+	console.log(`  In the service: work order ${id}, files ${files.join(', ') || 'none'}, alarm noted: ${noted ? 'yes' : 'NO'}`);
+	return files.includes('rtu1-trend.png') && noted;
+}
+
 async function main() {
 	const started = Date.now();
 	const emulator = await startEmulator({});
@@ -142,13 +151,7 @@ async function main() {
 			console.log(`  64-bit note ID check: created ${created}, read back ${readBack} -> ${exact ? 'exact (above 2^53, every digit kept)' : 'MISMATCH'}`);
 			if (!exact) failed++;
 		}
-		if (file.startsWith('08-')) {
-			const id = result.outputs['Create work order']?.[0]?.json?.workOrderId;
-			const files = emulator.state.attachments.filter((/** @type {any} */ a) => a.WorkOrderId === id).map((/** @type {any} */ a) => a.FileName);
-			const noted = id !== undefined && emulator.notesOf(id).some((/** @type {any} */ n) => /alarm A-20417/.test(n.NoteData ?? n.Note));
-			console.log(`  In the service: work order ${id}, files ${files.join(', ') || 'none'}, alarm noted: ${noted ? 'yes' : 'NO'}`);
-			if (!files.includes('rtu1-trend.png') || !noted) failed++;
-		}
+		if (file.startsWith('08-') && !alarmRecorded(emulator, result)) failed++;
 		report.push(entry);
 	}
 	if (!only || only === 'instant') {

@@ -110,6 +110,17 @@ function expectAlarmRequests(api, fields, createdId, token) {
 	assert.ok(text.includes(`alarm ${fields.alarmId} (${fields.severity})`) && text.includes('rtu1-trend.png'), `note body: ${text}`);
 }
 
+/** The package, the example's credential and workflow (activated), then `n8n start`. */
+async function installAndStart(instance, tarball, emu, workflow, version) {
+	await n8n.installCommunityPackage(instance, tarball);
+	await n8n.importCredentials(instance, demoCredentials(emu).filter((c) => c.id === 'wosPasswordDemo'));
+	await n8n.importWorkflows(instance, [workflow]);
+	const args = Number(version.split('.')[0]) >= 2 ? ['publish:workflow', `--id=${workflow.id}`] : ['update:workflow', `--id=${workflow.id}`, '--active=true'];
+	const res = await n8n.runN8n(instance, args);
+	assert.equal(res.code, 0, `n8n ${args.join(' ')} failed:\n${res.stdout}\n${res.stderr}`);
+	return await startN8n(instance, path.join(instance.dir, 'n8n-start.log'));
+}
+
 /**
  * One n8n version. `check(name, fn)` runs one check (run-e2e.js passes its own).
  * @param {{ version: string, tarball: string, check: (name: string, fn: () => Promise<void>) => Promise<boolean>, log?: (line: string) => void }} o
@@ -125,13 +136,7 @@ async function runAlarmE2E({ version, tarball, check, log = (line) => console.lo
 	let server;
 	try {
 		const ready = await check(`${prefix} install, the example's credential and workflow, activate, n8n start`, async () => {
-			await n8n.installCommunityPackage(instance, tarball);
-			await n8n.importCredentials(instance, demoCredentials(emu).filter((c) => c.id === 'wosPasswordDemo'));
-			await n8n.importWorkflows(instance, [workflow]);
-			const args = Number(version.split('.')[0]) >= 2 ? ['publish:workflow', `--id=${workflow.id}`] : ['update:workflow', `--id=${workflow.id}`, '--active=true'];
-			const res = await n8n.runN8n(instance, args);
-			assert.equal(res.code, 0, `n8n ${args.join(' ')} failed:\n${res.stdout}\n${res.stderr}`);
-			server = await startN8n(instance, path.join(instance.dir, 'n8n-start.log'));
+			server = await installAndStart(instance, tarball, emu, workflow, version);
 		});
 		if (!ready) return;
 
