@@ -69,14 +69,17 @@ const CURRENCIES = new Set([1, 2, 3]);
 /** @param {Array<{ Name: string }>} list @param {unknown} name */
 const byName = (list, name) => (typeof name === 'string' ? list.find((x) => x.Name.toLowerCase() === name.trim().toLowerCase()) : undefined);
 
+/** Work order fields every shape of the emulator has (used when it lists none). */
+const SURE_FIELDS = ['LocationId', 'Trade', 'Category', 'Priority', 'Description', 'Caller', 'Nte', 'Number', 'PurchaseNumber', 'CallDate', 'ScheduledDate', 'Status'];
+
 /**
  * The fields `emu.createWorkOrder` / `updateWorkOrder` know (the emulator's work-order fields,
  * compared without case); the others are left out, so these routes follow the stored shape.
  * @param {Record<string, any>} fields
  */
 function storable(fields) {
-  const known = require('./fixtures').WORK_ORDER_FIELDS;
-  if (!Array.isArray(known)) return fields;
+  const listed = require('./fixtures').WORK_ORDER_FIELDS;
+  const known = Array.isArray(listed) ? listed : SURE_FIELDS;
   const names = new Set(known.map((k) => String(k).toLowerCase()));
   return Object.fromEntries(Object.entries(fields).filter(([k, v]) => v !== undefined && names.has(k.toLowerCase())));
 }
@@ -177,7 +180,9 @@ function createWorkOrder(emu, ctx, p) {
   const { trade, providerId } = newTradeAndProvider(emu, contract);
   const partial = {
     LocationId: location.Id,
+    // the provider as the emulator's shape names it: flat, or nested as in the reference's WorkOrder
     ProviderId: providerId,
+    Provider: providerId === undefined ? undefined : { Id: providerId },
     Trade: trade,
     ...newTexts(body),
     ...newDatesAndMoney(emu, body),

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Check, FieldSpec } from '../../helpers/fieldList';
 import { invalid, isBlank, optionalDateTime, optionalText, type Field } from '../../helpers/validation';
@@ -66,10 +66,4 @@ export function nest(flat: IDataObject): IDataObject {
 		Object.defineProperty(target, path[path.length - 1], { value, enumerable: true, writable: true, configurable: true });
 	}
 	return root;
-}
-
-/** The value of a parameter read as the router reads it (for cross-field checks). */
-export function parameterValue(ctx: IExecuteFunctions, i: number, name: string, collection?: string): unknown {
-	if (collection === undefined) return ctx.getNodeParameter(name, i, undefined);
-	return ((ctx.getNodeParameter(collection, i, {}) ?? {}) as IDataObject)[name];
 }
