@@ -23,7 +23,10 @@ export const actorField: FieldSpec = {
 	key: 'Actor', check: optionalText,
 };
 
-/** A dropdown filled from one of the service's lists; its value is the name the service expects. */
+/**
+ * A dropdown filled from one of the service's lists; its value is the name the service expects. It
+ * starts empty without being flagged, and takes an expression instead of a choice.
+ */
 export function dynamicField(options: {
 	displayName: string;
 	name: string;
@@ -38,6 +41,9 @@ export function dynamicField(options: {
 		type: 'options',
 		typeOptions: { loadOptionsMethod: options.method, ...(options.dependsOn ? { loadOptionsDependsOn: options.dependsOn } : {}) },
 		default: '',
+		// The editor flags a value missing from the loaded list ("The value ... is not supported!"),
+		// the empty start value included; names from expressions or older lists are fine here.
+		allowArbitraryValues: true,
 		description: `${options.what}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
 	};
 	if (options.required) field.required = true;
