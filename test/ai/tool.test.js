@@ -63,7 +63,7 @@ const OPERATIONS = {
 	'subsidiary.getAll': 'Get many subsidiaries if the user may list child subscribers',
 	'workOrder.addAttachment': 'Add a work order attachment',
 	'workOrder.create': 'Create a work order',
-	'workOrder.getChecklistResponses': 'Get checklist responses of a work order',
+	'workOrder.getChecklistResponses': 'Get work order checklist responses',
 	'workOrder.updateNte': 'Update a work order NTE',
 	'workOrder.updatePriority': 'Update a work order priority',
 	'workOrder.updateScheduledDate': 'Update a work order scheduled date',

@@ -68,7 +68,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Checklist Responses',
 				value: 'getChecklistResponses',
 				description: 'List the checklist answers stored for a work order, with their questions and pictures',
-				action: 'Get checklist responses of a work order',
+				action: 'Get work order checklist responses',
 			},
 			{
 				name: 'Get Many',
