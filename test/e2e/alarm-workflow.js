@@ -55,13 +55,16 @@ async function executions(instance, workflowId) {
 	});
 }
 
-/** POSTs one alarm; n8n answers 404 until the workflow's webhook is registered. */
+/**
+ * POSTs one alarm. Right after start-up n8n answers 503 ("Database is not ready!") and then 404
+ * until the workflow's webhook is registered: neither starts anything, so the alarm is sent again.
+ */
 async function postAlarm(url, fields) {
 	let response;
 	await waitFor('the webhook to accept the alarm', async () => {
 		response = await fetch(url, { method: 'POST', body: alarmForm(fields) });
-		return response.status !== 404;
-	}, 90_000);
+		return response.status !== 404 && response.status !== 503;
+	}, 120_000);
 	return response;
 }
 

@@ -376,7 +376,7 @@ async function runVersion(version, tarball) {
     const creds = demoCredentials(emu);
     const passwordCred = creds.find((c) => c.id === 'wosPasswordDemo');
     const passwordRef = { id: passwordCred.id, name: passwordCred.name };
-    await check('import: credentials of every kind into n8n\'s encrypted store; 6 example + 4 e2e workflows', async () => {
+    await check('import: credentials of every kind into n8n\'s encrypted store; the example + 4 e2e workflows', async () => {
       const all = [...creds];
       if (oauthInitial) {
         all.push({
