@@ -14,12 +14,14 @@ const path = require('path');
 const { startEmulator } = require('../test/emulator');
 const { createHarness } = require('../test/harness');
 const { demoCredentials } = require('./demo-credentials');
+const { alarmForm } = require('./alarm-sample');
+const { runWebhookWorkflow, startsWithWebhook } = require('./webhook-workflow');
 
 const ROOT = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const asJson = args.includes('--json');
-const HELPER_TYPES = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.set', 'n8n-nodes-base.convertToFile']);
+const HELPER_TYPES = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.set', 'n8n-nodes-base.convertToFile', 'n8n-nodes-base.merge']);
 
 /** Text cut at a word boundary (never mid-word), with "…" when cut. @param {unknown} value @param {number} max */
 function short(value, max = 100) {
@@ -55,6 +57,11 @@ function fields(json, max = 110) {
 /** One readable line for an item. @param {any} json */
 function describe(json) {
 	if (json.error) return `ERROR (kept as an item by "Continue On Fail"): ${json.error}`;
+	if (json.success === true && json.operation) {
+		const { success, operation, ...rest } = json;
+		return `${operation} done: ${fields(rest)}`;
+	}
+	if (json.headers && json.body && typeof json.body === 'object') return `request received: ${fields(json.body)}`;
 	if (json.CheckListResponse) {
 		const r = json.CheckListResponse;
 		const p = json.CheckListResponsePicture;
@@ -83,6 +90,15 @@ function describe(json) {
 	return fields(json);
 }
 
+/** Example 08: the work order the alarm created holds the chart and a note of the alarm. @param {any} emulator @param {any} result */
+function alarmRecorded(emulator, result) {
+	const id = result.outputs['Create work order']?.[0]?.json?.workOrderId;
+	const files = emulator.state.attachments.filter((/** @type {any} */ a) => a.WorkOrderId === id).map((/** @type {any} */ a) => a.FileName);
+	const noted = id !== undefined && emulator.notesOf(id).some((/** @type {any} */ n) => /alarm A-20417/.test(n.NoteData ?? n.Note));
+	console.log(`  In the service: work order ${id}, files ${files.join(', ') || 'none'}, alarm noted: ${noted ? 'yes' : 'NO'}`);
+	return files.includes('rtu1-trend.png') && noted;
+}
+
 async function main() {
 	const started = Date.now();
 	const emulator = await startEmulator({});
@@ -102,7 +118,8 @@ async function main() {
 		const workflow = JSON.parse(fs.readFileSync(path.join(__dirname, file), 'utf8'));
 		const before = emulator.requests.length;
 		const t0 = Date.now();
-		const result = await harness.run(workflow, { timeoutMs: 60_000 });
+		// a workflow started by "another system" (Webhook node): activated, called with the sample request
+		const result = startsWithWebhook(workflow) ? await runWebhookWorkflow(harness, workflow, () => alarmForm()) : await harness.run(workflow, { timeoutMs: 60_000 });
 		const ms = Date.now() - t0;
 		const requests = emulator.requests.slice(before);
 		const tokenCalls = requests.filter((/** @type {any} */ r) => r.path.startsWith('/auth/')).length;
@@ -134,6 +151,7 @@ async function main() {
 			console.log(`  64-bit note ID check: created ${created}, read back ${readBack} -> ${exact ? 'exact (above 2^53, every digit kept)' : 'MISMATCH'}`);
 			if (!exact) failed++;
 		}
+		if (file.startsWith('08-') && !alarmRecorded(emulator, result)) failed++;
 		report.push(entry);
 	}
 	if (!only || only === 'instant') {

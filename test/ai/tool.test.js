@@ -68,6 +68,15 @@ const OPERATIONS = {
 	'workOrderNote.get': 'Get a work order note',
 	'workOrderNote.getAttachments': 'Get attachments of a note',
 	'workOrderNote.getAll': 'Get many work order notes',
+	'checklist.getQuestions': 'Get checklist questions',
+	'checklistResponse.update': 'Update a checklist response',
+	'workOrder.addAttachment': 'Add a work order attachment',
+	'workOrder.create': 'Create a work order',
+	'workOrder.getChecklistResponses': 'Get work order checklist responses',
+	'workOrder.updateNte': 'Update a work order NTE',
+	'workOrder.updatePriority': 'Update a work order priority',
+	'workOrder.updateScheduledDate': 'Update a work order scheduled date',
+	'workOrder.updateStatus': 'Update a work order status',
 };
 
 /** The manual Tool Description docs/ai-agents.md shows for an approval tool: it names the refusals in advance. */
@@ -334,6 +343,35 @@ describe.each(AGENTS)('operations that need a file (%s)', (agent) => {
 			'Add Attachment needs a file, but a tool call cannot carry one (this call has no binary field "data"), so nothing was sent. Do not call it again from the agent: tell the user that the file must be attached by a workflow in which an earlier node provides it (a download, an e-mail attachment or a form upload), or, if text is enough, add it as a work order note instead.',
 		);
 		expect(api()).toEqual([]);
+	});
+
+	test('Work Order Add Attachment: the same answer; nothing sent', async () => {
+		const tool = { name: 'Attach to work order', parameters: { resource: 'workOrder', operation: 'addAttachment', workOrderId: { __rl: true, mode: 'id', value: fromAI('work_order_id', 'Work order ID', 'number') } } };
+		const { observations } = await callTool(agent, tool, [{ args: { work_order_id: 90000014 } }]);
+		expect(errorOf(agent, observations[0])).toMatch(/^Add Attachment needs a file, but a tool call cannot carry one \(this call has no binary field "data"\), so nothing was sent\./);
+		expect(api()).toEqual([]);
+	});
+
+	test('Create a work order as a tool: the model\'s values reach the request, the new ID reaches the model', async () => {
+		const tool = {
+			name: 'Create work order',
+			parameters: {
+				resource: 'workOrder',
+				operation: 'create',
+				location: { __rl: true, mode: 'storeId', value: 'S501' },
+				tradeName: 'HVAC',
+				category: 'REPAIR',
+				priority: 'P2 - Urgent',
+				description: fromAI('description', 'What is wrong'),
+				problemCode: 'NO COOLING',
+				callDate: '={{ $now }}',
+			},
+		};
+		const { observations } = await callTool(agent, tool, [{ args: { description: 'Walk-in cooler at 50F' } }]);
+		const [post] = api();
+		expect(post.body).toMatchObject({ ContractInfo: { StoreId: 'S501', TradeName: 'HVAC' }, Description: 'Walk-in cooler at 50F' });
+		const created = JSON.parse(post.responseBody).id;
+		expect(observations[0]).toContain(`"workOrderId":${created}`);
 	});
 
 	const checklist = (photo) => ({

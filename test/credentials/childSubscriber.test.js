@@ -12,7 +12,7 @@ let recorder;
 
 H.useSuite((suite) => ({ emulator, harness, recorder } = suite));
 
-const LIST_ALL = { resource: 'workOrder', operation: 'getAll', returnAll: true };
+const LIST_ALL = { resource: 'workOrder', operation: 'getAll', returnAll: true, simplify: false };
 
 function expectSubsidiaryStep(request, universalToken, subsidiaryId) {
 	expect(request.method).toBe('POST');
@@ -65,7 +65,7 @@ describe('universal user scoped to child subscriber 2001', () => {
 		const ids = [emulator.fixtures.workOrders.child2001[0], emulator.fixtures.workOrders.child2002[0], emulator.fixtures.workOrders.universalParent[0]];
 		const { result, output } = await recorder.run({
 			credentialId: CRED,
-			parameters: H.GET_WORK_ORDER,
+			parameters: { ...H.GET_WORK_ORDER, simplify: false },
 			items: H.items(ids.map((id) => ({ id }))),
 			continueOnFail: true,
 		});

@@ -145,7 +145,7 @@ describe('throttled token endpoint', () => {
 		const { result, output } = await recorder.run({
 			credentialId: `err-${++credCounter}`,
 			credentialData: H.passwordCredential(emulator, 'universal', { subsidiaryId: '2001' }),
-			parameters: { resource: 'workOrder', operation: 'getAll', returnAll: true },
+			parameters: { resource: 'workOrder', operation: 'getAll', returnAll: true, simplify: false },
 		});
 		expect(result.status).toBe('success');
 		expect(new Set(output.map((i) => i.json.SubscriberId))).toEqual(new Set([2001]));

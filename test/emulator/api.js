@@ -950,6 +950,8 @@ function compile(pattern) {
 
 /** @type {Route[]} */
 const ROUTES = /** @type {Array<[string, string, Handler, string | null]>} */ ([
+  ...require('./api-workorder-writes').ROUTES,
+  ...require('./api-checklists').ROUTES,
   ['GET', 'workorders', listWorkOrders, 'workorders.read'],
   ['GET', 'workorders/{woId}', getWorkOrder, 'workorders.read'],
   ['GET', 'workorders/{woId}/notes', listNotes, 'workorders.read'],
@@ -1100,4 +1102,4 @@ function handleApi(emu, ctx, rest) {
   return route.handler(emu, ctx, principal, params);
 }
 
-module.exports = { handleApi, ROUTES, publicNote, publicAttachment, Reply };
+module.exports = { handleApi, ROUTES, publicNote, publicAttachment, Reply, storeAttachment };

@@ -115,7 +115,9 @@ describe('loading', () => {
 			'n8n-nodes-base.convertToFile',
 			'n8n-nodes-base.httpRequest',
 			'n8n-nodes-base.manualTrigger',
+			'n8n-nodes-base.merge',
 			'n8n-nodes-base.set',
+			'n8n-nodes-base.webhook',
 			'n8n-nodes-harness-fixture.harnessFixture',
 			'n8n-nodes-harness-fixture.harnessFixtureWebhook',
 		]);

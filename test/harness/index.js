@@ -37,6 +37,7 @@ const { createPollApi } = require('./poll');
 const { createWebhookApi } = require('./webhook');
 const { CredentialStore, HarnessCredentialTypes, HarnessCredentialsHelper } = require('./credentials');
 const { ConvertToFileToBinary, HarnessItems, HttpRequestWithCredential, ManualTrigger, OAuth2Api, SetRaw } = require('./builtin-types');
+const { MergeByPosition, WebhookOnReceived } = require('./builtin-webhook');
 
 /** @typedef {import('n8n-workflow').INodeType} INodeType */
 /** @typedef {import('n8n-workflow').IVersionedNodeType} IVersionedNodeType */
@@ -260,6 +261,8 @@ async function createHarness({ packageDir = path.resolve(__dirname, '..', '..') 
 	nodeTypes.add('n8n-nodes-base.convertToFile', new ConvertToFileToBinary());
 	nodeTypes.add(`${BUILTIN_PACKAGE}.items`, new HarnessItems());
 	nodeTypes.add('n8n-nodes-base.httpRequest', new HttpRequestWithCredential());
+	nodeTypes.add('n8n-nodes-base.webhook', new WebhookOnReceived());
+	nodeTypes.add('n8n-nodes-base.merge', new MergeByPosition());
 	credentialTypes.add(new OAuth2Api());
 
 	/** Loads (or, after `reloadPackage`, loads again) the package's nodes and credentials. */

@@ -210,10 +210,10 @@ describe('a required field left empty: n8n refuses to run the node, nothing is s
 		['Proposal ID', proposal('approve', { proposalId: '' })],
 		['Work Order', woGet({ workOrderId: RL_EMPTY })],
 		['Work Order', checkIn({}, { workOrderId: { __rl: true, mode: 'id', value: '' } })],
-		['Question ID', checklist({ questionId: '' })],
+		['Question', checklist({ questionId: '' })],
 		['Provider ID', checklist({ providerId: '' })],
 		['Technician ID', checklist({ technicianId: '' })],
-		['Option ID', selector({ optionId: '' })],
+		['Option', selector({ optionId: '' })],
 		['Note ID', noteGet({ noteId: '' })],
 		['Note ID', addAttachment({ noteId: '' })],
 	])('%s (%#)', async (label, parameters) => {

@@ -75,10 +75,23 @@ describe('keys that could touch a prototype stay plain data', () => {
 
 	test('single record (work order Get)', async () => {
 		env.emulator.failNext({ method: 'GET', path: '/api/v3/workorders/90000001', status: 200, body: HOSTILE, contentType: 'application/json' });
-		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'get', workOrderId: 90000001 } });
+		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'get', workOrderId: 90000001, simplify: false } });
 		expect(r.error).toBeUndefined();
 		expect(r.output).toHaveLength(1);
 		expectPlain(r.output[0].json);
+	});
+
+	test('Simplify (work order Get): the compact record drops such keys and reads nested ones as own data only', async () => {
+		const body = HOSTILE.replace('{"Id":90000001,', '{"Id":90000001,"Location":{"__proto__":{"polluted":"yes"},"Id":501,"Name":"Store"},"Status":{"constructor":"x","Primary":"OPEN"},');
+		env.emulator.failNext({ method: 'GET', path: '/api/v3/workorders/90000001', status: 200, body, contentType: 'application/json' });
+		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'get', workOrderId: 90000001 } });
+		expect(r.error).toBeUndefined();
+		const json = r.output[0].json;
+		expect(Object.getPrototypeOf(json)).toBe(Object.prototype);
+		expect(json).toEqual({ Id: 90000001, Location: { Id: 501, Name: 'Store' }, Status: { Primary: 'OPEN' } });
+		expect(json.Location.polluted).toBeUndefined();
+		expect(({}).polluted).toBeUndefined();
+		expect(Object.prototype.polluted).toBeUndefined();
 	});
 
 	test('single OData entity, copied without its annotations (note Get)', async () => {
@@ -92,7 +105,7 @@ describe('keys that could touch a prototype stay plain data', () => {
 
 	test('list records (work-order Get Many, rejection reasons)', async () => {
 		env.emulator.failNext({ method: 'GET', path: '/api/v3/odata/workorders', status: 200, body: `{"@odata.count":1,"value":[${HOSTILE}]}`, contentType: 'application/json' });
-		const list = await env.run({ parameters: { resource: 'workOrder', operation: 'getAll', returnAll: true } });
+		const list = await env.run({ parameters: { resource: 'workOrder', operation: 'getAll', returnAll: true, simplify: false } });
 		expect(list.output).toHaveLength(1);
 		expectPlain(list.output[0].json);
 

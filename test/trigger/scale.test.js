@@ -291,7 +291,7 @@ describe('Status Changed on a tenant of 50,000 work orders', () => {
 		expect(H.ids(e).sort()).toEqual([...known, ...unknown].sort());
 		expect(H.ids(e).sort()).toEqual(H.expectedStatusChanged(emu, changes).sort());
 		expect(H.ids(i).sort()).toEqual(known.sort());
-		const logged = e.logs.find((line) => line.includes('Work Order Service Trigger polled'));
+		const logged = e.logs.find((line) => line.includes('Work Order Service Polling Trigger polled'));
 		expect(logged).toMatch(/"unknownPreviousStatus":2/);
 		// once settled, the unknown ones are known: their next change is compared
 		await pollUntilSettled(emitting);

@@ -17,9 +17,18 @@ export type ItemState =
 
 /** The verb a write operation's report uses ("items 0-1 were created"); reads have none. */
 const VERBS: Record<string, Record<string, string>> = {
-	checklistResponse: { submit: 'submitted' },
+	checklistResponse: { submit: 'submitted', update: 'updated' },
 	proposal: { approve: 'approved', putOnHold: 'put on hold', reject: 'rejected', reopen: 'reopened' },
-	workOrder: { checkIn: 'checked in', checkOut: 'checked out' },
+	workOrder: {
+		checkIn: 'checked in',
+		checkOut: 'checked out',
+		create: 'created',
+		addAttachment: 'attached',
+		updateStatus: 'updated',
+		updateScheduledDate: 'updated',
+		updatePriority: 'updated',
+		updateNte: 'updated',
+	},
 	workOrderNote: { addAttachment: 'attached', create: 'created' },
 };
 

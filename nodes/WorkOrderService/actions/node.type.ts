@@ -2,12 +2,24 @@ import type { AllEntities } from 'n8n-workflow';
 
 /** Every resource and its operations: an unknown pair is a compile error in the router. */
 type NodeMap = {
-	checklistResponse: 'submit';
+	checklist: 'getQuestions';
+	checklistResponse: 'submit' | 'update';
 	proposal: 'reopen' | 'putOnHold' | 'approve' | 'reject';
 	rejectionReason: 'getAll';
 	subsidiary: 'getAll';
 	workOrderNote: 'getAll' | 'get' | 'create' | 'addAttachment' | 'getAttachments';
-	workOrder: 'get' | 'getAll' | 'checkIn' | 'checkOut';
+	workOrder:
+		| 'get'
+		| 'getAll'
+		| 'checkIn'
+		| 'checkOut'
+		| 'create'
+		| 'updateStatus'
+		| 'updateScheduledDate'
+		| 'updatePriority'
+		| 'updateNte'
+		| 'addAttachment'
+		| 'getChecklistResponses';
 };
 
 export type WorkOrderServiceType = AllEntities<NodeMap>;

@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { forToolCalls } from '../helpers/toolMode';
 import { WorkOrderServiceClient, outcomeOfError } from '../transport';
 import { batchReport, verbOf, type ItemState } from './batchReport';
+import * as checklist from './checklist';
 import * as checklistResponse from './checklistResponse';
 import type { WorkOrderServiceType } from './node.type';
 import * as proposal from './proposal';
@@ -19,7 +20,8 @@ type OperationMap = {
 };
 
 const operations: OperationMap = {
-	checklistResponse: { submit: checklistResponse.submit.execute },
+	checklist: { getQuestions: checklist.getQuestions.execute },
+	checklistResponse: { submit: checklistResponse.submit.execute, update: checklistResponse.update.execute },
 	proposal: {
 		approve: proposal.approve.execute,
 		putOnHold: proposal.putOnHold.execute,
@@ -36,10 +38,17 @@ const operations: OperationMap = {
 		getAttachments: workOrderNote.getAttachments.execute,
 	},
 	workOrder: {
+		addAttachment: workOrder.addAttachment.execute,
 		checkIn: workOrder.checkIn.execute,
 		checkOut: workOrder.checkOut.execute,
+		create: workOrder.create.execute,
 		get: workOrder.get.execute,
 		getAll: workOrder.getAll.execute,
+		getChecklistResponses: workOrder.getChecklistResponses.execute,
+		updateNte: workOrder.updateNte.execute,
+		updatePriority: workOrder.updatePriority.execute,
+		updateScheduledDate: workOrder.updateScheduledDate.execute,
+		updateStatus: workOrder.updateStatus.execute,
 	},
 };
 

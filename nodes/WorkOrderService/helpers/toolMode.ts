@@ -46,6 +46,8 @@ export function forToolCalls<C>(ctx: IExecuteFunctions, resource: string, operat
 /** Parameters naming the input item's binary field with a file the operation sends. */
 const FILE_INPUTS: Record<string, { property: INodeProperties; required: boolean }> = {
 	'checklistResponse.submit': { property: photoProperty, required: false },
+	'checklistResponse.update': { property: photoProperty, required: false },
+	'workOrder.addAttachment': { property: binaryPropertyField, required: true },
 	'workOrderNote.addAttachment': { property: binaryPropertyField, required: true },
 };
 
@@ -87,7 +89,7 @@ function refuseMissingFile(ctx: IExecuteFunctions, itemIndex: number, kind: stri
 }
 
 function operationLabel(kind: string): string {
-	return kind === 'workOrderNote.addAttachment' ? 'Add Attachment' : 'This operation';
+	return kind.endsWith('.addAttachment') ? 'Add Attachment' : 'This operation';
 }
 
 /* ---------------------------------------------------------------- errors */
@@ -99,6 +101,10 @@ const NOT_REPEATABLE = new Set([
 	'workOrderNote.addAttachment',
 	'workOrder.checkIn',
 	'workOrder.checkOut',
+	'workOrder.create',
+	'workOrder.addAttachment',
+	'workOrder.updateStatus',
+	'checklistResponse.update',
 ]);
 
 const MAYBE_RECORDED =

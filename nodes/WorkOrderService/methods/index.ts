@@ -1,2 +1,7 @@
-export * as listSearch from './listSearch';
-export * as loadOptions from './loadOptions';
+import * as checklistSearch from './checklistSearch';
+import * as dropdowns from './dropdowns';
+import * as searchMethods from './listSearch';
+import * as loadMethods from './loadOptions';
+
+export const listSearch = { ...searchMethods, ...checklistSearch };
+export const loadOptions = { ...loadMethods, ...dropdowns };

@@ -317,10 +317,10 @@ describe('checklistResponse.submit: IDs as the editor and expressions give them'
 	});
 
 	test.each([
-		['Question ID', { questionId: '' }],
+		['Question', { questionId: '' }],
 		['Provider ID', { providerId: '' }],
 		['Technician ID', { technicianId: '' }],
-		['Option ID', { questionType: 'selector', questionId: 9102, optionId: '' }],
+		['Option', { questionType: 'selector', questionId: 9102, optionId: '' }],
 	])('%s left empty: n8n itself refuses to run the node, nothing is sent', async (label, fields) => {
 		env.emulator.clearRequests();
 		const run = env.run({ parameters: base({ questionId: 9103, questionType: 'textEntry', answer: 'ok', ...fields }) });

@@ -46,8 +46,8 @@ function editorView(env) {
 		return list;
 	}
 
-	/** A field where an ID is typed (a dropdown such as "Rejection Reason Name or ID" is not one). */
-	const isId = (p) => (/\bIDs?\b/.test(p.displayName) && p.type !== 'options') || p.name === 'workOrderId';
+	/** A field where an ID is typed (a dropdown such as "Rejection Reason Name or ID" is not one; a From List / By ID locator is). */
+	const isId = (p) => (/\bIDs?\b/.test(p.displayName) && p.type !== 'options') || p.type === 'resourceLocator';
 
 	return { description, operations, freshParameters, shown, isId };
 }

@@ -62,7 +62,7 @@ describe('Work Order parameter: From List (listSearch.searchWorkOrders through n
 		const found = await search(w.Number);
 		expect(apiCalls()[0].query).toEqual(listQuery({ $filter: `Id eq 90000003 or Number eq '${w.Number}'` }));
 		expect(found).toEqual({ results: [{ name: nameOf(w), value: '90000003' }], paginationToken: undefined });
-		const r = await env.run({ parameters: { ...PARAMS, workOrderId: rl('list', found.results[0].value, { cachedResultName: found.results[0].name }) } });
+		const r = await env.run({ parameters: { ...PARAMS, simplify: false, workOrderId: rl('list', found.results[0].value, { cachedResultName: found.results[0].name }) } });
 		expect(r.api.map((q) => q.path)).toEqual(['/api/v3/workorders/90000003']);
 		expect(r.output[0].json.LocationName).toBe(w.LocationName);
 	});

@@ -12,7 +12,7 @@ const plain = (value) => JSON.parse(JSON.stringify(value));
 
 describe('workOrder.get', () => {
 	test('GET /workorders/{id}; the item is the work order', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'get', workOrderId: 90000005 } });
+		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'get', workOrderId: 90000005, simplify: false } });
 		expect(r.error).toBeUndefined();
 		expect(r.api).toHaveLength(1);
 		expectGet(r.api[0], { path: '/api/v3/workorders/90000005' });

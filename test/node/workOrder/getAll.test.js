@@ -13,7 +13,7 @@ describe('workOrder.getAll (OData)', () => {
 	const path = '/api/v3/odata/workorders';
 
 	test('Return All over 120 work orders: 3 pages of 50 with $skip 0/50/100', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'getAll', returnAll: true } });
+		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'getAll', returnAll: true, simplify: false } });
 		expect(r.error).toBeUndefined();
 		expect(r.api).toHaveLength(3);
 		const pages = r.api.map((q) => q.query);

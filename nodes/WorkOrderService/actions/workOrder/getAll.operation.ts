@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { idField, returnAllOrLimitFields } from '../../helpers/fields';
 import { collectionOf, readFields, readParameter, trimmedText, type FieldSpec } from '../../helpers/fieldList';
 import { readLimit } from '../../helpers/limit';
+import { simplifyProperty, simplifyWorkOrders } from '../../helpers/simplify';
 import { optionalPositiveInteger } from '../../helpers/validation';
 import { ODATA_LIST, readList, type WorkOrderServiceClient } from '../../transport';
 
@@ -55,6 +56,7 @@ const locationIdProperty = idField({
 
 export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['getAll'] } }, [
 	...returnAllOrLimitFields,
+	simplifyProperty,
 	collectionOf('options', [...queryOptions, locationIdProperty]),
 ]);
 
@@ -64,5 +66,7 @@ export async function execute(this: IExecuteFunctions, i: number, client: WorkOr
 	const { qs } = readFields(this, i, queryOptions, 'options');
 	const locationId = readParameter(this, i, locationIdProperty, optionalPositiveInteger, 'options');
 	const path = locationId === undefined ? '/odata/workorders' : `/odata/locations(${locationId})/workorders`;
-	return await readList(this, client, ODATA_LIST, { path, qs, limit, itemIndex: i });
+	const records = await readList(this, client, ODATA_LIST, { path, qs, limit, itemIndex: i });
+	// Fields chosen with Select are returned as chosen.
+	return simplifyWorkOrders(this, i, records, qs.$select === undefined);
 }

@@ -1,0 +1,79 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { collectionOf, fieldOf, readFields } from '../../helpers/fieldList';
+import { invalid, positiveInteger, requiredText } from '../../helpers/validation';
+import { returnedId, writeAnswer } from '../../helpers/writeAnswer';
+import { ownRecord, type WorkOrderServiceClient } from '../../transport';
+
+import { additionalFields, dispatchFields, requiredFields } from './createFields';
+import { nest } from './writeFields';
+
+export const meta = { verb: 'created', safeToRepeat: false };
+
+/** Where the work is: ContractInfo.LocationId, or the store number (StoreId) in its place. */
+const locationField: INodeProperties = {
+	displayName: 'Location',
+	name: 'location',
+	type: 'resourceLocator',
+	default: { mode: 'id', value: '' },
+	required: true,
+	description: "Where the work is: the location's ID, or the client's store number",
+	modes: [
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 501',
+			validation: [{ type: 'regex', properties: { regex: '^\\s*([0-9]*[1-9][0-9]*)?\\s*$', errorMessage: 'Not a location ID: enter digits only, e.g. 501' } }],
+		},
+		{ displayName: 'By Store Number', name: 'storeId', type: 'string', placeholder: 'e.g. S501' },
+	],
+};
+
+export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['create'] } }, [
+	locationField,
+	...requiredFields.map(({ property }) => property),
+	...dispatchFields.map(({ property }) => property),
+	collectionOf('additionalFields', additionalFields),
+]);
+
+/** ContractInfo.LocationId or ContractInfo.StoreId of item i. */
+function readLocation(ctx: IExecuteFunctions, i: number): IDataObject {
+	const raw = ctx.getNodeParameter(locationField.name, i, undefined) as unknown;
+	const isLocator = raw !== null && typeof raw === 'object' && 'value' in raw;
+	const mode = isLocator ? (raw as { mode?: unknown }).mode : 'id';
+	const value = isLocator ? (raw as { value: unknown }).value : raw;
+	const field = fieldOf(locationField);
+	if (mode === 'storeId') return { 'ContractInfo.StoreId': requiredText(ctx.getNode(), i, { ...field, label: 'Location (store number)' }, value, 100).trim() };
+	return { 'ContractInfo.LocationId': positiveInteger(ctx.getNode(), i, { ...field, label: 'Location ID' }, value) };
+}
+
+/** NewWoStatus needs both Primary and Extended. */
+function checkStatusPair(ctx: IExecuteFunctions, i: number, body: IDataObject): void {
+	const primary = body['Status.Primary'];
+	const extended = body['Status.Extended'];
+	if ((primary === undefined) === (extended === undefined)) return;
+	const key = primary === undefined ? 'Status.Primary' : 'Status.Extended';
+	const missing = additionalFields.find((f) => f.key === key) as (typeof additionalFields)[number];
+	throw invalid(ctx.getNode(), i, fieldOf(missing.property, 'additionalFields'), 'must be given with the other status field (the service needs both)', undefined);
+}
+
+/** POST /workorders (CreateWoRequest); answered 201 with the new ID in the body or a Location header, or with nothing. */
+export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+	const location = readLocation(this, i);
+	const flat: IDataObject = {
+		...location,
+		...readFields(this, i, requiredFields).body,
+		...readFields(this, i, dispatchFields).body,
+		...readFields(this, i, additionalFields, 'additionalFields').body,
+	};
+	checkStatusPair(this, i, flat);
+	const response = await client.send({ method: 'POST', path: '/workorders', body: nest(flat), itemIndex: i });
+	const answer = writeAnswer('create', {}, response);
+	const id = returnedId(answer);
+	if (id === undefined) return [answer];
+	const { success, operation, ...rest } = answer;
+	const returned = Object.entries(rest).filter(([key]) => key !== 'workOrderId');
+	return [ownRecord([['success', success], ['operation', operation], ['workOrderId', id], ...returned])];
+}

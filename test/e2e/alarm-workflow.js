@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Workflow (2) of issue 27 in a real n8n: another system's webhook call -> Work Order Create ->
+ * Add Attachment -> Work Order Note Create, i.e. examples/08-alarm-to-work-order.json as a user
+ * imports it, activated in `n8n start`, called over HTTP the way a building management system
+ * calls it (multipart: the alarm's fields and a trend chart, examples/alarm-sample.js).
+ *
+ *   node test/e2e/alarm-workflow.js                     # npm pack, then n8n 2.41.1 and 1.123.81
+ *   node test/e2e/alarm-workflow.js --version 2.41.1    # one version
+ *
+ * From run-e2e.js (per version, with its own check() and tarball):
+ *   await runAlarmE2E({ version, tarball, check });
+ *
+ * Checks per version: (1) install, the example's credential and workflow imported, activated,
+ * `n8n start`, the webhook live at n8n's production URL; (2) one alarm: the request answered 200,
+ * one successful execution in n8n's database, the emulator received exactly POST /workorders (the
+ * CreateWoRequest built from the alarm), POST /workorders/{new id}/attachments (the descriptor part
+ * and the chart byte for byte) and POST /workorders/{new id}/notes, each with the credential's
+ * token; the work order, its file and its note are in the service; (3) a second alarm (not
+ * critical) makes a second work order with the other priority.
+ */
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const n8n = require('./n8n');
+const { startEmulator } = require('../emulator');
+const { startN8n, waitFor } = require('../trigger/e2e-trigger');
+const { demoCredentials } = require('../../examples/demo-credentials');
+const { ALARM_PATH, SNAPSHOT, alarmFields, alarmForm } = require('../../examples/alarm-sample');
+
+const EXAMPLE = path.join(__dirname, '..', '..', 'examples', '08-alarm-to-work-order.json');
+
+/** The finished executions of the workflow in n8n's database, with each node's output items. */
+async function executions(instance, workflowId) {
+	const flatted = require(path.join(instance.runtime.dir, 'node_modules', 'flatted', 'cjs'));
+	const sql = 'select e.id, e.status, d.data from execution_entity e left join execution_data d on d.executionId = e.id where e.workflowId = ? order by e.id';
+	let rows;
+	for (let attempt = 1; ; attempt++) {
+		try {
+			rows = await n8n.queryDatabase(instance, sql, [workflowId]);
+			break;
+		} catch (error) {
+			if (attempt >= 20 || !/SQLITE_BUSY|database is locked/.test(String(error && error.message))) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+	return rows.map((row) => {
+		const data = row.data ? flatted.parse(row.data) : undefined;
+		const runData = data?.resultData?.runData ?? {};
+		const out = Object.fromEntries(Object.entries(runData).map(([name, runs]) => [name, (runs[0]?.data?.main?.[0] ?? []).map((i) => i.json)]));
+		return { id: row.id, status: row.status, out, error: data?.resultData?.error?.message };
+	});
+}
+
+/**
+ * POSTs one alarm. Right after start-up n8n answers 503 ("Database is not ready!") and then 404
+ * until the workflow's webhook is registered: neither starts anything, so the alarm is sent again.
+ */
+async function postAlarm(url, fields) {
+	let response;
+	await waitFor('the webhook to accept the alarm', async () => {
+		response = await fetch(url, { method: 'POST', body: alarmForm(fields) });
+		return response.status !== 404 && response.status !== 503;
+	}, 120_000);
+	return response;
+}
+
+/** What one alarm did: the execution, and the emulator's API requests since `mark`. */
+async function oneAlarm(instance, emu, workflowId, url, fields, count) {
+	const mark = emu.requests.length;
+	const response = await postAlarm(url, fields);
+	assert.equal(response.status, 200, `webhook answered ${response.status}: ${await response.text()}`);
+	const list = await waitFor(`${count} finished executions`, async () => {
+		const found = await executions(instance, workflowId);
+		return found.length >= count && found.every((e) => e.status !== 'running' && e.status !== 'new' && (e.status !== 'success' || e.out['Note the alarm'])) ? found : false;
+	}, 90_000);
+	const execution = list[count - 1];
+	assert.equal(execution.status, 'success', `execution: ${execution.status} ${execution.error ?? ''}`);
+	return { execution, api: emu.requests.slice(mark).filter((r) => r.path.startsWith('/api/')) };
+}
+
+/** The three requests of one alarm, as the reference has them. */
+function expectAlarmRequests(api, fields, createdId, token) {
+	assert.deepEqual(api.map((r) => `${r.method} ${r.path} ${r.status}`), [
+		'POST /api/v3/workorders 201',
+		`POST /api/v3/workorders/${createdId}/attachments 201`,
+		`POST /api/v3/workorders/${createdId}/notes 201`,
+	]);
+	assert.ok(api.every((r) => r.headers.authorization === `Bearer ${token}`), 'every call with the stored token');
+	const [create, attach, note] = api;
+	assert.deepEqual(create.body, {
+		ContractInfo: { StoreId: fields.storeId, TradeName: fields.trade },
+		Category: 'REPAIR',
+		Priority: fields.severity === 'critical' ? 'P1 - Emergency' : 'P2 - Urgent',
+		Description: `Alarm ${fields.alarmId}: ${fields.message}`,
+		ProblemCode: fields.problemCode,
+		CallDate: fields.raisedAt,
+		CallerName: 'Building Management System',
+		Nte: 750,
+		Number: `BMS-${fields.alarmId}`,
+	});
+	assert.deepEqual(attach.query, { actor: 'Building Management System' });
+	assert.deepEqual(attach.parts.map((p) => p.name), ['AddAttachmentsRequest', 'file']);
+	assert.deepEqual(attach.parts[0].json, {
+		Attachments: [{ Name: 'rtu1-trend.png', Type: 'File', MediaType: 'image/png', Description: `Trend chart of alarm ${fields.alarmId}` }],
+	});
+	assert.equal(attach.parts[1].filename, 'rtu1-trend.png');
+	assert.equal(Buffer.compare(attach.parts[1].data, SNAPSHOT), 0, 'the chart arrived byte for byte');
+	const text = JSON.stringify(note.body);
+	assert.ok(text.includes(`alarm ${fields.alarmId} (${fields.severity})`) && text.includes('rtu1-trend.png'), `note body: ${text}`);
+}
+
+/** The package, the example's credential and workflow (activated), then `n8n start`. */
+async function installAndStart(instance, tarball, emu, workflow, version) {
+	await n8n.installCommunityPackage(instance, tarball);
+	await n8n.importCredentials(instance, demoCredentials(emu).filter((c) => c.id === 'wosPasswordDemo'));
+	await n8n.importWorkflows(instance, [workflow]);
+	const args = Number(version.split('.')[0]) >= 2 ? ['publish:workflow', `--id=${workflow.id}`] : ['update:workflow', `--id=${workflow.id}`, '--active=true'];
+	const res = await n8n.runN8n(instance, args);
+	assert.equal(res.code, 0, `n8n ${args.join(' ')} failed:\n${res.stdout}\n${res.stderr}`);
+	return await startN8n(instance, path.join(instance.dir, 'n8n-start.log'));
+}
+
+/**
+ * One n8n version. `check(name, fn)` runs one check (run-e2e.js passes its own).
+ * @param {{ version: string, tarball: string, check: (name: string, fn: () => Promise<void>) => Promise<boolean>, log?: (line: string) => void }} o
+ */
+async function runAlarmE2E({ version, tarball, check, log = (line) => console.log(line) }) {
+	const runtime = await n8n.ensureRuntime({ version });
+	const instance = await n8n.createInstance({ runtime, encryptionKey: 'wos-alarm-e2e-key-0123456789abcdef' });
+	instance.env.WEBHOOK_URL = `http://127.0.0.1:${instance.env.N8N_PORT}/`;
+	const emu = await startEmulator({ port: 0, accessTokenTtl: 86_400 });
+	const workflow = JSON.parse(fs.readFileSync(EXAMPLE, 'utf8'));
+	const url = `${instance.env.WEBHOOK_URL}webhook/${ALARM_PATH}`;
+	const prefix = `alarm -> work order (n8n ${version}):`;
+	let server;
+	try {
+		const ready = await check(`${prefix} install, the example's credential and workflow, activate, n8n start`, async () => {
+			server = await installAndStart(instance, tarball, emu, workflow, version);
+		});
+		if (!ready) return;
+
+		await check(`${prefix} an alarm with a chart: one execution; POST /workorders, its attachments and a note, as the reference has them`, async () => {
+			const fields = alarmFields();
+			const { execution, api } = await oneAlarm(instance, emu, workflow.id, url, fields, 1);
+			const created = execution.out['Create work order'][0];
+			assert.equal(created.success, true);
+			const token = emu.state.tokens.find((t) => t.username === emu.fixtures.users.subscriber.username)?.token;
+			expectAlarmRequests(api, fields, created.workOrderId, token);
+			const wo = emu.workOrder(created.workOrderId);
+			assert.equal(wo.Priority, 'P1 - Emergency');
+			assert.equal(emu.state.attachments.filter((a) => a.WorkOrderId === wo.Id).length, 1);
+			assert.equal(emu.notesOf(wo.Id).length, 1);
+			assert.deepEqual(execution.out['Attach the snapshot'][0], { success: true, operation: 'addAttachment', workOrderId: wo.Id, fileName: 'rtu1-trend.png', mimeType: 'image/png', fileSize: SNAPSHOT.length });
+			log(`     work order ${wo.Id} created, chart attached, note ${execution.out['Note the alarm'][0].Id}`);
+		});
+
+		await check(`${prefix} a second alarm (not critical): a second work order, priority P2`, async () => {
+			const fields = { ...alarmFields(), alarmId: 'A-20418', severity: 'warning', storeId: 'S502' };
+			const { execution, api } = await oneAlarm(instance, emu, workflow.id, url, fields, 2);
+			const created = execution.out['Create work order'][0];
+			expectAlarmRequests(api, fields, created.workOrderId, api[0].headers.authorization.slice('Bearer '.length));
+			assert.equal(emu.workOrder(created.workOrderId).Priority, 'P2 - Urgent');
+			assert.equal(emu.workOrder(created.workOrderId).LocationId ?? emu.workOrder(created.workOrderId).Location?.Id, 502);
+		});
+	} finally {
+		if (server) await server.stop();
+		await emu.close();
+		if (process.env.N8N_E2E_KEEP === '1') log(`     kept ${instance.dir}`);
+		await n8n.destroyInstance(instance);
+	}
+}
+
+async function main() {
+	await n8n.runStandalone({ label: 'alarm -> work order', packPrefix: 'wos-alarm-pack-', run: runAlarmE2E });
+}
+
+if (require.main === module) {
+	main().catch((err) => {
+		console.error(err);
+		process.exitCode = 1;
+	});
+}
+
+module.exports = { runAlarmE2E };
