@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import * as attachment from './actions/attachment';
 import * as checklistResponse from './actions/checklistResponse';
 import * as proposal from './actions/proposal';
 import * as rejectionReason from './actions/rejectionReason';
@@ -39,6 +40,7 @@ export class WorkOrderService implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
+					{ name: 'Attachment', value: 'attachment' },
 					{ name: 'Checklist Response', value: 'checklistResponse' },
 					{ name: 'Proposal', value: 'proposal' },
 					{ name: 'Rejection Reason', value: 'rejectionReason' },
@@ -48,6 +50,7 @@ export class WorkOrderService implements INodeType {
 				],
 				default: 'workOrder',
 			},
+			...attachment.description,
 			...checklistResponse.description,
 			...proposal.description,
 			...rejectionReason.description,

@@ -25,6 +25,8 @@ const { applyWorkOrderChanges } = require('./workorders');
 const { UTC } = require('./service-time');
 const events = require('./webhooks');
 const { WEBHOOK_ROUTES } = require('./webhook-api');
+const { PROPOSAL_ROUTES } = require('./api-proposals');
+const { FILE_ROUTES, attachmentUri } = require('./api-files');
 
 /**
  * @typedef {import('./index').Emulator} Emulator
@@ -91,6 +93,7 @@ function publicAttachment(a) {
     UploadedBy: a.UploadedBy,
     DateCreated: a.DateCreated,
     DateCreatedDto: a.DateCreatedDto,
+    Uri: a.Uri,
   };
 }
 
@@ -254,8 +257,9 @@ function storeAttachment(emu, o) {
   const uuid = crypto.randomUUID();
   const image = isImage(o.file);
   const keep = emu.options.logBodies;
+  const id = emu._ids.attachment++;
   const rec = {
-    Id: emu._ids.attachment++,
+    Id: id,
     WorkOrderId: o.wo.Id,
     NoteId: o.noteId,
     CheckListResponseId: o.checkListResponseId,
@@ -269,6 +273,7 @@ function storeAttachment(emu, o) {
     UploadedBy: o.user.fullName,
     DateCreated: emu.time.local(now),
     DateCreatedDto: emu.time.dto(now),
+    Uri: attachmentUri(emu, id),
     sha256: keep ? crypto.createHash('sha256').update(o.file.data).digest('hex') : null,
     data: keep ? o.file.data : undefined,
   };
@@ -976,6 +981,8 @@ const ROUTES = /** @type {Array<[string, string, Handler, string | null]>} */ ([
   ['PUT', 'proposals/{proposalId}/reject', proposalStatus('reject'), 'proposals.status'],
   ['GET', 'subscribers/current/subsidiaries', subsidiaries, 'subsidiaries.read'],
   ...WEBHOOK_ROUTES,
+  ...PROPOSAL_ROUTES,
+  ...FILE_ROUTES,
 ]).map(([method, pattern, handler, perm]) => ({ method, pattern, segs: compile(pattern), handler, perm }));
 
 /**

@@ -108,9 +108,11 @@ function setupGlobals() {
 	Container.set(InstanceSettings, instanceSettings);
 
 	// 3. BinaryDataService in n8n's 'default' (in-memory) mode: binary data stays base64 in the item.
+	//    HARNESS_BINARY_DATA_MODE=filesystem: n8n 2.x's default, files under the temp folder.
+	const mode = process.env.HARNESS_BINARY_DATA_MODE === 'filesystem' ? 'filesystem' : 'default';
 	const binaryDataConfig = {
-		mode: 'default',
-		availableModes: ['default'],
+		mode,
+		availableModes: [mode],
 		localStoragePath: path.join(baseDir, 'binaryData'),
 		signingSecret: 'harness-binary-signing-secret',
 		dbMaxFileSize: 512,

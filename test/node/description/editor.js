@@ -47,7 +47,7 @@ function editorView(env) {
 	}
 
 	/** A field where an ID is typed (a dropdown such as "Rejection Reason Name or ID" is not one). */
-	const isId = (p) => (/\bIDs?\b/.test(p.displayName) && p.type !== 'options') || p.name === 'workOrderId';
+	const isId = (p) => (/\bIDs?\b/.test(p.displayName) && p.type !== 'options') || p.name === 'workOrderId' || p.name === 'proposalId';
 
 	return { description, operations, freshParameters, shown, isId };
 }
