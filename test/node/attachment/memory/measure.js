@@ -10,8 +10,8 @@
  * Prints one JSON line: the file's size and whether it arrived byte-exact (sha256), its name and
  * MIME type, and the peak growth of the process's memory over its state before the download, also
  * as a multiple of the file size: `heapPlusExternal` (heapUsed + external, sampled every
- * millisecond while the download runs: garbage not yet collected included), `live` (the same after
- * a full garbage collection, every 10 ms: what the download holds) and `rss`. A small download runs
+ * millisecond while the download runs: garbage not yet collected included), `live` (the same a
+ * tick after a full garbage collection, every 10 ms: what the download holds) and `rss`. A small download runs
  * first, so that code loading and the login are not counted. Needs --expose-gc.
  */
 const crypto = require('node:crypto');
@@ -63,6 +63,7 @@ async function main() {
 	if (warm.status !== 'success') throw new Error(`warm-up failed: ${warm.error?.message}`);
 	global.gc();
 	global.gc();
+	await new Promise((resolve) => setTimeout(resolve, 50));
 	const before = used();
 	const peak = { ...before, live: before.heapPlusExternal };
 	let ticks = 0;
@@ -70,11 +71,11 @@ async function main() {
 		const now = used();
 		peak.heapPlusExternal = Math.max(peak.heapPlusExternal, now.heapPlusExternal);
 		peak.rss = Math.max(peak.rss, now.rss);
-		// every 10th sample after a full collection: what is still referenced (garbage left out)
-		if (++ticks % 10 === 0) {
-			global.gc();
-			peak.live = Math.max(peak.live, used().heapPlusExternal);
-		}
+		// every 10 ms a full collection, read a tick later (freed buffers are released in the
+		// background): what is still referenced, garbage left out
+		ticks++;
+		if (ticks % 10 === 0) global.gc();
+		else if (ticks % 10 === 1) peak.live = Math.max(peak.live, now.heapPlusExternal);
 	}, 1);
 	const started = Date.now();
 	const result = await run(emu.attachmentId);
@@ -84,6 +85,7 @@ async function main() {
 	peak.heapPlusExternal = Math.max(peak.heapPlusExternal, after.heapPlusExternal);
 	peak.rss = Math.max(peak.rss, after.rss);
 	global.gc();
+	await new Promise((resolve) => setTimeout(resolve, 50));
 	const held = used().heapPlusExternal - before.heapPlusExternal;
 	peak.live = Math.max(peak.live, before.heapPlusExternal + held);
 	if (result.status !== 'success') throw new Error(`download failed: ${result.error?.message}`);
