@@ -306,6 +306,50 @@ describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 	});
 });
 
+describe.each(AGENTS)('downloads and proposal reads as tools (%s)', (agent) => {
+	test('Download: the model gets the file\'s name, type and size and the record without its link, never the bytes; the answer says so', async () => {
+		const tool = {
+			name: 'Download proposal file',
+			parameters: {
+				resource: 'attachment',
+				operation: 'download',
+				source: 'proposal',
+				proposalId: { __rl: true, mode: 'id', value: fromAI('proposal_id', 'Proposal ID', 'number') },
+				attachmentId: fromAI('attachment_id', 'Attachment ID', 'number'),
+			},
+		};
+		const { observations } = await callTool(agent, tool, [{ args: { proposal_id: 61001, attachment_id: 660001 } }]);
+		const answer = JSON.parse(observations[0]);
+		expect(answer).toEqual([
+			{
+				Id: 660001,
+				Description: 'Signed quote',
+				Name: 'P-61001-quote.pdf',
+				TimeStamp: expect.any(String),
+				NoteId: null,
+				Visibility: null,
+				fileName: 'P-61001-quote.pdf',
+				mimeType: 'application/pdf',
+				fileSize: expect.any(Number),
+				fileIncluded: false,
+				note: expect.stringMatching(/never its bytes/),
+			},
+		]);
+		expect(observations[0]).not.toContain('/v3/files/');
+		expect(api().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'GET /api/v3/odata/proposals(61001)/attachments 200',
+			'GET /api/v3/files/660001 200',
+		]);
+	});
+
+	test('Get proposal: the compact proposal; an unknown ID tells the model what it means', async () => {
+		const tool = { name: 'Get proposal', parameters: { resource: 'proposal', operation: 'get', proposalId: { __rl: true, mode: 'id', value: fromAI('proposal_id', 'Proposal ID', 'number') } } };
+		const { observations } = await callTool(agent, tool, [{ args: { proposal_id: 61005 } }, { args: { proposal_id: 69999 } }]);
+		expect(JSON.parse(observations[0])).toEqual([expect.objectContaining({ Id: 61005, Amount: 7500, Status: expect.objectContaining({ Primary: 'Open' }) })]);
+		expect(errorOf(agent, observations[1])).toMatch(/^Proposal 69999 was not found\. .*90 days/);
+	});
+});
+
 describe.each(AGENTS)('operations that need a file (%s)', (agent) => {
 	const wo = { __rl: true, mode: 'id', value: '90000005' };
 
