@@ -19,7 +19,8 @@ const ROOT = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const asJson = args.includes('--json');
-const HELPER_TYPES = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.set', 'n8n-nodes-base.convertToFile']);
+const HELPER_TYPES = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.set', 'n8n-nodes-base.convertToFile', 'n8n-nodes-base.scheduleTrigger']);
+const INSTANT_TRIGGER = 'n8n-nodes-work-order-service.workOrderServiceTrigger';
 
 /** Text cut at a word boundary (never mid-word), with "…" when cut. @param {unknown} value @param {number} max */
 function short(value, max = 100) {
@@ -52,6 +53,13 @@ function fields(json, max = 110) {
 	return `${parts.join(', ')}${rest > 0 ? ` (+${rest} more fields)` : ''}`;
 }
 
+/** The files an item carries, as "-> file NAME (TYPE, SIZE) in binary KEY". @param {any} item */
+function filesOf(item) {
+	return Object.entries(item.binary ?? {})
+		.map(([key, b]) => ` -> file ${/** @type {any} */ (b).fileName} (${/** @type {any} */ (b).mimeType}, ${size(/** @type {any} */ (b).bytes)}) in binary "${key}"`)
+		.join('');
+}
+
 /** One readable line for an item. @param {any} json */
 function describe(json) {
 	if (json.error) return `ERROR (kept as an item by "Continue On Fail"): ${json.error}`;
@@ -63,6 +71,11 @@ function describe(json) {
 		return `answer ${r.Id} to question ${r.CheckListQuestionId} on work order ${r.WorkOrderId ?? r.EntityId}: "${short(r.Answer, 100)}"${comment}; ${picture}`;
 	}
 	if (json.proposalId !== undefined && json.status) return `proposal ${json.proposalId} is now ${json.status === 'onHold' ? 'on hold' : json.status}`;
+	if (json.Amount !== undefined && json.Status && json.Status.Primary !== undefined) {
+		const where = json.Location?.Name ? ` at ${json.Location.Name}` : '';
+		return `proposal ${json.Id} (${json.Number}): ${json.Amount} ${json.Currency?.AlphabeticalCode ?? ''}, ${json.Status.Primary}${where}: "${short(json.Description, 50)}"`;
+	}
+	if (json.Uri !== undefined && json.Name !== undefined) return `attachment ${json.Id}: ${json.Name} (${json.Uri.startsWith('http') ? new URL(json.Uri).origin : json.Uri})`;
 	if (json.NoteData !== undefined) return `note ${json.Id}: "${short(json.NoteData, 70)}"`;
 	if (json.Number !== undefined && json.Status) {
 		const number = String(json.Number) === String(json.Id) ? '' : ` (number ${json.Number})`;
@@ -100,6 +113,12 @@ async function main() {
 	console.log(`Work Order Service emulator: API ${emulator.baseUrl}/v3, auth ${emulator.authUrl}`);
 	for (const file of files) {
 		const workflow = JSON.parse(fs.readFileSync(path.join(__dirname, file), 'utf8'));
+		if (workflow.nodes.some((/** @type {any} */ n) => n.type === INSTANT_TRIGGER)) {
+			const ok = await instantExample(emulator, harness, workflow, file);
+			if (!ok) failed++;
+			report.push({ file, name: workflow.name, status: ok ? 'success' : 'error' });
+			continue;
+		}
 		const before = emulator.requests.length;
 		const t0 = Date.now();
 		const result = await harness.run(workflow, { timeoutMs: 60_000 });
@@ -114,7 +133,7 @@ async function main() {
 			if (!node || HELPER_TYPES.has(node.type)) continue;
 			const out = result.outputs[nodeName] ?? [];
 			console.log(`  • ${nodeName}: ${out.length} item(s)`);
-			out.slice(0, 3).forEach((/** @type {any} */ item) => console.log(`      ${describe(item.json)}`));
+			out.slice(0, 3).forEach((/** @type {any} */ item) => console.log(`      ${describe(item.json)}${filesOf(item)}`));
 			if (out.length > 3) console.log(`      ... and ${out.length - 3} more`);
 			entry.steps.push({ node: nodeName, items: out.map((/** @type {any} */ i) => i.json) });
 		}
@@ -196,18 +215,72 @@ async function instantEvent(emulator, harness) {
 	const [registered] = emulator.webhooks.hooks.values();
 	console.log(`  • activated: webhook ${registered.Id} registered at ${registered.Url} (${registered.Subscriptions.map((x) => x.EventTypes.join(', ')).join('; ')}, statuses ${registered.Subscriptions[0].Rules.Statuses.join(', ')})`);
 	const t0 = Date.now();
+	const deliveriesBefore = emulator.deliveries.length;
 	emulator.setWorkOrderStatus(90000004, 'COMPLETED', 'PENDING CONFIRMATION');
 	emulator.setWorkOrderStatus(90000003, 'IN PROGRESS', 'ON SITE'); // not COMPLETED: the service sends nothing
 	const [execution] = await hook.waitForExecutions(1, 10_000);
 	await emulator.webhooksIdle();
-	const delivery = emulator.deliveries[0];
+	const delivery = emulator.deliveries[deliveriesBefore];
 	const item = execution.items[0].json;
 	console.log(`  • the emulator changed work order 90000004 to COMPLETED: one signed POST (Sign-Data ${delivery.headers['sign-data'].slice(0, 10)}...), answered ${delivery.status} in ${delivery.durationMs} ms`);
 	console.log(`  • n8n started one execution ${Date.now() - t0} ms after the change: ${item.EventType} ${item.Action}, work order ${item.Object.Id} [${item.Object.Status.Primary}/${item.Object.Status.Extended}]`);
 	console.log(`      ${execution.outputs['Alert text'][0].json.alert}`);
 	const off = await hook.deactivate();
 	console.log(`  • deactivated: webhook deleted (${off.calls[0].result ? 'ok' : 'failed'}), the emulator holds ${emulator.webhooks.hooks.size} webhook(s)`);
-	return execution.status === 'success' && emulator.deliveries.length === 1 && emulator.webhooks.hooks.size === 0;
+	return execution.status === 'success' && emulator.deliveries.length === deliveriesBefore + 1 && emulator.webhooks.hooks.size === 0;
+}
+
+/**
+ * The events an instant example is shown with (by file): what the emulator does while the
+ * workflow is active, and what must have become of it.
+ */
+const INSTANT_EXAMPLES = {
+	/** Two proposals created: the small one is approved by the workflow, the large one stays open. */
+	'07': {
+		act: (/** @type {any} */ emulator) => [
+			emulator.createProposal({ WorkOrderId: 90000003, Amount: 350, Description: 'Replace the faucet cartridge' }),
+			emulator.createProposal({ WorkOrderId: 90000001, Amount: 1800, Description: 'Replace the rooftop unit fan motor' }),
+		],
+		check: (/** @type {any} */ emulator, /** @type {any[]} */ [small, large]) => {
+			const states = [small, large].map((p) => `proposal ${p.Id} (${p.Amount}) is ${emulator.state.proposals[p.Id].Status}`);
+			return { ok: emulator.state.proposals[small.Id].Status === 'Approved' && emulator.state.proposals[large.Id].Status === 'Open', text: states.join(', ') };
+		},
+	},
+};
+
+/**
+ * An example whose trigger is the instant (webhook) trigger: activated in n8n-core (it registers
+ * its webhook with the emulator), the emulator makes the example's events, each signed delivery
+ * starts one execution, then the workflow is deactivated.
+ * @param {any} emulator @param {any} harness @param {any} workflow @param {string} file
+ */
+async function instantExample(emulator, harness, workflow, file) {
+	const example = /** @type {Record<string, any>} */ (INSTANT_EXAMPLES)[file.slice(0, 2)];
+	console.log(`\n=== ${workflow.name} (${file}, webhook trigger activated in n8n-core)`);
+	if (workflow.meta?.description) console.log(`    ${workflow.meta.description}`);
+	if (!example) {
+		console.log('  ✗ no events are scripted for this example in run-demo.js');
+		return false;
+	}
+	const hook = await harness.activateWebhook(workflow);
+	if (hook.activation.error) {
+		console.log(`  ✗ activation failed: ${hook.activation.error.message}`);
+		return false;
+	}
+	const made = example.act(emulator);
+	const executions = await hook.waitForExecutions(made.length, 20_000);
+	for (const execution of executions) {
+		const event = execution.items[0].json;
+		console.log(`  • ${event.EventType} ${event.Object.Id}: execution ${execution.status}`);
+		for (const node of workflow.nodes.slice(1)) {
+			const out = execution.outputs[node.name];
+			if (out) out.forEach((/** @type {any} */ item) => console.log(`      ${node.name}: ${describe(item.json)}`));
+		}
+	}
+	await hook.deactivate();
+	const { ok, text } = example.check(emulator, made);
+	console.log(`  ${ok ? '•' : '✗'} ${text}; deactivated, the emulator holds ${emulator.webhooks.hooks.size} webhook(s)`);
+	return ok && executions.every((/** @type {any} */ e) => e.status === 'success') && emulator.webhooks.hooks.size === 0;
 }
 
 main().catch((error) => {

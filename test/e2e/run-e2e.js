@@ -399,7 +399,7 @@ async function runVersion(version, tarball) {
       for (const r of rows) {
         assert.ok(!r.data.startsWith('{') && !r.data.includes(fx.users.subscriber.password) && !r.data.includes(fx.clients.main.clientSecret), `credential ${r.id} stored unencrypted`);
       }
-      const examples = fs.readdirSync(EXAMPLES).filter((f) => /^\d\d-.*\.json$/.test(f)).sort();
+      const examples = fs.readdirSync(EXAMPLES).filter((f) => /^0[1-6]-.*\.json$/.test(f)).sort();
       assert.equal(examples.length, 6);
       const workflows = [...examples.map(readExample), ...e2eWorkflows(emu, passwordRef)];
       await n8n.importWorkflows(instance, workflows);
@@ -702,6 +702,9 @@ async function runVersion(version, tarball) {
 
     // ---- the instant (webhook) trigger: registered at activation, deliveries from the emulator, restart, deactivation
     await runWebhookE2E({ version, tarball, check });
+
+    // ---- issue 27's workflows (1) and (3): examples 07 and 09 activated in a running n8n
+    await require('./proposal-workflows').runProposalWorkflowsE2E({ version, tarball, check });
   } catch (err) {
     results.push({ name: 'setup', ok: false });
     console.log(`FAIL setup (n8n ${version})\n${String(err.stack || err).replace(/^/gm, '     ')}`);

@@ -36,7 +36,7 @@ const { CapturingLogger } = require('./logger');
 const { createPollApi } = require('./poll');
 const { createWebhookApi } = require('./webhook');
 const { CredentialStore, HarnessCredentialTypes, HarnessCredentialsHelper } = require('./credentials');
-const { ConvertToFileToBinary, HarnessItems, HttpRequestWithCredential, ManualTrigger, OAuth2Api, SetRaw } = require('./builtin-types');
+const { ConvertToFileToBinary, HarnessItems, HttpRequestWithCredential, IfFilter, ManualTrigger, OAuth2Api, ScheduleTriggerManual, SetRaw } = require('./builtin-types');
 
 /** @typedef {import('n8n-workflow').INodeType} INodeType */
 /** @typedef {import('n8n-workflow').IVersionedNodeType} IVersionedNodeType */
@@ -262,6 +262,8 @@ async function createHarness({ packageDir = path.resolve(__dirname, '..', '..') 
 	nodeTypes.add('n8n-nodes-base.convertToFile', new ConvertToFileToBinary());
 	nodeTypes.add(`${BUILTIN_PACKAGE}.items`, new HarnessItems());
 	nodeTypes.add('n8n-nodes-base.httpRequest', new HttpRequestWithCredential());
+	nodeTypes.add('n8n-nodes-base.scheduleTrigger', new ScheduleTriggerManual());
+	nodeTypes.add('n8n-nodes-base.if', new IfFilter());
 	credentialTypes.add(new OAuth2Api());
 
 	/** Loads (or, after `reloadPackage`, loads again) the package's nodes and credentials. */
