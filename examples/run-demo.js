@@ -112,47 +112,8 @@ async function main() {
 	let failed = 0;
 	console.log(`Work Order Service emulator: API ${emulator.baseUrl}/v3, auth ${emulator.authUrl}`);
 	for (const file of files) {
-		const workflow = JSON.parse(fs.readFileSync(path.join(__dirname, file), 'utf8'));
-		if (workflow.nodes.some((/** @type {any} */ n) => n.type === INSTANT_TRIGGER)) {
-			const ok = await instantExample(emulator, harness, workflow, file);
-			if (!ok) failed++;
-			report.push({ file, name: workflow.name, status: ok ? 'success' : 'error' });
-			continue;
-		}
-		const before = emulator.requests.length;
-		const t0 = Date.now();
-		const result = await harness.run(workflow, { timeoutMs: 60_000 });
-		const ms = Date.now() - t0;
-		const requests = emulator.requests.slice(before);
-		const tokenCalls = requests.filter((/** @type {any} */ r) => r.path.startsWith('/auth/')).length;
-		console.log(`\n=== ${workflow.name} (${file}) — ${result.status}, ${ms} ms, ${requests.length} HTTP requests (${tokenCalls} to the token endpoints)`);
-		if (workflow.meta?.description) console.log(`    ${workflow.meta.description}`);
-		const entry = { file, name: workflow.name, status: result.status, ms, requests: requests.length, tokenRequests: tokenCalls, steps: /** @type {any[]} */ ([]) };
-		for (const nodeName of result.executionOrder) {
-			const node = workflow.nodes.find((/** @type {any} */ n) => n.name === nodeName);
-			if (!node || HELPER_TYPES.has(node.type)) continue;
-			const out = result.outputs[nodeName] ?? [];
-			console.log(`  • ${nodeName}: ${out.length} item(s)`);
-			out.slice(0, 3).forEach((/** @type {any} */ item) => console.log(`      ${describe(item.json)}${filesOf(item)}`));
-			if (out.length > 3) console.log(`      ... and ${out.length - 3} more`);
-			entry.steps.push({ node: nodeName, items: out.map((/** @type {any} */ i) => i.json) });
-		}
-		if (result.status !== 'success') {
-			failed++;
-			console.log(`  ✗ failed: ${result.error?.message ?? 'unknown error'}`);
-		}
-		if (file.startsWith('02-')) {
-			const notes = emulator.state.notifications.slice(-6);
-			console.log(`  Notifications the service would have sent:`);
-			for (const n of notes) console.log(`      proposal ${n.proposalId} ${n.action}: ${n.recipients.join(', ')}`);
-		}
-		if (file.startsWith('03-')) {
-			const created = result.outputs['Create note']?.[0]?.json?.Id;
-			const readBack = result.outputs['Read the note back']?.[0]?.json?.Id;
-			const exact = typeof created === 'string' && BigInt(created) > 2n ** 53n && created === readBack;
-			console.log(`  64-bit note ID check: created ${created}, read back ${readBack} -> ${exact ? 'exact (above 2^53, every digit kept)' : 'MISMATCH'}`);
-			if (!exact) failed++;
-		}
+		const { entry, ok } = await runExample(emulator, harness, file);
+		if (!ok) failed++;
 		report.push(entry);
 	}
 	if (!only || only === 'instant') {
@@ -164,6 +125,56 @@ async function main() {
 	await harness.close();
 	await emulator.close();
 	process.exitCode = failed ? 1 : 0;
+}
+
+/**
+ * Runs one example workflow and prints what each step produced; an example started by the instant
+ * trigger is activated instead (instantExample).
+ * @param {any} emulator @param {any} harness @param {string} file
+ */
+async function runExample(emulator, harness, file) {
+	const workflow = JSON.parse(fs.readFileSync(path.join(__dirname, file), 'utf8'));
+	if (workflow.nodes.some((/** @type {any} */ n) => n.type === INSTANT_TRIGGER)) {
+		const ok = await instantExample(emulator, harness, workflow, file);
+		return { entry: { file, name: workflow.name, status: ok ? 'success' : 'error' }, ok };
+	}
+	const before = emulator.requests.length;
+	const t0 = Date.now();
+	const result = await harness.run(workflow, { timeoutMs: 60_000 });
+	const ms = Date.now() - t0;
+	const requests = emulator.requests.slice(before);
+	const tokenCalls = requests.filter((/** @type {any} */ r) => r.path.startsWith('/auth/')).length;
+	console.log(`\n=== ${workflow.name} (${file}) — ${result.status}, ${ms} ms, ${requests.length} HTTP requests (${tokenCalls} to the token endpoints)`);
+	if (workflow.meta?.description) console.log(`    ${workflow.meta.description}`);
+	const entry = { file, name: workflow.name, status: result.status, ms, requests: requests.length, tokenRequests: tokenCalls, steps: /** @type {any[]} */ ([]) };
+	for (const nodeName of result.executionOrder) {
+		const node = workflow.nodes.find((/** @type {any} */ n) => n.name === nodeName);
+		if (!node || HELPER_TYPES.has(node.type)) continue;
+		const out = result.outputs[nodeName] ?? [];
+		console.log(`  • ${nodeName}: ${out.length} item(s)`);
+		out.slice(0, 3).forEach((/** @type {any} */ item) => console.log(`      ${describe(item.json)}${filesOf(item)}`));
+		if (out.length > 3) console.log(`      ... and ${out.length - 3} more`);
+		entry.steps.push({ node: nodeName, items: out.map((/** @type {any} */ i) => i.json) });
+	}
+	if (result.status !== 'success') console.log(`  ✗ failed: ${result.error?.message ?? 'unknown error'}`);
+	return { entry, ok: result.status === 'success' && afterExample(emulator, file, result) };
+}
+
+/** What some examples show after their run; false when a check fails. @param {any} emulator @param {string} file @param {any} result */
+function afterExample(emulator, file, result) {
+	if (file.startsWith('02-')) {
+		const notes = emulator.state.notifications.slice(-6);
+		console.log(`  Notifications the service would have sent:`);
+		for (const n of notes) console.log(`      proposal ${n.proposalId} ${n.action}: ${n.recipients.join(', ')}`);
+	}
+	if (file.startsWith('03-')) {
+		const created = result.outputs['Create note']?.[0]?.json?.Id;
+		const readBack = result.outputs['Read the note back']?.[0]?.json?.Id;
+		const exact = typeof created === 'string' && BigInt(created) > 2n ** 53n && created === readBack;
+		console.log(`  64-bit note ID check: created ${created}, read back ${readBack} -> ${exact ? 'exact (above 2^53, every digit kept)' : 'MISMATCH'}`);
+		return exact;
+	}
+	return true;
 }
 
 /**
@@ -214,8 +225,7 @@ async function instantEvent(emulator, harness) {
 	}
 	const [registered] = emulator.webhooks.hooks.values();
 	console.log(`  • activated: webhook ${registered.Id} registered at ${registered.Url} (${registered.Subscriptions.map((x) => x.EventTypes.join(', ')).join('; ')}, statuses ${registered.Subscriptions[0].Rules.Statuses.join(', ')})`);
-	const t0 = Date.now();
-	const deliveriesBefore = emulator.deliveries.length;
+	const [t0, deliveriesBefore] = [Date.now(), emulator.deliveries.length];
 	emulator.setWorkOrderStatus(90000004, 'COMPLETED', 'PENDING CONFIRMATION');
 	emulator.setWorkOrderStatus(90000003, 'IN PROGRESS', 'ON SITE'); // not COMPLETED: the service sends nothing
 	const [execution] = await hook.waitForExecutions(1, 10_000);

@@ -50,17 +50,8 @@ async function fileHash(binary) {
 	return hash.digest('hex');
 }
 
-async function main() {
-	const emu = await startEmulatorProcess();
-	const harness = await createHarness();
-	harness.credentials.set('cred-1', { name: 'Emulator password', type: 'workOrderServiceApi', data: emu.credential });
-	const run = (attachmentId) =>
-		harness.run(
-			workflow({ parameters: { resource: 'attachment', operation: 'download', source: 'proposal', proposalId: String(emu.proposalId), attachmentId: String(attachmentId), options: { maxFileSizeMb: 1024 } } }),
-			{ timeoutMs: 120_000 },
-		);
-	const warm = await run(660001);
-	if (warm.status !== 'success') throw new Error(`warm-up failed: ${warm.error?.message}`);
+/** Samples memory while `run` runs: peaks of heapUsed + external (as sampled and after GC) and rss. */
+async function sampled(run) {
 	global.gc();
 	global.gc();
 	await new Promise((resolve) => setTimeout(resolve, 50));
@@ -78,7 +69,7 @@ async function main() {
 		else if (ticks % 10 === 1) peak.live = Math.max(peak.live, now.heapPlusExternal);
 	}, 1);
 	const started = Date.now();
-	const result = await run(emu.attachmentId);
+	const result = await run();
 	const ms = Date.now() - started;
 	clearInterval(sampler);
 	const after = used();
@@ -88,26 +79,39 @@ async function main() {
 	await new Promise((resolve) => setTimeout(resolve, 50));
 	const held = used().heapPlusExternal - before.heapPlusExternal;
 	peak.live = Math.max(peak.live, before.heapPlusExternal + held);
+	const growth = { heapPlusExternal: peak.heapPlusExternal - before.heapPlusExternal, live: peak.live - before.heapPlusExternal, rss: peak.rss - before.rss };
+	return { result, ms, growth, held };
+}
+
+async function main() {
+	const emu = await startEmulatorProcess();
+	const harness = await createHarness();
+	harness.credentials.set('cred-1', { name: 'Emulator password', type: 'workOrderServiceApi', data: emu.credential });
+	const run = (attachmentId) =>
+		harness.run(
+			workflow({ parameters: { resource: 'attachment', operation: 'download', source: 'proposal', proposalId: String(emu.proposalId), attachmentId: String(attachmentId), options: { maxFileSizeMb: 1024 } } }),
+			{ timeoutMs: 120_000 },
+		);
+	const warm = await run(660001);
+	if (warm.status !== 'success') throw new Error(`warm-up failed: ${warm.error?.message}`);
+	const { result, ms, growth, held } = await sampled(() => run(emu.attachmentId));
 	if (result.status !== 'success') throw new Error(`download failed: ${result.error?.message}`);
 	const binary = result.outputs['Work Order Service'][0].binary.data;
-	const growth = { heapPlusExternal: peak.heapPlusExternal - before.heapPlusExternal, live: peak.live - before.heapPlusExternal, rss: peak.rss - before.rss };
-	const report = {
-		mode,
-		fileBytes: emu.size,
-		byteExact: (await fileHash(binary)) === emu.sha256 && binary.bytes === emu.size,
-		fileName: binary.fileName,
-		mimeType: binary.mimeType,
-		storedIn: binary.id ? 'binary data store (id)' : 'item (base64)',
-		peakGrowthBytes: growth,
-		peakGrowthPerFileSize: {
-			heapPlusExternal: Number((growth.heapPlusExternal / emu.size).toFixed(2)),
-			live: Number((growth.live / emu.size).toFixed(2)),
-			rss: Number((growth.rss / emu.size).toFixed(2)),
-		},
-		heldAfterBytes: held,
-		downloadMs: ms,
-	};
-	console.log(JSON.stringify(report));
+	const ratio = (bytes) => Number((bytes / emu.size).toFixed(2));
+	console.log(
+		JSON.stringify({
+			mode,
+			fileBytes: emu.size,
+			byteExact: (await fileHash(binary)) === emu.sha256 && binary.bytes === emu.size,
+			fileName: binary.fileName,
+			mimeType: binary.mimeType,
+			storedIn: binary.id ? 'binary data store (id)' : 'item (base64)',
+			peakGrowthBytes: growth,
+			peakGrowthPerFileSize: { heapPlusExternal: ratio(growth.heapPlusExternal), live: ratio(growth.live), rss: ratio(growth.rss) },
+			heldAfterBytes: held,
+			downloadMs: ms,
+		}),
+	);
 	harness.close();
 	emu.child.disconnect();
 }
