@@ -7,8 +7,9 @@
  * address is, nor whether it needs the bearer token). The emulator has two kinds, so that a client's
  * download rules can be seen at work:
  *
- * - **Same origin** as the API: `{base_url}/v3/files/{attachmentId}` (an emulator address, not in the
- *   reference). It needs `Authorization: Bearer <token>` like every API call and serves the file of a
+ * - **Same origin** as the API: `{base_url}/v3/files/{attachmentId}` (proposal files) and
+ *   `{base_url}/v3/files/attachments/{attachmentId}/{file name}` (work order and note files; emulator
+ *   addresses, not in the reference). They need `Authorization: Bearer <token>` like every API call and serves the file of a
  *   work order, note or proposal attachment the caller may see: 200 with the bytes, `Content-Type`,
  *   `Content-Length`, `Content-Disposition: attachment; filename="..."`. An unknown or invisible
  *   attachment, or one whose bytes the emulator did not keep (`logBodies: false`): 404, ErrorCode 5006.
@@ -55,8 +56,17 @@ const FIRST_PROPOSAL_FILE_ID = 660001;
 /** @type {WeakMap<Emulator, { files: Map<number, ProposalFile>, nextId: number, secret: Buffer, storage?: Promise<Storage> }>} */
 const stores = new WeakMap();
 
-/** The address of a work order or note attachment (same origin as the API). @param {Emulator} emu @param {number} id */
-function attachmentUri(emu, id) {
+/**
+ * The address of a work order or note attachment (same origin as the API):
+ * `{base_url}/v3/files/attachments/{Id}/{file name}`; the name is not read back.
+ * @param {Emulator} emu @param {{ Id: number, FileName?: string, Name?: string }} a the stored attachment
+ */
+function attachmentUri(emu, a) {
+  return `${emu.baseUrl}/v3/files/attachments/${a.Id}/${encodeURIComponent(a.FileName || a.Name || 'file')}`;
+}
+
+/** The address of a proposal file kept here (same origin as the API). @param {Emulator} emu @param {number} id */
+function fileUri(emu, id) {
   return `${emu.baseUrl}/v3/files/${id}`;
 }
 
@@ -153,7 +163,7 @@ function signature(store, key, expires) {
 
 /** A fresh link to the file (storage files: pre-signed, expiring). @param {Emulator} emu @param {ProposalFile} rec */
 async function fileLink(emu, rec) {
-  if (!rec.storage || rec.redirect === 'storage') return attachmentUri(emu, rec.Id);
+  if (!rec.storage || rec.redirect === 'storage') return fileUri(emu, rec.Id);
   return await storageLink(emu, rec);
 }
 
@@ -213,7 +223,7 @@ async function serveFile(emu, ctx, p, params) {
   const file = findFile(emu, p, params.fileId);
   if (!file || !file.data) return apiError(404, FILE_NOT_FOUND, `No file was found for attachment ${params.fileId}`);
   const direct = String(ctx.query.direct ?? '').toLowerCase() === 'true';
-  if (file.rec?.redirect === 'self' && !direct) return empty(302, { location: `${attachmentUri(emu, file.rec.Id)}?direct=true` });
+  if (file.rec?.redirect === 'self' && !direct) return empty(302, { location: `${fileUri(emu, file.rec.Id)}?direct=true` });
   if (file.rec?.redirect === 'storage') return empty(302, { location: await storageLink(emu, file.rec) });
   return {
     status: 200,
@@ -294,13 +304,18 @@ async function startStorage(emu) {
 }
 
 /** @type {Array<[string, string, (emu: Emulator, ctx: RequestContext, p: any, params: any) => any, string | null]>} */
-const FILE_ROUTES = [['GET', 'files/{fileId}', serveFile, null]];
+const FILE_ROUTES = [
+  ['GET', 'files/{fileId}', serveFile, null],
+  // the work order and note attachments' form; `args` (the file name) is taken as it is and not read
+  ['GET', 'files/attachments/{fileId}/{args}', serveFile, null],
+];
 
 module.exports = {
   FILE_ROUTES,
   FILE_NOT_FOUND,
   LINK_TTL_SECONDS,
   attachmentUri,
+  fileUri,
   addProposalFile,
   proposalFiles,
   proposalAttachment,

@@ -257,9 +257,8 @@ function storeAttachment(emu, o) {
   const uuid = crypto.randomUUID();
   const image = isImage(o.file);
   const keep = emu.options.logBodies;
-  const id = emu._ids.attachment++;
   const rec = {
-    Id: id,
+    Id: emu._ids.attachment++,
     WorkOrderId: o.wo.Id,
     NoteId: o.noteId,
     CheckListResponseId: o.checkListResponseId,
@@ -273,10 +272,10 @@ function storeAttachment(emu, o) {
     UploadedBy: o.user.fullName,
     DateCreated: emu.time.local(now),
     DateCreatedDto: emu.time.dto(now),
-    Uri: attachmentUri(emu, id),
     sha256: keep ? crypto.createHash('sha256').update(o.file.data).digest('hex') : null,
     data: keep ? o.file.data : undefined,
   };
+  /** @type {any} */ (rec).Uri = attachmentUri(emu, rec);
   emu.state.attachments.push(rec);
   return rec;
 }

@@ -156,10 +156,13 @@ describe('attachment.download: by owner and ID', () => {
 		const id = String(upload.output[0].json.Id);
 		const byWorkOrder = await download({ source: 'workOrder', workOrderId: rl('id', String(notes.WO)), attachmentId: id });
 		expect(byWorkOrder.error).toBeUndefined();
+		const uri = new URL(byWorkOrder.output[0].json.Uri);
+		expect(uri.origin).toBe(new URL(env.emulator.baseUrl).origin);
 		expect(byWorkOrder.api.map((q) => `${q.path} ${q.query.$filter ?? ''} ${q.status}`)).toEqual([
 			`/api/v3/odata/workorders(${notes.WO})/attachments Id eq ${id} 200`,
-			`/api/v3/files/${id}  200`,
+			`${decodeURIComponent(uri.pathname)}  200`,
 		]);
+		for (const q of byWorkOrder.api) expectBearer(env, q);
 		const byNote = await download({ source: 'workOrderNote', workOrderId: rl('id', String(notes.WO)), noteId: notes.BIG53, attachmentId: id, binaryPropertyName: 'invoice' });
 		expect(byNote.error).toBeUndefined();
 		expect(byNote.api[0].path).toBe(`/api/v3/odata/workorders(${notes.WO})/notes(${notes.BIG53})/attachments`);
