@@ -6,8 +6,8 @@ import type { WorkOrderServiceClient } from './client';
 /**
  * Downloading an attachment's file from its `Uri` (service reference, section 5) into n8n's binary
  * data, streamed: with a binary data store (n8n 2.x's default filesystem mode; database, S3) the
- * answer's stream goes to `prepareBinaryData` and on to the store, so no copy of the file is held in
- * memory. In n8n's in-memory mode (`default`, n8n 1.x's default) the item holds the file as base64,
+ * answer's stream goes to `prepareBinaryData` and on to the store (to disk as it arrives in
+ * filesystem mode; the database and S3 stores gather it first, n8n's own way). In n8n's in-memory mode (`default`, n8n 1.x's default) the item holds the file as base64,
  * and `prepareBinaryData` would first collect the whole stream, join it and encode it (3.4 times the
  * file at once); there the base64 is built chunk by chunk instead (1.4 times: the item's own copy
  * and one chunk), in the `IBinaryData` form n8n gives an in-memory file. Rules:
@@ -84,8 +84,13 @@ export async function downloadFile(ctx: IExecuteFunctions, client: WorkOrderServ
 	}
 }
 
+/** The credential's API Base URL; its secrets join the ones every error text is cleaned of. */
 async function apiBaseUrl(ctx: IExecuteFunctions, client: WorkOrderServiceClient): Promise<string> {
 	const credentials = (await ctx.getCredentials(client.credentialType)) as IDataObject;
+	const oauth = (credentials.oauthTokenData ?? {}) as IDataObject;
+	for (const secret of [credentials.clientSecret, credentials.password, credentials.accessToken, credentials.refreshToken, oauth.access_token, oauth.refresh_token]) {
+		client.secrets.add(secret);
+	}
 	const base = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
 	if (!/^https?:\/\/[^/]/i.test(base)) {
 		throw new NodeOperationError(ctx.getNode(), "The credential's API Base URL must be an http(s) URL", {

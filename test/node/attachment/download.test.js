@@ -9,7 +9,7 @@
 const crypto = require('node:crypto');
 const http = require('node:http');
 const { NodeApiError, NodeOperationError } = require('n8n-workflow');
-const { useEnvironment, items, expectBearer, pairedIndexes, expectValidationError } = require('../helpers');
+const { useEnvironment, items, expectBearer, pairedIndexes, expectValidationError, CRED_ID, support } = require('../helpers');
 const files = require('../../emulator/api-files');
 const notes = require('../workOrderNote/notes');
 
@@ -289,6 +289,16 @@ describe('attachment.download: the rules of the transport', () => {
 		expect(Date.parse(r.api[1].time) - Date.parse(r.api[0].time)).toBeGreaterThanOrEqual(900);
 	});
 
+	test('a server that echoes the token in its error: the token is not in the error', async () => {
+		const [quote] = await attachmentsOf(61001);
+		const token = env.harness.credentials.get(CRED_ID).accessToken;
+		env.emulator.failNext({ path: `/api/v3/files/${quote.Id}`, status: 403, body: { ErrorMessage: `token ${token} may not read this file` } });
+		const r = await download({ source: 'uri' }, { items: [{ json: quote }] });
+		expect(r.error).toBeInstanceOf(NodeApiError);
+		expect(r.error.message).toContain('answered 403: token [redacted] may not read this file');
+		expect(JSON.stringify([r.error.message, r.error.description])).not.toContain(token);
+	});
+
 	test('no answer (connection refused): a clear error naming the server; nothing kept', async () => {
 		const server = http.createServer();
 		await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -297,5 +307,29 @@ describe('attachment.download: the rules of the transport', () => {
 		const r = await download({ source: 'uri', uri: `http://127.0.0.1:${port}/gone.pdf` });
 		expect(r.error).toBeInstanceOf(NodeApiError);
 		expect(r.error.message).toBe(`No answer from http://127.0.0.1:${port} for the file download (ECONNREFUSED)`);
+	});
+});
+
+describe('attachment.download: every login sends the token to the API origin only', () => {
+	test.each(['oAuth2', 'contractor'])('%s: the API-origin file with its token, the storage file without any', async (authentication) => {
+		const { emu, credentialId } = await support.serviceWithCredential(env.harness, { authentication });
+		try {
+			const storage = await files.storageOf(emu);
+			const run = (parameters) =>
+				support.runNode(env.harness, { authentication, credentialId, parameters: { resource: 'attachment', operation: 'download', ...parameters } });
+			const own = await run({ source: 'proposal', proposalId: rl('id', '61001'), attachmentId: '660001' });
+			expect(own.error).toBeUndefined();
+			const api = support.apiRequests(emu);
+			expect(api.map((q) => `${q.path} ${q.status}`)).toEqual(['/api/v3/odata/proposals(61001)/attachments 200', '/api/v3/files/660001 200']);
+			expect(api[1].headers.authorization).toBe(api[0].headers.authorization);
+			expect(api[1].headers.authorization).toMatch(/^Bearer \S+$/);
+			expect(emu.state.tokens.find((t) => `Bearer ${t.token}` === api[1].headers.authorization)?.kind).toBe(authentication === 'contractor' ? 'jwt' : 'oauth');
+			const away = await run({ source: 'proposal', proposalId: rl('id', '61005'), attachmentId: '660004' });
+			expect(away.error).toBeUndefined();
+			expect(storage.requests.map((q) => [q.status, q.headers.authorization])).toEqual([[200, undefined]]);
+			expect(sha(bytesOf(away.output[0].binary.data))).toBe(sha(files.proposalFiles(emu, 61005)[0].data));
+		} finally {
+			await emu.close();
+		}
 	});
 });
