@@ -20,7 +20,8 @@
  * OData: `$filter` over these properties (paths such as `Status/Primary`, `Location/Id`,
  * `WorkOrder/Id`, `Provider/Id`; the six date properties compare as instants, a literal without an
  * offset is the service's local time), `$orderby`, `$select` (top-level names), `$top`/`$skip` (50 a
- * page at most), `$count`. An unknown property: 400 (ErrorCode 2008), as odata.js answers. A caller
+ * page at most), `$count`. An unknown property: 400, as odata.js answers (the module works with
+ * odata.js reading records by property names or by the reference's type). A caller
  * sees the proposals of its subscriber (subscriber users) or of its provider (contractors).
  * Voided proposals are not listed; a `$filter` with `Id eq N` that matches a voided proposal is
  * answered 400 (ErrorCode 4009): "The proposal list answers 400 when the proposal is void". The
@@ -29,9 +30,24 @@
  * Rows for api.js's route table: [method, pattern, handler, permission].
  */
 
-const { json, fail, E, parse, Reply } = require('./http-util');
-const { applyODataQuery, parseFilter, compile, compareValues, ODataError } = require('./odata');
+const http = require('./http-util');
+const odata = require('./odata');
 const files = require('./api-files');
+
+const { json, fail, E, parse, Reply } = http;
+const { applyODataQuery, parseFilter, compile, compareValues, ODataError } = odata;
+
+/**
+ * Whether odata.js reads records by the reference's type (`{ type: 'Proposal' }`: property paths,
+ * date twins) rather than by a list of property names: the module adapts to either.
+ */
+const TYPED = 'FUNCTIONS' in odata;
+
+/** A query the service cannot run: 400 with the OData error body where http-util has one. @param {string} message @returns {never} */
+function queryRefused(message) {
+  if (typeof (/** @type {any} */ (http).odataError) === 'function') throw new Reply(/** @type {any} */ (http).odataError(message));
+  return fail(400, E.BAD_QUERY, message);
+}
 
 /**
  * @typedef {import('./index').Emulator} Emulator
@@ -222,26 +238,30 @@ async function proposalView(emu, p, stored) {
 function proposalFilter(emu, ctx) {
   const text = queryParam(ctx, '$filter');
   if (text === undefined) return undefined;
+  const env = TYPED ? { type: 'Proposal', time: emu.time } : { properties: new Set(PROPOSAL_PROPS), dates: DATE_PROPS, time: emu.time };
   try {
-    const tree = parseFilter(String(text), emu.time);
-    return { text: String(text), test: compile(tree, { properties: new Set(PROPOSAL_PROPS), dates: DATE_PROPS, time: emu.time }) };
+    return { text: String(text), test: compile(parseFilter(String(text), emu.time), /** @type {any} */ (env)) };
   } catch (e) {
-    if (e instanceof ODataError) fail(400, E.BAD_QUERY, e.message);
+    if (e instanceof ODataError) queryRefused(e.message);
     throw e;
   }
 }
 
-/** The query without `$filter` (applied before paging). @param {RequestContext} ctx */
-function withoutFilter(ctx) {
-  return Object.fromEntries(Object.entries(ctx.query).filter(([k]) => k.toLowerCase() !== '$filter'));
+/** The query the list is paged with: without `$filter` where it was applied already (odata.js by names). @param {RequestContext} ctx */
+function pagingQuery(ctx) {
+  return TYPED ? ctx.query : Object.fromEntries(Object.entries(ctx.query).filter(([k]) => k.toLowerCase() !== '$filter'));
 }
 
-/** @param {Emulator} emu @param {any[]} items @param {Record<string, any>} query @param {string} context @param {string[]} properties */
-function odata(emu, items, query, context, properties) {
+/**
+ * An OData answer over the records of a reference type (`Proposal`, `Attachment`).
+ * @param {Emulator} emu @param {any[]} items @param {Record<string, any>} query @param {string} context @param {string} type @param {string[]} properties
+ */
+function odataAnswer(emu, items, query, context, type, properties) {
+  const opts = { context: `${emu.baseUrl}/v3/odata/$metadata#${context}`, defaultOrder: (/** @type {any} */ a, /** @type {any} */ b) => compareValues(a.Id, b.Id), time: emu.time };
   try {
-    return json(200, applyODataQuery(items, query, { context: `${emu.baseUrl}/v3/odata/$metadata#${context}`, properties, defaultOrder: (a, b) => compareValues(a.Id, b.Id), time: emu.time }));
+    return json(200, applyODataQuery(items, query, /** @type {any} */ (TYPED ? { ...opts, type } : { ...opts, properties })));
   } catch (e) {
-    if (e instanceof ODataError) fail(400, E.BAD_QUERY, e.message);
+    if (e instanceof ODataError) queryRefused(e.message);
     throw e;
   }
 }
@@ -259,8 +279,8 @@ async function listProposals(emu, ctx, p) {
     const voided = views.find((v) => v.stored.Status === 'Voided' && filter.test(v.view));
     if (voided) fail(400, PROPOSAL_VOID, `Proposal ${voided.stored.Id} is void`);
   }
-  const listed = views.filter((v) => v.stored.Status !== 'Voided' && (!filter || filter.test(v.view))).map((v) => v.view);
-  return odata(emu, listed, withoutFilter(ctx), 'Proposals', PROPOSAL_PROPS);
+  const listed = views.filter((v) => v.stored.Status !== 'Voided' && (TYPED || !filter || filter.test(v.view))).map((v) => v.view);
+  return odataAnswer(emu, listed, pagingQuery(ctx), 'Proposals', 'Proposal', PROPOSAL_PROPS);
 }
 
 /**
@@ -272,7 +292,7 @@ async function listProposalAttachments(emu, ctx, p, params) {
   if (!mayRead(p, stored)) fail(404, E.PROPOSAL_NOT_FOUND, `Proposal ${params.proposalId} was not found`);
   const list = [];
   for (const rec of files.proposalFiles(emu, stored.Id)) list.push(await files.proposalAttachment(emu, rec));
-  return odata(emu, list, ctx.query, `Proposals(${stored.Id})/Attachments`, ATTACHMENT_PROPS);
+  return odataAnswer(emu, list, ctx.query, `Proposals(${stored.Id})/Attachments`, 'Attachment', ATTACHMENT_PROPS);
 }
 
 /** @type {Array<[string, string, (emu: Emulator, ctx: RequestContext, p: any, params: any) => any, string | null]>} */
