@@ -21,7 +21,8 @@ const ROOT = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const asJson = args.includes('--json');
-const HELPER_TYPES = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.set', 'n8n-nodes-base.convertToFile', 'n8n-nodes-base.merge']);
+const HELPER_TYPES = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.set', 'n8n-nodes-base.convertToFile', 'n8n-nodes-base.merge', 'n8n-nodes-base.scheduleTrigger']);
+const INSTANT_TRIGGER = 'n8n-nodes-work-order-service.workOrderServiceTrigger';
 
 /** Text cut at a word boundary (never mid-word), with "…" when cut. @param {unknown} value @param {number} max */
 function short(value, max = 100) {
@@ -54,6 +55,13 @@ function fields(json, max = 110) {
 	return `${parts.join(', ')}${rest > 0 ? ` (+${rest} more fields)` : ''}`;
 }
 
+/** The files an item carries, as "-> file NAME (TYPE, SIZE) in binary KEY". @param {any} item */
+function filesOf(item) {
+	return Object.entries(item.binary ?? {})
+		.map(([key, b]) => ` -> file ${/** @type {any} */ (b).fileName} (${/** @type {any} */ (b).mimeType}, ${size(/** @type {any} */ (b).bytes)}) in binary "${key}"`)
+		.join('');
+}
+
 /** One readable line for an item. @param {any} json */
 function describe(json) {
 	if (json.error) return `ERROR (kept as an item by "Continue On Fail"): ${json.error}`;
@@ -70,6 +78,11 @@ function describe(json) {
 		return `answer ${r.Id} to question ${r.CheckListQuestionId} on work order ${r.WorkOrderId ?? r.EntityId}: "${short(r.Answer, 100)}"${comment}; ${picture}`;
 	}
 	if (json.proposalId !== undefined && json.status) return `proposal ${json.proposalId} is now ${json.status === 'onHold' ? 'on hold' : json.status}`;
+	if (json.Amount !== undefined && json.Status && json.Status.Primary !== undefined) {
+		const where = json.Location?.Name ? ` at ${json.Location.Name}` : '';
+		return `proposal ${json.Id} (${json.Number}): ${json.Amount} ${json.Currency?.AlphabeticalCode ?? ''}, ${json.Status.Primary}${where}: "${short(json.Description, 50)}"`;
+	}
+	if (json.Uri !== undefined && json.Name !== undefined) return `attachment ${json.Id}: ${json.Name} (${json.Uri.startsWith('http') ? new URL(json.Uri).origin : json.Uri})`;
 	if (json.NoteData !== undefined) return `note ${json.Id}: "${short(json.NoteData, 70)}"`;
 	if (json.Number !== undefined && json.Status) {
 		const number = String(json.Number) === String(json.Id) ? '' : ` (number ${json.Number})`;
@@ -115,43 +128,8 @@ async function main() {
 	let failed = 0;
 	console.log(`Work Order Service emulator: API ${emulator.baseUrl}/v3, auth ${emulator.authUrl}`);
 	for (const file of files) {
-		const workflow = JSON.parse(fs.readFileSync(path.join(__dirname, file), 'utf8'));
-		const before = emulator.requests.length;
-		const t0 = Date.now();
-		// a workflow started by "another system" (Webhook node): activated, called with the sample request
-		const result = startsWithWebhook(workflow) ? await runWebhookWorkflow(harness, workflow, () => alarmForm()) : await harness.run(workflow, { timeoutMs: 60_000 });
-		const ms = Date.now() - t0;
-		const requests = emulator.requests.slice(before);
-		const tokenCalls = requests.filter((/** @type {any} */ r) => r.path.startsWith('/auth/')).length;
-		console.log(`\n=== ${workflow.name} (${file}) — ${result.status}, ${ms} ms, ${requests.length} HTTP requests (${tokenCalls} to the token endpoints)`);
-		if (workflow.meta?.description) console.log(`    ${workflow.meta.description}`);
-		const entry = { file, name: workflow.name, status: result.status, ms, requests: requests.length, tokenRequests: tokenCalls, steps: /** @type {any[]} */ ([]) };
-		for (const nodeName of result.executionOrder) {
-			const node = workflow.nodes.find((/** @type {any} */ n) => n.name === nodeName);
-			if (!node || HELPER_TYPES.has(node.type)) continue;
-			const out = result.outputs[nodeName] ?? [];
-			console.log(`  • ${nodeName}: ${out.length} item(s)`);
-			out.slice(0, 3).forEach((/** @type {any} */ item) => console.log(`      ${describe(item.json)}`));
-			if (out.length > 3) console.log(`      ... and ${out.length - 3} more`);
-			entry.steps.push({ node: nodeName, items: out.map((/** @type {any} */ i) => i.json) });
-		}
-		if (result.status !== 'success') {
-			failed++;
-			console.log(`  ✗ failed: ${result.error?.message ?? 'unknown error'}`);
-		}
-		if (file.startsWith('02-')) {
-			const notes = emulator.state.notifications.slice(-6);
-			console.log(`  Notifications the service would have sent:`);
-			for (const n of notes) console.log(`      proposal ${n.proposalId} ${n.action}: ${n.recipients.join(', ')}`);
-		}
-		if (file.startsWith('03-')) {
-			const created = result.outputs['Create note']?.[0]?.json?.Id;
-			const readBack = result.outputs['Read the note back']?.[0]?.json?.Id;
-			const exact = typeof created === 'string' && BigInt(created) > 2n ** 53n && created === readBack;
-			console.log(`  64-bit note ID check: created ${created}, read back ${readBack} -> ${exact ? 'exact (above 2^53, every digit kept)' : 'MISMATCH'}`);
-			if (!exact) failed++;
-		}
-		if (file.startsWith('08-') && !alarmRecorded(emulator, result)) failed++;
+const HELPER_TYPES = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.set', 'n8n-nodes-base.convertToFile', 'n8n-nodes-base.merge', 'n8n-nodes-base.scheduleTrigger']);
+const INSTANT_TRIGGER = 'n8n-nodes-work-order-service.workOrderServiceTrigger';
 		report.push(entry);
 	}
 	if (!only || only === 'instant') {
@@ -163,6 +141,58 @@ async function main() {
 	await harness.close();
 	await emulator.close();
 	process.exitCode = failed ? 1 : 0;
+}
+
+/**
+ * Runs one example workflow and prints what each step produced; an example started by the instant
+ * trigger is activated instead (instantExample).
+ * @param {any} emulator @param {any} harness @param {string} file
+ */
+async function runExample(emulator, harness, file) {
+	const workflow = JSON.parse(fs.readFileSync(path.join(__dirname, file), 'utf8'));
+	if (workflow.nodes.some((/** @type {any} */ n) => n.type === INSTANT_TRIGGER)) {
+		const ok = await instantExample(emulator, harness, workflow, file);
+		return { entry: { file, name: workflow.name, status: ok ? 'success' : 'error' }, ok };
+	}
+	const before = emulator.requests.length;
+	const t0 = Date.now();
+	// a workflow started by "another system" (Webhook node): activated, called with the sample request
+	const result = startsWithWebhook(workflow) ? await runWebhookWorkflow(harness, workflow, () => alarmForm()) : await harness.run(workflow, { timeoutMs: 60_000 });
+	const ms = Date.now() - t0;
+	const requests = emulator.requests.slice(before);
+	const tokenCalls = requests.filter((/** @type {any} */ r) => r.path.startsWith('/auth/')).length;
+	console.log(`\n=== ${workflow.name} (${file}) — ${result.status}, ${ms} ms, ${requests.length} HTTP requests (${tokenCalls} to the token endpoints)`);
+	if (workflow.meta?.description) console.log(`    ${workflow.meta.description}`);
+	const entry = { file, name: workflow.name, status: result.status, ms, requests: requests.length, tokenRequests: tokenCalls, steps: /** @type {any[]} */ ([]) };
+	for (const nodeName of result.executionOrder) {
+		const node = workflow.nodes.find((/** @type {any} */ n) => n.name === nodeName);
+		if (!node || HELPER_TYPES.has(node.type)) continue;
+		const out = result.outputs[nodeName] ?? [];
+		console.log(`  • ${nodeName}: ${out.length} item(s)`);
+		out.slice(0, 3).forEach((/** @type {any} */ item) => console.log(`      ${describe(item.json)}${filesOf(item)}`));
+		if (out.length > 3) console.log(`      ... and ${out.length - 3} more`);
+		entry.steps.push({ node: nodeName, items: out.map((/** @type {any} */ i) => i.json) });
+	}
+	if (result.status !== 'success') console.log(`  ✗ failed: ${result.error?.message ?? 'unknown error'}`);
+	return { entry, ok: result.status === 'success' && afterExample(emulator, file, result) };
+}
+
+/** What some examples show after their run; false when a check fails. @param {any} emulator @param {string} file @param {any} result */
+function afterExample(emulator, file, result) {
+	if (file.startsWith('02-')) {
+		const notes = emulator.state.notifications.slice(-6);
+		console.log(`  Notifications the service would have sent:`);
+		for (const n of notes) console.log(`      proposal ${n.proposalId} ${n.action}: ${n.recipients.join(', ')}`);
+	}
+	if (file.startsWith('03-')) {
+		const created = result.outputs['Create note']?.[0]?.json?.Id;
+		const readBack = result.outputs['Read the note back']?.[0]?.json?.Id;
+		const exact = typeof created === 'string' && BigInt(created) > 2n ** 53n && created === readBack;
+		console.log(`  64-bit note ID check: created ${created}, read back ${readBack} -> ${exact ? 'exact (above 2^53, every digit kept)' : 'MISMATCH'}`);
+		return exact;
+	}
+	if (file.startsWith('08-')) return alarmRecorded(emulator, result);
+	return true;
 }
 
 /**
@@ -213,19 +243,72 @@ async function instantEvent(emulator, harness) {
 	}
 	const [registered] = emulator.webhooks.hooks.values();
 	console.log(`  • activated: webhook ${registered.Id} registered at ${registered.Url} (${registered.Subscriptions.map((x) => x.EventTypes.join(', ')).join('; ')}, statuses ${registered.Subscriptions[0].Rules.Statuses.join(', ')})`);
-	const t0 = Date.now();
+	const [t0, deliveriesBefore] = [Date.now(), emulator.deliveries.length];
 	emulator.setWorkOrderStatus(90000004, 'COMPLETED', 'PENDING CONFIRMATION');
 	emulator.setWorkOrderStatus(90000003, 'IN PROGRESS', 'ON SITE'); // not COMPLETED: the service sends nothing
 	const [execution] = await hook.waitForExecutions(1, 10_000);
 	await emulator.webhooksIdle();
-	const delivery = emulator.deliveries[0];
+	const delivery = emulator.deliveries[deliveriesBefore];
 	const item = execution.items[0].json;
 	console.log(`  • the emulator changed work order 90000004 to COMPLETED: one signed POST (Sign-Data ${delivery.headers['sign-data'].slice(0, 10)}...), answered ${delivery.status} in ${delivery.durationMs} ms`);
 	console.log(`  • n8n started one execution ${Date.now() - t0} ms after the change: ${item.EventType} ${item.Action}, work order ${item.Object.Id} [${item.Object.Status.Primary}/${item.Object.Status.Extended}]`);
 	console.log(`      ${execution.outputs['Alert text'][0].json.alert}`);
 	const off = await hook.deactivate();
 	console.log(`  • deactivated: webhook deleted (${off.calls[0].result ? 'ok' : 'failed'}), the emulator holds ${emulator.webhooks.hooks.size} webhook(s)`);
-	return execution.status === 'success' && emulator.deliveries.length === 1 && emulator.webhooks.hooks.size === 0;
+	return execution.status === 'success' && emulator.deliveries.length === deliveriesBefore + 1 && emulator.webhooks.hooks.size === 0;
+}
+
+/**
+ * The events an instant example is shown with (by file): what the emulator does while the
+ * workflow is active, and what must have become of it.
+ */
+const INSTANT_EXAMPLES = {
+	/** Two proposals created: the small one is approved by the workflow, the large one stays open. */
+	'07': {
+		act: (/** @type {any} */ emulator) => [
+			emulator.createProposal({ WorkOrderId: 90000003, Amount: 350, Description: 'Replace the faucet cartridge' }),
+			emulator.createProposal({ WorkOrderId: 90000001, Amount: 1800, Description: 'Replace the rooftop unit fan motor' }),
+		],
+		check: (/** @type {any} */ emulator, /** @type {any[]} */ [small, large]) => {
+			const states = [small, large].map((p) => `proposal ${p.Id} (${p.Amount}) is ${emulator.state.proposals[p.Id].Status}`);
+			return { ok: emulator.state.proposals[small.Id].Status === 'Approved' && emulator.state.proposals[large.Id].Status === 'Open', text: states.join(', ') };
+		},
+	},
+};
+
+/**
+ * An example whose trigger is the instant (webhook) trigger: activated in n8n-core (it registers
+ * its webhook with the emulator), the emulator makes the example's events, each signed delivery
+ * starts one execution, then the workflow is deactivated.
+ * @param {any} emulator @param {any} harness @param {any} workflow @param {string} file
+ */
+async function instantExample(emulator, harness, workflow, file) {
+	const example = /** @type {Record<string, any>} */ (INSTANT_EXAMPLES)[file.slice(0, 2)];
+	console.log(`\n=== ${workflow.name} (${file}, webhook trigger activated in n8n-core)`);
+	if (workflow.meta?.description) console.log(`    ${workflow.meta.description}`);
+	if (!example) {
+		console.log('  ✗ no events are scripted for this example in run-demo.js');
+		return false;
+	}
+	const hook = await harness.activateWebhook(workflow);
+	if (hook.activation.error) {
+		console.log(`  ✗ activation failed: ${hook.activation.error.message}`);
+		return false;
+	}
+	const made = example.act(emulator);
+	const executions = await hook.waitForExecutions(made.length, 20_000);
+	for (const execution of executions) {
+		const event = execution.items[0].json;
+		console.log(`  • ${event.EventType} ${event.Object.Id}: execution ${execution.status}`);
+		for (const node of workflow.nodes.slice(1)) {
+			const out = execution.outputs[node.name];
+			if (out) out.forEach((/** @type {any} */ item) => console.log(`      ${node.name}: ${describe(item.json)}`));
+		}
+	}
+	await hook.deactivate();
+	const { ok, text } = example.check(emulator, made);
+	console.log(`  ${ok ? '•' : '✗'} ${text}; deactivated, the emulator holds ${emulator.webhooks.hooks.size} webhook(s)`);
+	return ok && executions.every((/** @type {any} */ e) => e.status === 'success') && emulator.webhooks.hooks.size === 0;
 }
 
 main().catch((error) => {

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import * as attachment from './actions/attachment';
 import * as checklist from './actions/checklist';
 import * as checklistResponse from './actions/checklistResponse';
 import * as proposal from './actions/proposal';
@@ -40,6 +41,7 @@ export class WorkOrderService implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
+					{ name: 'Attachment', value: 'attachment' },
 					{ name: 'Checklist', value: 'checklist' },
 					{ name: 'Checklist Response', value: 'checklistResponse' },
 					{ name: 'Proposal', value: 'proposal' },
@@ -50,6 +52,7 @@ export class WorkOrderService implements INodeType {
 				],
 				default: 'workOrder',
 			},
+			...attachment.description,
 			...checklist.description,
 			...checklistResponse.description,
 			...proposal.description,

@@ -52,31 +52,35 @@ function errorOf(agent, observation) {
 
 // Every operation and its action: with "Set Automatically" the model gets "<action> in Work Order Service".
 const OPERATIONS = {
+	'attachment.download': 'Download an attachment',
+	'checklist.getQuestions': 'Get checklist questions',
 	'checklistResponse.submit': 'Answer a checklist question',
+	'checklistResponse.update': 'Update a checklist response',
 	'proposal.approve': 'Approve a proposal',
+	'proposal.get': 'Get a proposal',
+	'proposal.getAll': 'Get many proposals',
+	'proposal.getAttachments': 'Get attachments of a proposal',
 	'proposal.putOnHold': 'Put a proposal on hold',
 	'proposal.reject': 'Reject a proposal',
 	'proposal.reopen': 'Reopen a proposal',
 	'rejectionReason.getAll': 'Get many rejection reasons',
 	'subsidiary.getAll': 'Get many subsidiaries',
+	'workOrder.addAttachment': 'Add a work order attachment',
 	'workOrder.checkIn': 'Check in to a work order',
 	'workOrder.checkOut': 'Check out of a work order',
+	'workOrder.create': 'Create a work order',
 	'workOrder.get': 'Get a work order',
 	'workOrder.getAll': 'Get many work orders',
-	'workOrderNote.addAttachment': 'Add an attachment to a note',
-	'workOrderNote.create': 'Create a work order note',
-	'workOrderNote.get': 'Get a work order note',
-	'workOrderNote.getAttachments': 'Get attachments of a note',
-	'workOrderNote.getAll': 'Get many work order notes',
-	'checklist.getQuestions': 'Get checklist questions',
-	'checklistResponse.update': 'Update a checklist response',
-	'workOrder.addAttachment': 'Add a work order attachment',
-	'workOrder.create': 'Create a work order',
 	'workOrder.getChecklistResponses': 'Get work order checklist responses',
 	'workOrder.updateNte': 'Update a work order NTE',
 	'workOrder.updatePriority': 'Update a work order priority',
 	'workOrder.updateScheduledDate': 'Update a work order scheduled date',
 	'workOrder.updateStatus': 'Update a work order status',
+	'workOrderNote.addAttachment': 'Add an attachment to a note',
+	'workOrderNote.create': 'Create a work order note',
+	'workOrderNote.get': 'Get a work order note',
+	'workOrderNote.getAll': 'Get many work order notes',
+	'workOrderNote.getAttachments': 'Get attachments of a note',
 };
 
 /** The manual Tool Description docs/ai-agents.md shows for an approval tool: it names the refusals in advance. */
@@ -330,6 +334,50 @@ describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 		expect(item.error).toBe('Proposal ID must be a whole number of 1 or more, got -5; nothing was sent. Call the tool again with "proposal_id" set to a whole number of 1 or more.');
 		expect(item.errorDescription).toBe('Call the tool again with "proposal_id" set to a whole number of 1 or more.');
 		expect(api()).toEqual([]);
+	});
+});
+
+describe.each(AGENTS)('downloads and proposal reads as tools (%s)', (agent) => {
+	test('Download: the model gets the file\'s name, type and size and the record without its link, never the bytes; the answer says so', async () => {
+		const tool = {
+			name: 'Download proposal file',
+			parameters: {
+				resource: 'attachment',
+				operation: 'download',
+				source: 'proposal',
+				proposalId: { __rl: true, mode: 'id', value: fromAI('proposal_id', 'Proposal ID', 'number') },
+				attachmentId: fromAI('attachment_id', 'Attachment ID', 'number'),
+			},
+		};
+		const { observations } = await callTool(agent, tool, [{ args: { proposal_id: 61001, attachment_id: 660001 } }]);
+		const answer = JSON.parse(observations[0]);
+		expect(answer).toEqual([
+			{
+				Id: 660001,
+				Description: 'Signed quote',
+				Name: 'P-61001-quote.pdf',
+				TimeStamp: expect.any(String),
+				NoteId: null,
+				Visibility: null,
+				fileName: 'P-61001-quote.pdf',
+				mimeType: 'application/pdf',
+				fileSize: expect.any(Number),
+				fileIncluded: false,
+				note: expect.stringMatching(/never its bytes/),
+			},
+		]);
+		expect(observations[0]).not.toContain('/v3/files/');
+		expect(api().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'GET /api/v3/odata/proposals(61001)/attachments 200',
+			'GET /api/v3/files/660001 200',
+		]);
+	});
+
+	test('Get proposal: the compact proposal; an unknown ID tells the model what it means', async () => {
+		const tool = { name: 'Get proposal', parameters: { resource: 'proposal', operation: 'get', proposalId: { __rl: true, mode: 'id', value: fromAI('proposal_id', 'Proposal ID', 'number') } } };
+		const { observations } = await callTool(agent, tool, [{ args: { proposal_id: 61005 } }, { args: { proposal_id: 69999 } }]);
+		expect(JSON.parse(observations[0])).toEqual([expect.objectContaining({ Id: 61005, Amount: 7500, Status: expect.objectContaining({ Primary: 'Open' }) })]);
+		expect(errorOf(agent, observations[1])).toMatch(/^Proposal 69999 was not found\. .*90 days/);
 	});
 });
 

@@ -25,6 +25,8 @@ const { applyWorkOrderChanges } = require('./workorders');
 const { UTC } = require('./service-time');
 const events = require('./webhooks');
 const { WEBHOOK_ROUTES } = require('./webhook-api');
+const { PROPOSAL_ROUTES } = require('./api-proposals');
+const { FILE_ROUTES, attachmentUri } = require('./api-files');
 
 /**
  * @typedef {import('./index').Emulator} Emulator
@@ -91,6 +93,7 @@ function publicAttachment(a) {
     UploadedBy: a.UploadedBy,
     DateCreated: a.DateCreated,
     DateCreatedDto: a.DateCreatedDto,
+    Uri: a.Uri,
   };
 }
 
@@ -272,6 +275,7 @@ function storeAttachment(emu, o) {
     sha256: keep ? crypto.createHash('sha256').update(o.file.data).digest('hex') : null,
     data: keep ? o.file.data : undefined,
   };
+  /** @type {any} */ (rec).Uri = attachmentUri(emu, rec);
   emu.state.attachments.push(rec);
   return rec;
 }
@@ -978,6 +982,8 @@ const ROUTES = /** @type {Array<[string, string, Handler, string | null]>} */ ([
   ['PUT', 'proposals/{proposalId}/reject', proposalStatus('reject'), 'proposals.status'],
   ['GET', 'subscribers/current/subsidiaries', subsidiaries, 'subsidiaries.read'],
   ...WEBHOOK_ROUTES,
+  ...PROPOSAL_ROUTES,
+  ...FILE_ROUTES,
 ]).map(([method, pattern, handler, perm]) => ({ method, pattern, segs: compile(pattern), handler, perm }));
 
 /**

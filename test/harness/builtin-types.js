@@ -213,6 +213,84 @@ class ConvertToFileToBinary {
 	}
 }
 
+/**
+ * Stand-in for n8n's Schedule Trigger, run the way n8n runs a trigger manually (the editor's
+ * "Execute workflow", the harness): its manualTriggerFunction emits one item with the time, as
+ * n8n's does. The `rule` parameter is kept, not interpreted: no schedule is registered.
+ * @implements {INodeType}
+ */
+class ScheduleTriggerManual {
+	constructor() {
+		/** @type {import('n8n-workflow').INodeTypeDescription} */
+		this.description = {
+			displayName: 'Schedule Trigger',
+			name: 'scheduleTrigger',
+			icon: 'fa:clock',
+			group: ['trigger', 'schedule'],
+			version: [1, 1.1, 1.2],
+			description: 'Test stand-in: n8n\'s Schedule Trigger, run manually',
+			eventTriggerDescription: '',
+			defaults: { name: 'Schedule Trigger' },
+			inputs: [],
+			outputs: [NodeConnectionTypes.Main],
+			properties: [{ displayName: 'Trigger Rules', name: 'rule', type: 'json', default: '{}' }],
+		};
+	}
+
+	/** @this {import('n8n-workflow').ITriggerFunctions} */
+	async trigger() {
+		const manualTriggerFunction = async () => {
+			this.emit([this.helpers.returnJsonArray([{ timestamp: new Date().toISOString() }])]);
+		};
+		return { manualTriggerFunction };
+	}
+}
+
+/**
+ * Stand-in for n8n's If node (version 2.x): the `conditions` filter is evaluated by n8n-core itself
+ * (`getNodeParameter(..., { extractValue: true })`, as n8n's If node reads it); items go to the
+ * true (0) or false (1) output.
+ * @implements {INodeType}
+ */
+class IfFilter {
+	constructor() {
+		/** @type {import('n8n-workflow').INodeTypeDescription} */
+		this.description = {
+			displayName: 'If',
+			name: 'if',
+			icon: 'fa:map-signs',
+			group: ['transform'],
+			version: [2, 2.1, 2.2],
+			description: 'Test stand-in: n8n\'s If node',
+			defaults: { name: 'If' },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
+			outputNames: ['true', 'false'],
+			properties: [
+				{
+					displayName: 'Conditions',
+					name: 'conditions',
+					type: 'filter',
+					default: {},
+					typeOptions: { filter: { caseSensitive: true, typeValidation: 'strict', version: 2 } },
+				},
+				{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
+			],
+		};
+	}
+
+	/** @this {import('n8n-workflow').IExecuteFunctions} */
+	async execute() {
+		/** @type {import('n8n-workflow').INodeExecutionData[][]} */
+		const out = [[], []];
+		this.getInputData().forEach((item, i) => {
+			const pass = this.getNodeParameter('conditions', i, false, { extractValue: true });
+			out[pass ? 0 : 1].push({ ...item, pairedItem: { item: i } });
+		});
+		return out;
+	}
+}
+
 /** @implements {ICredentialType} */
 class OAuth2Api {
 	constructor() {
@@ -360,4 +438,4 @@ class HttpRequestWithCredential {
 	}
 }
 
-module.exports = { ManualTrigger, HarnessItems, SetRaw, ConvertToFileToBinary, OAuth2Api, HttpRequestWithCredential };
+module.exports = { ManualTrigger, HarnessItems, SetRaw, ConvertToFileToBinary, OAuth2Api, HttpRequestWithCredential, ScheduleTriggerManual, IfFilter };

@@ -36,7 +36,7 @@ const { CapturingLogger } = require('./logger');
 const { createPollApi } = require('./poll');
 const { createWebhookApi } = require('./webhook');
 const { CredentialStore, HarnessCredentialTypes, HarnessCredentialsHelper } = require('./credentials');
-const { ConvertToFileToBinary, HarnessItems, HttpRequestWithCredential, ManualTrigger, OAuth2Api, SetRaw } = require('./builtin-types');
+const { ConvertToFileToBinary, HarnessItems, HttpRequestWithCredential, IfFilter, ManualTrigger, OAuth2Api, ScheduleTriggerManual, SetRaw } = require('./builtin-types');
 const { MergeByPosition, WebhookOnReceived } = require('./builtin-webhook');
 
 /** @typedef {import('n8n-workflow').INodeType} INodeType */
@@ -109,9 +109,11 @@ function setupGlobals() {
 	Container.set(InstanceSettings, instanceSettings);
 
 	// 3. BinaryDataService in n8n's 'default' (in-memory) mode: binary data stays base64 in the item.
+	//    HARNESS_BINARY_DATA_MODE=filesystem: n8n 2.x's default, files under the temp folder.
+	const mode = process.env.HARNESS_BINARY_DATA_MODE === 'filesystem' ? 'filesystem' : 'default';
 	const binaryDataConfig = {
-		mode: 'default',
-		availableModes: ['default'],
+		mode,
+		availableModes: [mode],
 		localStoragePath: path.join(baseDir, 'binaryData'),
 		signingSecret: 'harness-binary-signing-secret',
 		dbMaxFileSize: 512,
@@ -263,6 +265,8 @@ async function createHarness({ packageDir = path.resolve(__dirname, '..', '..') 
 	nodeTypes.add('n8n-nodes-base.httpRequest', new HttpRequestWithCredential());
 	nodeTypes.add('n8n-nodes-base.webhook', new WebhookOnReceived());
 	nodeTypes.add('n8n-nodes-base.merge', new MergeByPosition());
+	nodeTypes.add('n8n-nodes-base.scheduleTrigger', new ScheduleTriggerManual());
+	nodeTypes.add('n8n-nodes-base.if', new IfFilter());
 	credentialTypes.add(new OAuth2Api());
 
 	/** Loads (or, after `reloadPackage`, loads again) the package's nodes and credentials. */

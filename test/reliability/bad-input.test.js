@@ -93,7 +93,7 @@ const CASES = [
 	['proposal.approve: proposal ID with ..', proposal('approve', { proposalId: '={{ "61001/../61002" }}' }), 'proposalId', /whole number/],
 	['proposal.approve: negative proposal ID', proposal('approve', { proposalId: '={{ -3 }}' }), 'proposalId', /1 or greater/],
 	['proposal.approve: proposal ID "0" typed (was silently sent as 1)', proposal('approve', { proposalId: '0' }), 'proposalId', /1 or greater/],
-	['proposal.approve: proposal ID 0 kept by an older workflow', proposal('approve', { proposalId: 0 }), 'proposalId', /1 or greater/],
+	['proposal.approve: proposal ID 0 from an expression', proposal('approve', { proposalId: '={{ 0 }}' }), 'proposalId', /1 or greater/],
 	['proposal.reject: proposal ID "-61001" typed', proposal('reject', { proposalId: '-61001' }), 'proposalId', /whole number/],
 	['proposal.reopen: proposal ID "61001.5" typed', proposal('reopen', { proposalId: '61001.5' }), 'proposalId', /whole number/],
 	['proposal.putOnHold: proposal ID "6 1001" typed', proposal('putOnHold', { proposalId: '6 1001' }), 'proposalId', /whole number/],
@@ -207,7 +207,9 @@ describe(`bad input is refused before any request (${CASES.length} cases)`, () =
 describe('a required field left empty: n8n refuses to run the node, nothing is sent', () => {
 	const RL_EMPTY = { __rl: true, mode: 'list', value: '' };
 	test.each([
-		['Proposal ID', proposal('approve', { proposalId: '' })],
+		['Proposal', proposal('approve', { proposalId: '' })],
+		['Proposal', proposal('approve', { proposalId: RL_EMPTY })],
+		['Proposal', proposal('reject', { proposalId: 0 })],
 		['Work Order', woGet({ workOrderId: RL_EMPTY })],
 		['Work Order', checkIn({}, { workOrderId: { __rl: true, mode: 'id', value: '' } })],
 		['Question', checklist({ questionId: '' })],

@@ -2,9 +2,10 @@ import type { AllEntities } from 'n8n-workflow';
 
 /** Every resource and its operations: an unknown pair is a compile error in the router. */
 type NodeMap = {
+	attachment: 'download';
 	checklist: 'getQuestions';
 	checklistResponse: 'submit' | 'update';
-	proposal: 'reopen' | 'putOnHold' | 'approve' | 'reject';
+	proposal: 'reopen' | 'putOnHold' | 'approve' | 'reject' | 'get' | 'getAll' | 'getAttachments';
 	rejectionReason: 'getAll';
 	subsidiary: 'getAll';
 	workOrderNote: 'getAll' | 'get' | 'create' | 'addAttachment' | 'getAttachments';

@@ -1,9 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { binaryOf } from '../helpers/binaryOutput';
 import { forToolCalls } from '../helpers/toolMode';
 import { WorkOrderServiceClient, outcomeOfError } from '../transport';
 import { batchReport, verbOf, type ItemState } from './batchReport';
+import * as attachment from './attachment';
 import * as checklist from './checklist';
 import * as checklistResponse from './checklistResponse';
 import type { WorkOrderServiceType } from './node.type';
@@ -20,10 +22,14 @@ type OperationMap = {
 };
 
 const operations: OperationMap = {
+	attachment: { download: attachment.download.execute },
 	checklist: { getQuestions: checklist.getQuestions.execute },
 	checklistResponse: { submit: checklistResponse.submit.execute, update: checklistResponse.update.execute },
 	proposal: {
 		approve: proposal.approve.execute,
+		get: proposal.get.execute,
+		getAll: proposal.getAll.execute,
+		getAttachments: proposal.getAttachments.execute,
 		putOnHold: proposal.putOnHold.execute,
 		reject: proposal.reject.execute,
 		reopen: proposal.reopen.execute,
@@ -140,7 +146,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const execute = findOperation(this, resource, operation);
 			const records = await execute.call(this, i, client);
 			const out: INodeExecutionData[] = new Array(records.length);
-			for (let k = 0; k < records.length; k++) out[k] = { json: records[k], pairedItem: { item: i } };
+			for (let k = 0; k < records.length; k++) {
+				const binary = binaryOf(records[k]);
+				out[k] = binary ? { json: records[k], binary, pairedItem: { item: i } } : { json: records[k], pairedItem: { item: i } };
+			}
 			perItem[i] = out;
 			states[i] = 'done';
 		} catch (error) {

@@ -33,3 +33,4 @@ export async function searchWorkOrders(
 	const last = isLastPage(PICKER_LIST, page, position);
 	return { results, paginationToken: last ? undefined : String(skip + page.records.length) };
 }
+export { searchProposals } from './proposalSearch';

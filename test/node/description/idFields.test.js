@@ -2,7 +2,8 @@
 /**
  * ID fields as a new user meets them in n8n's editor, for every resource/operation: they start
  * empty (never 0, never clamped, with a placeholder), the editor flags exactly the required ones
- * as missing, the IDs a user types are text, and the Work Order is a From List / By ID locator.
+ * as missing, the IDs a user types are text, and the Work Order and the Proposal are From List / By ID
+ * locators.
  */
 const { NodeHelpers } = require('n8n-workflow');
 const { useEnvironment } = require('../helpers');
@@ -31,7 +32,7 @@ describe('ID fields: empty, never 0, never clamped, required ones flagged', () =
 		expect(Object.keys(issues).filter((path) => idPaths.has(path)).sort()).toEqual(requiredIds.sort());
 	});
 
-	test('the IDs a user types are text (nothing rounds or clamps them); the Work Order is a From List / By ID locator', () => {
+	test('the IDs a user types are text (nothing rounds or clamps them); the Work Order and the Proposal are From List / By ID locators', () => {
 		const all = [];
 		for (const chosen of operations()) for (const { p } of shown(freshParameters(chosen))) if (isId(p)) all.push(p);
 		const types = new Set(all.map((p) => `${p.name}:${p.type}`));
@@ -48,20 +49,24 @@ describe('ID fields: empty, never 0, never clamped, required ones flagged', () =
 				'labelId:string',
 				'location:resourceLocator',
 				'locationId:string',
+				'locationIds:string',
 				'noteId:string',
 				'optionId:resourceLocator',
 				'pictureId:string',
 				'projectId:string',
-				'proposalId:string',
+				'proposalId:resourceLocator',
 				'providerId:string',
+				'providerIds:string',
 				'questionId:resourceLocator',
 				'recallWorkOrder:string',
+				'storeIds:string',
 				'subscriberId:string',
 				'technicianId:string',
 				'tradeId:string',
 				'userId:string',
 				'weatherTypeId:string',
 				'workOrderId:resourceLocator',
+				'workOrderIds:string',
 			].sort(),
 		);
 		const locator = all.find((p) => p.name === 'workOrderId');
@@ -70,6 +75,12 @@ describe('ID fields: empty, never 0, never clamped, required ones flagged', () =
 			['id', 'By ID'],
 		]);
 		expect(locator.modes[0].typeOptions).toEqual({ searchListMethod: 'searchWorkOrders', searchable: true });
+		const proposal = all.find((p) => p.name === 'proposalId');
+		expect(proposal.modes.map((m) => [m.name, m.displayName])).toEqual([
+			['list', 'From List'],
+			['id', 'By ID'],
+		]);
+		expect(proposal.modes[0].typeOptions).toEqual({ searchListMethod: 'searchProposals', searchable: true });
 	});
 
 	test('Get Attachments: Note ID is optional and says that empty means the whole work order', () => {

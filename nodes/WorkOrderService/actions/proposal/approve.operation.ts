@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { collectionOf, readFields, readParameter, type FieldSpec } from '../../helpers/fieldList';
-import { optionalText, positiveInteger } from '../../helpers/validation';
+import { collectionOf, readFields, type FieldSpec } from '../../helpers/fieldList';
+import { optionalText } from '../../helpers/validation';
 import type { WorkOrderServiceClient } from '../../transport';
 
-import { proposalIdProperty, statusChangeFields } from './fields';
+import { proposalIdProperty, readProposalId, statusChangeFields } from './fields';
 
 const fields: FieldSpec[] = [
 	...statusChangeFields,
@@ -28,7 +28,7 @@ export const description = updateDisplayOptions({ show: { resource: ['proposal']
 
 /** PUT /proposals/{id}/approve, answered 204. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	const proposalId = readParameter(this, i, proposalIdProperty, positiveInteger);
+	const proposalId = readProposalId(this, i);
 	const { body, qs } = readFields(this, i, fields, 'additionalFields');
 	await client.request({ method: 'PUT', path: `/proposals/${proposalId}/approve`, qs, body, itemIndex: i });
 	return [{ proposalId, status: 'approved', success: true }];

@@ -1,19 +1,63 @@
-import { idField } from '../../helpers/fields';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
 import { optionalOneOf, type FieldSpec } from '../../helpers/fieldList';
-import { optionalEmail, optionalText } from '../../helpers/validation';
+import { optionalEmail, optionalText, positiveInteger, type Field } from '../../helpers/validation';
 
 /**
- * What the four proposal moves (spec 3 and 4.6) share: PUT /proposals/{proposalId}/{move} with an
- * UpdateProposalStatusRequest body, answered 204. Each move's operation file adds its own fields.
+ * What the proposal operations share: the proposal, chosen from a list or given by ID, and the body
+ * of the four moves (spec 3 and 4.6: PUT /proposals/{proposalId}/{move} with an
+ * UpdateProposalStatusRequest, answered 204). Each move's operation file adds its own fields.
  */
 
-export const proposalIdProperty = idField({
-	displayName: 'Proposal ID',
+export const PROPOSAL_ID: Field = { name: 'proposalId', label: 'Proposal ID' };
+
+/**
+ * The proposal, picked from a searchable list of the service's proposals (methods/proposalSearch.ts)
+ * or given by ID. Workflows that hold a plain number, digit string or expression here keep working
+ * (readProposalId accepts them).
+ */
+export const proposalIdProperty: INodeProperties = {
+	displayName: 'Proposal',
 	name: 'proposalId',
-	example: '61001',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
 	required: true,
-	description: 'ID of the proposal whose status changes',
-});
+	description: 'The proposal, chosen from the list or given by its ID',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a proposal...',
+			typeOptions: { searchListMethod: 'searchProposals', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 61001',
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						// Empty is left to the "required" check; anything typed must be an ID (not 0).
+						regex: '^\\s*([0-9]*[1-9][0-9]*)?\\s*$',
+						errorMessage: 'Not a proposal ID: enter digits only, e.g. 61001',
+					},
+				},
+			],
+		},
+	],
+};
+
+/** The proposal of item i as a number: a resource locator value, a plain number or a digit string. */
+export function readProposalId(ctx: IExecuteFunctions, itemIndex: number): number {
+	let value: unknown = ctx.getNodeParameter(PROPOSAL_ID.name, itemIndex, undefined, { extractValue: true });
+	if (value !== null && typeof value === 'object' && '__rl' in value && 'value' in value) {
+		value = (value as { value: unknown }).value;
+	}
+	return positiveInteger(ctx.getNode(), itemIndex, PROPOSAL_ID, value);
+}
 
 /** The body fields of every move, in the order they are checked. */
 export const statusChangeFields: FieldSpec[] = [

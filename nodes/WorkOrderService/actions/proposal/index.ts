@@ -1,11 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as approve from './approve.operation';
+import * as get from './get.operation';
+import * as getAll from './getAll.operation';
+import * as getAttachments from './getAttachments.operation';
 import * as putOnHold from './putOnHold.operation';
 import * as reject from './reject.operation';
 import * as reopen from './reopen.operation';
 
-export { approve, putOnHold, reject, reopen };
+export { approve, get, getAll, getAttachments, putOnHold, reject, reopen };
 
 export const description: INodeProperties[] = [
 	{
@@ -20,6 +23,24 @@ export const description: INodeProperties[] = [
 				value: 'approve',
 				description: 'Approve a proposal (refused when its work order is invoiced or missing, or over the approval limit)',
 				action: 'Approve a proposal',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get one proposal by ID',
+				action: 'Get a proposal',
+			},
+			{
+				name: 'Get Attachments',
+				value: 'getAttachments',
+				description: 'List the files of a proposal, each with the Uri to download it',
+				action: 'Get attachments of a proposal',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List proposals, filtered by status, location, work order, provider, date or amount',
+				action: 'Get many proposals',
 			},
 			{
 				name: 'Put On Hold',
@@ -43,6 +64,9 @@ export const description: INodeProperties[] = [
 		default: 'approve',
 	},
 	...approve.description,
+	...get.description,
+	...getAll.description,
+	...getAttachments.description,
 	...putOnHold.description,
 	...reject.description,
 	...reopen.description,

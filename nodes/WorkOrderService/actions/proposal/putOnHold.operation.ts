@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { collectionOf, readFields, readParameter } from '../../helpers/fieldList';
-import { positiveInteger } from '../../helpers/validation';
+import { collectionOf, readFields } from '../../helpers/fieldList';
 import type { WorkOrderServiceClient } from '../../transport';
 
-import { proposalIdProperty, statusChangeFields } from './fields';
+import { proposalIdProperty, readProposalId, statusChangeFields } from './fields';
 
 export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['putOnHold'] } }, [
 	proposalIdProperty,
@@ -14,7 +13,7 @@ export const description = updateDisplayOptions({ show: { resource: ['proposal']
 
 /** PUT /proposals/{id}/onhold, answered 204: the proposal is on hold. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	const proposalId = readParameter(this, i, proposalIdProperty, positiveInteger);
+	const proposalId = readProposalId(this, i);
 	const { body, qs } = readFields(this, i, statusChangeFields, 'additionalFields');
 	await client.request({ method: 'PUT', path: `/proposals/${proposalId}/onhold`, qs, body, itemIndex: i });
 	return [{ proposalId, status: 'onHold', success: true }];

@@ -1,0 +1,33 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { toRecords, type WorkOrderServiceClient } from '../../transport';
+
+import { proposalIdProperty, readProposalId } from './fields';
+import { simplifyProperty, simplifyProposal } from './simplify';
+
+export const meta = { safeToRepeat: true };
+
+export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['get'] } }, [
+	proposalIdProperty,
+	simplifyProperty,
+]);
+
+/**
+ * GET /odata/proposals?$filter=Id eq {id}: the reference has no single-proposal read, so the list
+ * is asked for that one proposal. An empty list is "no such proposal" (for this user).
+ */
+export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+	const proposalId = readProposalId(this, i);
+	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+	const body = await client.request({ method: 'GET', path: '/odata/proposals', qs: { $filter: `Id eq ${proposalId}` }, itemIndex: i });
+	const record = toRecords(body).find((r) => String(r.Id) === String(proposalId));
+	if (!record) {
+		throw new NodeOperationError(this.getNode(), `Proposal ${proposalId} was not found`, {
+			itemIndex: i,
+			description:
+				'The service lists no proposal with this ID for this user: it may not exist, belong to another subscriber or provider, or be older than the last 90 days, which the service lists by default (Get Many with Created After reaches back up to 365 days).',
+		});
+	}
+	return [simplify ? simplifyProposal(record) : record];
+}

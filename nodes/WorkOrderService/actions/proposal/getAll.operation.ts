@@ -1,0 +1,72 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { returnAllOrLimitFields } from '../../helpers/fields';
+import { collectionOf, readFields, trimmedText, type FieldSpec } from '../../helpers/fieldList';
+import { readLimit } from '../../helpers/limit';
+import { ODATA_LIST, readList, type WorkOrderServiceClient } from '../../transport';
+
+import { filterProperties, proposalFilter, readProposalFilters } from './filters';
+import { simplifyProperty, simplifyProposal } from './simplify';
+
+export const meta = { safeToRepeat: true };
+
+/** OData options beside the Filters, in the order they are checked. */
+const queryOptions: FieldSpec[] = [
+	{
+		property: {
+			displayName: 'Filter (OData)',
+			name: 'filter',
+			type: 'string',
+			default: '',
+			placeholder: "Trade/Name eq 'HVAC'",
+			description: 'Your own OData $filter clause over the proposal\'s properties, added to the Filters with "and"',
+		},
+		key: '$filter', in: 'query', check: trimmedText,
+	},
+	{
+		property: {
+			displayName: 'Order By',
+			name: 'orderBy',
+			type: 'string',
+			default: '',
+			placeholder: 'CreatedDate_dto desc',
+			description: 'OData $orderby expression',
+		},
+		key: '$orderby', in: 'query', check: trimmedText,
+	},
+	{
+		property: {
+			displayName: 'Select',
+			name: 'select',
+			type: 'string',
+			default: '',
+			placeholder: 'Number,Amount,Status',
+			description: 'Comma-separated top-level fields to return (OData $select)',
+		},
+		key: '$select', in: 'query', check: trimmedText,
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['getAll'] } }, [
+	...returnAllOrLimitFields,
+	simplifyProperty,
+	collectionOf('filters', filterProperties),
+	collectionOf('options', queryOptions),
+]);
+
+/**
+ * GET /odata/proposals, page by page ($top/$skip, 50 a page), with the Filters as one $filter.
+ * The service lists the last 90 days unless a date filter says otherwise (365 days at most).
+ */
+export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+	const limit = readLimit(this, i);
+	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+	const filters = readProposalFilters(this, i);
+	const { qs } = readFields(this, i, queryOptions, 'options');
+	const filter = proposalFilter(filters, qs.$filter as string | undefined);
+	if (filter === undefined) delete qs.$filter;
+	else qs.$filter = filter;
+	const proposals = await readList(this, client, ODATA_LIST, { path: '/odata/proposals', qs, limit, itemIndex: i });
+	return simplify ? proposals.map(simplifyProposal) : proposals;
+}

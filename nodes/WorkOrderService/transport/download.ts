@@ -1,0 +1,441 @@
+import type { IBinaryData, IDataObject, IExecuteFunctions, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, fileTypeFromMimeType, sleep } from 'n8n-workflow';
+
+import type { WorkOrderServiceClient } from './client';
+
+/**
+ * Downloading an attachment's file from its `Uri` (service reference, section 5) into n8n's binary
+ * data, streamed: with a binary data store (n8n 2.x's default filesystem mode; database, S3) the
+ * answer's stream goes to `prepareBinaryData` and on to the store (to disk as it arrives in
+ * filesystem mode; the database and S3 stores gather it first, n8n's own way). In n8n's in-memory mode (`default`, n8n 1.x's default) the item holds the file as base64,
+ * and `prepareBinaryData` would first collect the whole stream, join it and encode it (3.4 times the
+ * file at once); there the base64 is built chunk by chunk instead (1.4 times: the item's own copy
+ * and one chunk), in the `IBinaryData` form n8n gives an in-memory file. Rules:
+ * - The access token goes only to the origin of the credential's API Base URL: such an address is
+ *   fetched through the credential (`httpRequestWithAuthentication`), any other with a plain
+ *   request, without `Authorization`. A 401 from the API origin renews the token once, along n8n's
+ *   own path for the credential.
+ * - Redirects as the node's transport allows them: followed only within the origin of the request
+ *   (at most 5); a redirect to another origin is refused with an error naming it.
+ * - A size limit: a `Content-Length` beyond it is refused before the body is read; without one, the
+ *   download stops as soon as more bytes arrive than allowed.
+ * - 429, and 503 with `Retry-After`, from the API origin are waited out within the node's Max Wait
+ *   and Max Retries; other failures are reported at once with what to do (404, a refused or expired
+ *   link, no answer). Error texts show an address without its query (signatures live there).
+ * Only the client's public surface is used: its credential type, settings and secret redaction.
+ */
+
+type Stream = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0] & {
+	push: (chunk: unknown, encoding?: string) => boolean;
+	destroy: (error?: Error) => void;
+};
+
+interface Answer {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: Stream;
+}
+
+export interface DownloadRequest {
+	/** The attachment's `Uri`: absolute, or relative to {API Base URL}/v3/. */
+	uri: string;
+	itemIndex: number;
+	maxBytes: number;
+	/** The name to give the file (else the answer's Content-Disposition, else the address's last segment). */
+	fileName?: string;
+	/** Only the answer's headers (name, type, size) are read, not the file (AI tool calls). */
+	metadataOnly?: boolean;
+}
+
+export interface Downloaded {
+	fileName: string;
+	mimeType: string;
+	/** Bytes, when known (always after a download). */
+	size?: number;
+	binary?: IBinaryData;
+}
+
+/** One download: what every step needs. */
+interface Session {
+	ctx: IExecuteFunctions;
+	client: WorkOrderServiceClient;
+	apiOrigin: string;
+	itemIndex: number;
+}
+
+const MAX_REDIRECTS = 5;
+const ERROR_TEXT_BYTES = 4096;
+
+/** Downloads the file at `request.uri` (see the rules above). */
+export async function downloadFile(ctx: IExecuteFunctions, client: WorkOrderServiceClient, request: DownloadRequest): Promise<Downloaded> {
+	const apiBase = await apiBaseUrl(ctx, client);
+	const session: Session = { ctx, client, apiOrigin: new URL(apiBase).origin, itemIndex: request.itemIndex };
+	let url = resolveUri(session, request.uri, apiBase);
+	for (let redirects = 0; ; redirects++) {
+		const answer = await fetchOnce(session, url);
+		const location = header(answer.headers, 'location');
+		if (answer.statusCode >= 300 && answer.statusCode < 400 && location !== undefined) {
+			discard(answer.body);
+			url = redirectTarget(session, url, answer.statusCode, location, redirects);
+			continue;
+		}
+		if (answer.statusCode < 200 || answer.statusCode >= 300) throw await refusal(session, url, answer);
+		return await receive(session, url, answer, request);
+	}
+}
+
+/** The credential's API Base URL; its secrets join the ones every error text is cleaned of. */
+async function apiBaseUrl(ctx: IExecuteFunctions, client: WorkOrderServiceClient): Promise<string> {
+	const credentials = (await ctx.getCredentials(client.credentialType)) as IDataObject;
+	const oauth = (credentials.oauthTokenData ?? {}) as IDataObject;
+	for (const secret of [credentials.clientSecret, credentials.password, credentials.accessToken, credentials.refreshToken, oauth.access_token, oauth.refresh_token]) {
+		client.secrets.add(secret);
+	}
+	const base = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
+	if (!/^https?:\/\/[^/]/i.test(base)) {
+		throw new NodeOperationError(ctx.getNode(), "The credential's API Base URL must be an http(s) URL", {
+			description: 'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
+		});
+	}
+	return base;
+}
+
+/** The address to fetch: an absolute http(s) URL, or one relative to {API Base URL}/v3/. */
+function resolveUri(session: Session, uri: string, apiBase: string): URL {
+	let url: URL | undefined;
+	try {
+		url = uri.trim() === '' ? undefined : new URL(uri.trim(), `${apiBase}/v3/`);
+	} catch {
+		url = undefined;
+	}
+	if (url && (url.protocol === 'http:' || url.protocol === 'https:')) return url;
+	const text = uri.length > 80 ? `${uri.slice(0, 77)}...` : uri;
+	throw new NodeOperationError(session.ctx.getNode(), `The attachment's Uri is not an http(s) address in item ${session.itemIndex}: "${text}"`, {
+		itemIndex: session.itemIndex,
+		description: 'Map the Uri of an attachment record (from Get Attachments), e.g. {{ $json.Uri }}. Nothing was downloaded.',
+	});
+}
+
+/** The address as error texts show it: origin and path, never the query. */
+function place(url: URL): string {
+	return `${url.origin}${url.pathname}`;
+}
+
+function header(headers: Record<string, unknown> | undefined, name: string): string | undefined {
+	for (const [key, value] of Object.entries(headers ?? {})) {
+		if (key.toLowerCase() !== name) continue;
+		const first = Array.isArray(value) ? value[0] : value;
+		return first === undefined || first === null ? undefined : String(first);
+	}
+	return undefined;
+}
+
+/**
+ * One GET and its answer whatever the status (the body a stream). On the API origin: through the
+ * credential, throttling waited out, and after a 401 once more along n8n's renewing path.
+ */
+async function fetchOnce(session: Session, url: URL): Promise<Answer> {
+	const own = url.origin === session.apiOrigin;
+	const { maxRetries, maxWaitMs } = session.client.settings;
+	let waitedMs = 0;
+	for (let attempt = 0; ; attempt++) {
+		const answer = await send(session, url, own, true);
+		if (own && answer.statusCode === 401) {
+			discard(answer.body);
+			// Without ignoreHttpStatusErrors n8n renews the token on the 401 and sends it again.
+			return await send(session, url, true, false);
+		}
+		const waitMs = own ? throttleWait(answer) : undefined;
+		if (waitMs === undefined || attempt >= maxRetries || waitedMs + waitMs > maxWaitMs) return answer;
+		discard(answer.body);
+		await sleep(waitMs);
+		waitedMs += waitMs;
+	}
+}
+
+/** Retry-After of a 429 (or of a 503 that has one), in ms; undefined for any other answer. */
+function throttleWait(answer: Answer): number | undefined {
+	const value = header(answer.headers, 'retry-after')?.trim();
+	if (answer.statusCode !== 429 && !(answer.statusCode === 503 && value !== undefined)) return undefined;
+	if (value === undefined) return 1000;
+	if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
+	const date = Date.parse(value);
+	return Number.isNaN(date) ? 1000 : Math.max(0, date - Date.now());
+}
+
+async function send(session: Session, url: URL, own: boolean, keepStatus: boolean): Promise<Answer> {
+	const { ctx, client } = session;
+	const options: IHttpRequestOptions = {
+		method: 'GET',
+		url: url.href,
+		headers: { Accept: '*/*' },
+		encoding: 'stream',
+		json: false,
+		returnFullResponse: true,
+		disableFollowRedirect: true,
+		ignoreHttpStatusErrors: keepStatus,
+		timeout: client.settings.timeoutMs,
+	};
+	try {
+		const answer = own
+			? await ctx.helpers.httpRequestWithAuthentication.call(ctx, client.credentialType, options)
+			: await ctx.helpers.httpRequest(options);
+		return answer as Answer;
+	} catch (error) {
+		throw failure(session, url, error);
+	}
+}
+
+function discard(body: Stream | undefined): void {
+	if (body && typeof body.destroy === 'function') body.destroy();
+}
+
+/** The redirect's target when it stays on the origin of the request; else an error naming the other origin. */
+function redirectTarget(session: Session, from: URL, status: number, location: string, redirects: number): URL {
+	const target = new URL(location, from);
+	if (target.origin === from.origin && redirects < MAX_REDIRECTS) return target;
+	const why = target.origin === from.origin ? `more than ${MAX_REDIRECTS} redirects` : `a redirect to another server (${target.origin}), which this node does not follow`;
+	throw apiError(session, {
+		message: `The file download from ${place(from)} was answered ${status} with ${why}`,
+		description:
+			'Nothing was downloaded. The node follows redirects only within one server, so that its requests never carry the access token elsewhere. Fetch the file from the address it was redirected to with an HTTP Request node, or ask the service provider.',
+		httpCode: String(status),
+	});
+}
+
+/** The file: streamed into n8n's binary data, within the size limit. */
+async function receive(session: Session, url: URL, answer: Answer, request: DownloadRequest): Promise<Downloaded> {
+	const length = header(answer.headers, 'content-length');
+	const size = length !== undefined && /^\d+$/.test(length.trim()) ? Number(length) : undefined;
+	const mimeType = header(answer.headers, 'content-type')?.split(';')[0].trim().toLowerCase() || undefined;
+	const fileName = fileNameOf(request.fileName, header(answer.headers, 'content-disposition'), url);
+	if (size !== undefined && size > request.maxBytes) {
+		discard(answer.body);
+		throw tooLarge(session, url, request.maxBytes, size);
+	}
+	if (request.metadataOnly) {
+		discard(answer.body);
+		return { fileName, mimeType: mimeType ?? 'application/octet-stream', size };
+	}
+	const count = { received: 0, tooLarge: false };
+	const type = mimeType ?? typeOfName(fileName);
+	try {
+		const body = limited(answer.body, request.maxBytes, count);
+		const binary = (await keepsFilesInItems(session.ctx))
+			? await intoItem(body, fileName, type)
+			: await session.ctx.helpers.prepareBinaryData(body, fileName, type);
+		return { fileName: binary.fileName ?? fileName, mimeType: binary.mimeType, size: binary.bytes ?? count.received, binary };
+	} catch (error) {
+		if (count.tooLarge) throw tooLarge(session, url, request.maxBytes);
+		throw failure(session, url, error);
+	}
+}
+
+/**
+ * The same stream, stopped with an error as soon as more than `maxBytes` arrive. Every byte enters
+ * a readable stream through its `push`, whoever reads it and however (n8n reads it with a pipe or
+ * with 'data' events, depending on its binary data mode), so the count is taken there.
+ */
+function limited(body: Stream, maxBytes: number, count: { received: number; tooLarge: boolean }): Stream {
+	const push = body.push.bind(body);
+	body.push = (chunk: unknown, encoding?: string) => {
+		if (chunk !== null && chunk !== undefined) {
+			count.received += (chunk as { length?: number }).length ?? 0;
+			if (count.received > maxBytes) {
+				count.tooLarge = true;
+				body.destroy(new Error(`more than ${maxBytes} bytes`));
+				return false;
+			}
+		}
+		return push(chunk, encoding);
+	};
+	return body;
+}
+
+const inMemoryMode = new WeakMap<IExecuteFunctions, Promise<boolean>>();
+
+/**
+ * Whether n8n keeps binary data in the items (its in-memory mode): an empty probe comes back
+ * without a store `id` there. Asked once per node run.
+ */
+async function keepsFilesInItems(ctx: IExecuteFunctions): Promise<boolean> {
+	let known = inMemoryMode.get(ctx);
+	if (!known) {
+		known = ctx.helpers.prepareBinaryData(Buffer.alloc(0), 'probe', 'application/octet-stream').then((probe) => !probe.id);
+		inMemoryMode.set(ctx, known);
+	}
+	return await known;
+}
+
+/**
+ * The file as n8n's in-memory mode holds it (`data` in base64), encoded as the chunks arrive:
+ * whole 3-byte groups of each chunk, the rest carried to the next, so the text needs no join.
+ */
+async function intoItem(body: Stream, fileName: string, mimeType: string): Promise<IBinaryData> {
+	let data = '';
+	let carry: Buffer | undefined;
+	let bytes = 0;
+	for await (const chunk of body as AsyncIterable<Buffer | string>) {
+		const received = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+		const piece = carry ? Buffer.concat([carry, received]) : received;
+		const whole = piece.length - (piece.length % 3);
+		data += piece.toString('base64', 0, whole);
+		carry = whole < piece.length ? Buffer.from(piece.subarray(whole)) : undefined;
+		bytes += received.length;
+	}
+	if (carry) data += carry.toString('base64');
+	const extension = /\.([A-Za-z0-9]{1,10})$/.exec(fileName)?.[1].toLowerCase();
+	return { data, mimeType, fileType: fileTypeFromMimeType(mimeType), fileExtension: extension, fileName, fileSize: sizeText(bytes), bytes };
+}
+
+/** A size as n8n writes it in `fileSize` ("130 B", "2.05 kB", "21 MB"). */
+function sizeText(bytes: number): string {
+	const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+	const exponent = bytes < 1 ? 0 : Math.min(Math.floor(Math.log10(bytes) / 3), units.length - 1);
+	return `${Number((bytes / 1000 ** exponent).toPrecision(3))} ${units[exponent]}`;
+}
+
+const TYPES: Record<string, string> = {
+	pdf: 'application/pdf', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp',
+	heic: 'image/heic', tif: 'image/tiff', tiff: 'image/tiff', txt: 'text/plain', csv: 'text/csv', json: 'application/json',
+	xml: 'application/xml', zip: 'application/zip', mp4: 'video/mp4', mov: 'video/quicktime',
+	doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+	xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+/** The MIME type of a file name's extension, for an answer without Content-Type. */
+function typeOfName(fileName: string): string {
+	const extension = /\.([A-Za-z0-9]{1,10})$/.exec(fileName)?.[1].toLowerCase();
+	return (extension && TYPES[extension]) || 'application/octet-stream';
+}
+
+/** The file name: the one asked for, else Content-Disposition's, else the address's last segment. */
+function fileNameOf(asked: string | undefined, disposition: string | undefined, url: URL): string {
+	const fromHeader = disposition ? dispositionName(disposition) : undefined;
+	const segment = decodeSafely(url.pathname.split('/').filter(Boolean).pop() ?? '');
+	for (const candidate of [asked, fromHeader, segment]) {
+		const name = [...((candidate ?? '').split(/[\\/]/).pop() ?? '')].filter((c) => c.charCodeAt(0) >= 32 && c.charCodeAt(0) !== 127).join('').trim();
+		if (name !== '' && name !== '.' && name !== '..') return name.slice(0, 255);
+	}
+	return 'attachment';
+}
+
+function dispositionName(value: string): string | undefined {
+	const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(value);
+	if (extended) return decodeSafely(extended[1].trim());
+	const plain = /filename\s*=\s*(?:"([^"]*)"|([^;]+))/i.exec(value);
+	return plain ? (plain[1] ?? plain[2]).trim() : undefined;
+}
+
+function decodeSafely(text: string): string {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return text;
+	}
+}
+
+function megabytes(bytes: number): string {
+	return `${(bytes / 1048576).toFixed(bytes < 10485760 ? 1 : 0)} MB`;
+}
+
+function tooLarge(session: Session, url: URL, maxBytes: number, size?: number): NodeApiError {
+	const what = size === undefined ? `more than ${megabytes(maxBytes)}` : megabytes(size);
+	return apiError(session, {
+		message: `The file at ${place(url)} is larger than the size limit of ${megabytes(maxBytes)} (${what})`,
+		description: 'Nothing was kept. Raise Options → Max File Size (MB) if the file is expected to be this large.',
+	});
+}
+
+/** The first bytes of an error answer's body, as text; the rest is not read. */
+async function errorText(body: Stream | undefined): Promise<string> {
+	const chunks: Buffer[] = [];
+	let length = 0;
+	try {
+		for await (const chunk of (body ?? []) as AsyncIterable<unknown>) {
+			const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+			chunks.push(bytes);
+			length += bytes.length;
+			if (length >= ERROR_TEXT_BYTES) break;
+		}
+	} catch {
+		// an error answer's words are optional
+	}
+	discard(body);
+	return Buffer.concat(chunks).subarray(0, ERROR_TEXT_BYTES).toString('utf8');
+}
+
+/** The server's own words in an error body: ErrorMessage (JSON), <Message> (XML), or a line of text. */
+function serverWords(text: string): string | undefined {
+	const trimmed = text.trim();
+	if (trimmed === '') return undefined;
+	try {
+		const body = JSON.parse(trimmed) as IDataObject;
+		const key = ['ErrorMessage', 'errorMessage', 'Message', 'message', 'error_description', 'Reason', 'error'].find((k) => typeof body[k] === 'string' && body[k] !== '');
+		if (key) return body[key] as string;
+	} catch {
+		// not JSON
+	}
+	const xml = /<Message>([^<]{1,300})<\/Message>/i.exec(trimmed);
+	if (xml) return xml[1].trim();
+	if (trimmed.startsWith('<')) return undefined;
+	const line = trimmed.split(/\r?\n/)[0].trim();
+	return line.length > 200 ? `${line.slice(0, 197)}...` : line;
+}
+
+/** What a refused download means, in words a user can act on. */
+async function refusal(session: Session, url: URL, answer: Answer): Promise<NodeApiError> {
+	const words = serverWords(await errorText(answer.body));
+	const status = answer.statusCode;
+	const other = url.origin !== session.apiOrigin;
+	let description = 'Nothing was downloaded. Try again later; if it persists, check the attachment in the service.';
+	if (status === 404 || status === 410) {
+		description = 'There is no file at this address (any more): the attachment may have been deleted, or the address is not its Uri. Read the attachment again (Get Attachments) for its current Uri.';
+	} else if (other && (status === 400 || status === 401 || status === 403) && /expire/i.test(words ?? '')) {
+		description = 'The link has expired: links to files on another server are valid for a short time. Read the attachment again (Get Attachments) and download at once, or download it by its owner and ID, which reads a fresh link.';
+	} else if (other && (status === 400 || status === 401 || status === 403)) {
+		description = 'The file server refused the link. Links to files on another server carry their own signature and expire: read the attachment again (Get Attachments), or download it by its owner and ID, which reads a fresh link.';
+	} else if (status === 401 || status === 403) {
+		description = 'The service refused this credential for the file (a missing permission, or an attachment this user may not see).';
+	} else if (status === 429 || status === 503) {
+		description = 'The service is throttling requests; the node waited within Max Wait and Max Retries (Request Options). Try again later.';
+	}
+	return apiError(session, { message: `The file download from ${place(url)} was answered ${status}${words ? `: ${words}` : ''}`, description, httpCode: String(status) });
+}
+
+/** An error thrown by n8n's request helpers: no answer, or an error status on the renewing path. */
+function failure(session: Session, url: URL, error: unknown): Error {
+	if (error instanceof NodeOperationError) return error;
+	const e = error as { httpCode?: unknown; code?: unknown; cause?: { code?: unknown; response?: { status?: unknown } }; response?: { status?: unknown } };
+	const httpCode = /^\d{3}$/.test(String(e.httpCode ?? '')) ? Number(e.httpCode) : undefined;
+	const status = Number(e.cause?.response?.status ?? e.response?.status ?? httpCode);
+	if (Number.isInteger(status)) {
+		return apiError(session, {
+			message: `The file download from ${place(url)} was answered ${status} after the token was renewed`,
+			description: status === 401 ? 'The service refused the credential for this file. Check the credential (Test) and the user\'s permissions.' : 'Nothing was downloaded. Try again later.',
+			httpCode: String(status),
+		});
+	}
+	const code = [e.cause?.code, e.code, e.httpCode].find((c): c is string => typeof c === 'string' && /^E[A-Z_]+$/.test(c));
+	return apiError(session, {
+		message: `No answer from ${url.origin} for the file download${code ? ` (${code})` : ''}`,
+		description: 'Nothing was kept: the server could not be reached, or stopped sending within the Timeout (Request Options). Try again later.',
+		httpCode: code,
+	});
+}
+
+function apiError(session: Session, text: { message: string; description: string; httpCode?: string }): NodeApiError {
+	const redact = (value: string) => session.client.secrets.redact(value);
+	const message = redact(text.message);
+	const description = redact(text.description);
+	const error = new NodeApiError(session.ctx.getNode(), { message, description, httpCode: text.httpCode ?? null } as JsonObject, {
+		message,
+		description,
+		httpCode: text.httpCode,
+		itemIndex: session.itemIndex,
+	});
+	// NodeApiError swaps a message naming a network code for generic text; ours says what happened.
+	error.message = message;
+	error.description = description;
+	return error;
+}
