@@ -24,6 +24,7 @@ export interface FieldSpec {
 
 const COLLECTIONS = {
 	additionalFields: { displayName: 'Additional Fields', placeholder: 'Add Field' },
+	filters: { displayName: 'Filters', placeholder: 'Add Filter' },
 	options: { displayName: 'Options', placeholder: 'Add Option' },
 } as const;
 

@@ -5,6 +5,8 @@ import { workOrderIdField } from '../../helpers/fields';
 import { readWorkOrderId } from '../../helpers/params';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
 
+export const meta = { safeToRepeat: true };
+
 export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['get'] } }, [workOrderIdField]);
 
 /** GET /workorders/{id}. */
