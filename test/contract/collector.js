@@ -35,6 +35,8 @@ class ContractCollector {
 		this.requests = 0;
 		this.deliberate = 0;
 		this.violationCount = 0;
+		/** @type {string[]} reasons of the deliberately invalid sends running now (deliberately()) */
+		this.deliberateReasons = [];
 		this.id = crypto.createHash('sha1').update(this.file).digest('hex').slice(0, 12);
 	}
 
@@ -64,7 +66,7 @@ class ContractCollector {
 		this.requests++;
 		if (result.operation) this.operations[result.operation] = (this.operations[result.operation] || 0) + 1;
 		this.flushSoon();
-		const deliberate = isDeliberate(entry);
+		const deliberate = isDeliberate(entry) || this.deliberateReasons.length > 0;
 		if (deliberate) this.deliberate++;
 		const violations = [...result.violations.map((v) => ({ ...v, side: 'request' })), ...result.answer.map((v) => ({ ...v, side: 'answer' }))];
 		if (!violations.length) return;
@@ -81,6 +83,20 @@ class ContractCollector {
 			operation: result.operation,
 			violations: counted,
 		});
+	}
+
+	/**
+	 * Runs `fn`; the requests sent meanwhile are deliberately invalid (a test of a refusal that
+	 * goes through the node, which cannot mark its requests): their violations are not counted.
+	 * @template T @param {string} reason @param {() => Promise<T>} fn @returns {Promise<T>}
+	 */
+	async deliberately(reason, fn) {
+		this.deliberateReasons.push(reason);
+		try {
+			return await fn();
+		} finally {
+			this.deliberateReasons.splice(this.deliberateReasons.indexOf(reason), 1);
+		}
 	}
 
 	/** @param {string} name e.g. `workOrderService workOrderNote.create` */

@@ -141,7 +141,7 @@ function checkObject(def, name, value, where, ctx) {
 		checkValue(props[prop], rec[key], `${where}.${prop}`, ctx);
 	}
 	if (ctx.mode === 'request') {
-		for (const req of def.required || []) {
+		for (const req of def.requiredOf ? def.requiredOf(rec) : def.required || []) {
 			const key = Object.keys(rec).find((k) => (def.anyCase ? k.toLowerCase() === req.toLowerCase() : k === req));
 			if (key === undefined || rec[key] === null || rec[key] === undefined) {
 				add(ctx, 'missing body field', `${where}.${req}`, `${where}.${req} is required by ${label}`);

@@ -34,7 +34,6 @@ export const customWorkTypeProperty: INodeProperties = {
 		displayName: 'Custom Work Type ID',
 		name: 'customWorkTypeId',
 		example: '5',
-		required: true,
 		description: 'ID of the account\'s custom work type (WorkTypeId, 3 or higher)',
 	}),
 	displayOptions: { show: { workType: ['custom'] } },
