@@ -85,7 +85,7 @@ class ContractReporter {
 		const all = nodeOperations();
 		if (all.length) {
 			const covered = all.filter((o) => ran[o]);
-			lines.push(`contract: node operations run: ${covered.length} of ${all.length}${covered.length < all.length ? `; not run: ${all.filter((o) => !ran[o]).join(', ')}` : ''}`);
+			lines.push(`contract: node operations run: ${covered.length} of ${all.length}${covered.length && covered.length < all.length ? `; not run: ${all.filter((o) => !ran[o]).join(', ')}` : ''}`);
 			const methods = Object.keys(ran).filter((k) => /listSearch|loadOptions/.test(k));
 			if (methods.length) lines.push(`contract: node methods run: ${methods.sort().join(', ')}`);
 		}
@@ -95,7 +95,7 @@ class ContractReporter {
 			for (const v of violations) {
 				lines.push(`  ${v.file} > ${v.test}`);
 				lines.push(`    ${v.method} ${v.url} -> ${v.status}${v.operation ? ` (${v.operation})` : ''}`);
-				for (const x of v.violations) lines.push(`      [${x.side}: ${x.kind}] ${x.message}`);
+				for (const x of v.violations) lines.push(`      [${x.side === 'answer' ? x.kind : `request: ${x.kind}`}] ${x.message}`);
 			}
 			this._error = new Error(`contract: ${count} violation(s) of the service reference (listed above)`);
 		}

@@ -240,12 +240,31 @@ function checkODataOptions(type, query) {
 	return out;
 }
 
-/** The top-level properties a `$select` asks for (undefined: all). @param {unknown} select */
+/**
+ * What a `$select` asks for, as a tree (`Id,Location/Name` → { Id: true, Location: { Name: true } });
+ * undefined: everything.
+ * @param {unknown} select @returns {import('./schema').Selection | undefined}
+ */
 function selectedTopLevel(select) {
 	if (select === undefined) return undefined;
 	const text = Array.isArray(select) ? String(select[select.length - 1]) : String(select);
 	if (text.trim() === '' || text.trim() === '*') return undefined;
-	return new Set(text.split(',').map((s) => s.trim().split('/')[0]));
+	/** @type {import('./schema').Selection} */
+	const tree = {};
+	for (const item of text.split(',')) {
+		const path = item.trim().split('/');
+		/** @type {any} */
+		let node = tree;
+		path.forEach((step, i) => {
+			if (i === path.length - 1) node[step] = true;
+			else {
+				if (node[step] === true) return;
+				node[step] = node[step] || {};
+				node = node[step];
+			}
+		});
+	}
+	return tree;
 }
 
 module.exports = { checkODataOptions, selectedTopLevel, tokenize, FUNCTIONS };

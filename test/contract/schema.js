@@ -16,7 +16,8 @@ const { resolve, defName } = require('./reference');
 /**
  * @typedef {import('./reference').Schema} Schema
  * @typedef {{ kind: string, where: string, message: string }} Violation
- * @typedef {{ mode: 'request' | 'answer', violations: Violation[], only?: Set<string> }} Ctx
+ * @typedef {{ [name: string]: true | Selection }} Selection  the properties an answer must have ($select): true = all of it
+ * @typedef {{ mode: 'request' | 'answer', violations: Violation[] }} Ctx
  */
 
 const INT32_MIN = -2147483648;
@@ -53,13 +54,13 @@ function isInteger(v, int64, text) {
 }
 
 /**
- * @param {Schema} schema @param {unknown} value @param {string} where @param {Ctx} ctx
+ * @param {Schema} schema @param {unknown} value @param {string} where @param {Ctx} ctx @param {Selection} [only]
  */
-function checkValue(schema, value, where, ctx) {
+function checkValue(schema, value, where, ctx, only) {
 	const target = resolve(schema);
 	if (!target || value === null || value === undefined) return;
 	if (target.properties || target.type === 'object') {
-		checkObject(target, defName(schema), value, where, ctx);
+		checkObject(target, defName(schema), value, where, ctx, only);
 		return;
 	}
 	if (target.type === 'array') {
@@ -114,8 +115,9 @@ function checkScalar(s, v, where, ctx) {
 
 /**
  * @param {Schema} def @param {string | undefined} name @param {unknown} value @param {string} where @param {Ctx} ctx
+ * @param {Selection} [only] the properties that must be there (an answer to $select)
  */
-function checkObject(def, name, value, where, ctx) {
+function checkObject(def, name, value, where, ctx, only) {
 	const label = name || 'object';
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) {
 		add(ctx, 'wrong type', where, `${where} must be a ${label} object, got ${describe(value)}`);
@@ -128,8 +130,6 @@ function checkObject(def, name, value, where, ctx) {
 	const rec = /** @type {Record<string, unknown>} */ (value);
 	/** @type {Set<string>} */
 	const present = new Set();
-	const only = ctx.only;
-	ctx.only = undefined; // $select narrows the top level only
 	for (const key of Object.keys(rec)) {
 		if (ctx.mode === 'answer' && key.startsWith('@odata.')) continue;
 		const prop = Object.prototype.hasOwnProperty.call(props, key) ? key : def.anyCase ? lower.get(key.toLowerCase()) : undefined;
@@ -138,7 +138,8 @@ function checkObject(def, name, value, where, ctx) {
 			continue;
 		}
 		present.add(prop);
-		checkValue(props[prop], rec[key], `${where}.${prop}`, ctx);
+		const sub = only && only[prop] !== true ? only[prop] : undefined;
+		checkValue(props[prop], rec[key], `${where}.${prop}`, ctx, sub || undefined);
 	}
 	if (ctx.mode === 'request') {
 		for (const req of def.requiredOf ? def.requiredOf(rec) : def.required || []) {
@@ -149,7 +150,7 @@ function checkObject(def, name, value, where, ctx) {
 		}
 		return;
 	}
-	const expected = only ? known.filter((k) => only.has(k)) : known;
+	const expected = only ? known.filter((k) => k in only) : known;
 	for (const prop of expected) {
 		if (!present.has(prop)) add(ctx, 'answer: missing property', `${where}.${prop}`, `${where}.${prop} of ${label} is missing (the reference's objects carry every property, null when empty)`);
 	}
@@ -158,13 +159,13 @@ function checkObject(def, name, value, where, ctx) {
 /**
  * Violations of `value` against `schema`.
  * @param {Schema} schema @param {unknown} value @param {string} where
- * @param {{ mode: 'request' | 'answer', only?: Set<string> }} o  `only`: the top-level properties an answer must have ($select)
+ * @param {{ mode: 'request' | 'answer', only?: Selection }} o  `only`: the properties an answer must have ($select)
  * @returns {Violation[]}
  */
 function check(schema, value, where, o) {
 	/** @type {Ctx} */
-	const ctx = { mode: o.mode, violations: [], only: o.only };
-	checkValue(schema, value, where, ctx);
+	const ctx = { mode: o.mode, violations: [] };
+	checkValue(schema, value, where, ctx, o.only);
 	return ctx.violations;
 }
 

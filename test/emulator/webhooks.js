@@ -242,6 +242,8 @@ class Webhooks {
       Description: h.Description,
       Url: h.Url,
       Enabled: h.Enabled,
+      // the reference's WebHook also has ResetOptions (a boolean without text): kept as PUT sent it
+      ResetOptions: h.ResetOptions === true,
       Subscriptions: h.Subscriptions.map((s) => ({
         Id: s.Id,
         Name: s.Name,
@@ -372,6 +374,9 @@ class Webhooks {
     hook.Url = v.Url;
     hook.Description = v.Description;
     hook.Enabled = v.Enabled;
+    const reset = Object.keys(body || {}).find((k) => k.toLowerCase() === 'resetoptions');
+    if (reset !== undefined && typeof body[reset] !== 'boolean' && body[reset] !== null) throw new WebhookError(400, 2006, 'ResetOptions must be true or false');
+    hook.ResetOptions = reset !== undefined && body[reset] === true;
     if (v.Enabled) {
       hook.consecutiveFailures = 0;
       hook.disabledRuns = 0;
