@@ -39,7 +39,7 @@ function describe(v) {
 
 /** @param {Ctx} ctx @param {string} kind @param {string} where @param {string} message */
 function add(ctx, kind, where, message) {
-	ctx.violations.push({ kind, where, message });
+	ctx.violations.push({ kind: ctx.mode === 'answer' && !kind.startsWith('answer:') ? `answer: ${kind}` : kind, where, message });
 }
 
 /** A whole number within `[min, max]` as a number, a BigInt, or (when `text`) a decimal string. @param {unknown} v @param {boolean} int64 @param {boolean} text */

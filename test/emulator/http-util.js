@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 
-const { stringify, parse, JsonSyntaxError } = require('./lossless-json');
+const { stringify, stringifyFast, parse, JsonSyntaxError } = require('./lossless-json');
 
 /**
  * @typedef {{ status: number, headers: Record<string, string | string[]>, body: Buffer | null }} Response
@@ -86,7 +86,7 @@ function json(status, value, headers = {}) {
   return {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-    body: Buffer.from(stringify(value), 'utf8'),
+    body: Buffer.from(stringifyFast(value), 'utf8'),
   };
 }
 

@@ -10,31 +10,57 @@
 
 const { definitions, propertyNames } = require('../contract/reference');
 
+/**
+ * @typedef {{ props: Set<string>, build: (values: Record<string, any>) => Record<string, any> }} Factory
+ * @type {Map<string, Factory>}
+ */
+const factories = new Map();
+
+/**
+ * A compiled builder of a definition's objects (one object literal with every property in order:
+ * a 50,000-work-order tenant is built in a fraction of what a loop over the names takes).
+ * @param {string} name @param {Function} [Base] a class whose prototype the objects get (shortcut getters)
+ * @returns {Factory}
+ */
+function factory(name, Base) {
+	const key = Base ? `${name}:${Base.name}` : name;
+	let f = factories.get(key);
+	if (f) return f;
+	if (!definitions[name]) throw new Error(`no definition '${name}' in the reference`);
+	const names = propertyNames(name);
+	const value = (/** @type {string} */ p) => `v[${JSON.stringify(p)}] === undefined ? null : v[${JSON.stringify(p)}]`;
+	const source = Base
+		? `const C = class extends Base { constructor(v) { super(); ${names.map((p) => `this[${JSON.stringify(p)}] = ${value(p)};`).join(' ')} } }; return (v) => new C(v);`
+		: `return function build(v) { return {${names.map((p) => `${JSON.stringify(p)}: ${value(p)}`).join(',\n')}}; };`;
+	// eslint-disable-next-line no-new-func
+	const build = /** @type {any} */ (new Function('Base', source))(Base);
+	f = { props: new Set(names), build };
+	factories.set(key, f);
+	return f;
+}
+
 /** @param {string} name @returns {Record<string, any>} every property of the definition, null */
 function blank(name) {
-	if (!definitions[name]) throw new Error(`no definition '${name}' in the reference`);
-	/** @type {Record<string, any>} */
-	const out = {};
-	for (const p of propertyNames(name)) out[p] = null;
-	return out;
+	return factory(name).build({});
 }
 
 /**
  * An object of definition `name`: every property, `values` where given, null elsewhere.
- * @param {string} name @param {Record<string, any>} values
+ * @param {string} name @param {Record<string, any>} values @param {Function} [Base] see factory
  */
-function make(name, values) {
-	const out = blank(name);
-	for (const [k, v] of Object.entries(values)) {
-		if (!(k in out)) throw new Error(`'${k}' is not a property of ${name} in the reference`);
-		out[k] = v;
+function make(name, values, Base) {
+	const f = factory(name, Base);
+	for (const k in values) {
+		if (!f.props.has(k)) throw new Error(`'${k}' is not a property of ${name} in the reference`);
 	}
-	return out;
+	return f.build(values);
 }
 
-/** US dollars, the currency of every fixture. */
+/** US dollars, the currency of every fixture (one object, shared: never changed in place). */
+let USD;
 function usd() {
-	return make('Currency', {
+	if (USD) return USD;
+	USD = make('Currency', {
 		Id: 1,
 		AlphabeticalCode: 'USD',
 		DecimalCount: 2,
@@ -43,6 +69,7 @@ function usd() {
 		NumericCode: '840',
 		Rate: 1,
 	});
+	return USD;
 }
 
 /** Hours behind US Eastern of a few zones (Location.TimeShiftToEST). */

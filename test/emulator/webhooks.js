@@ -418,7 +418,7 @@ class Webhooks {
     /** @type {EventRecord} */
     const record = { seq: ++this._ids.event, eventType, action, type, object: e.object, accounts, at: new Date(this.emu.now()).toISOString() };
     this.events.push(record);
-    if (this.closed) return record;
+    if (this.closed || this.hooks.size === 0) return record;
     const body = Buffer.from(stringify({ EventType: eventType, Object: e.object, Action: action, Type: type, Version: 1 }), 'utf8');
     for (const hook of this.hooks.values()) {
       if (!accounts.includes(hook.account)) continue;

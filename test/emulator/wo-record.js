@@ -67,13 +67,25 @@ function writeDate(clock, wo, name, ms) {
 	if (TWINNED_DATES.includes(name)) wo[`${name}_DTO`] = at === null ? null : clock.twin(wo.LocationId).dto(at);
 }
 
-/** @param {any} wo */
+/**
+ * The prototype of stored work orders: two shortcuts the emulator's own code (and tests) read,
+ * never sent (JSON takes own properties only).
+ */
+class StoredWorkOrder {
+	/** @returns {number | null} */
+	get SubscriberId() {
+		return /** @type {any} */ (this).Subscriber ? /** @type {any} */ (this).Subscriber.Id : null;
+	}
+
+	/** @returns {number | null} */
+	get ProviderId() {
+		return /** @type {any} */ (this).Provider ? /** @type {any} */ (this).Provider.Id : null;
+	}
+}
+
+/** @param {any} wo a plain WorkOrder object @returns {any} the same with the shortcuts */
 function addShortcuts(wo) {
-	Object.defineProperties(wo, {
-		SubscriberId: { get() { return this.Subscriber ? this.Subscriber.Id : null; }, enumerable: false, configurable: true },
-		ProviderId: { get() { return this.Provider ? this.Provider.Id : null; }, enumerable: false, configurable: true },
-	});
-	return wo;
+	return Object.setPrototypeOf(wo, StoredWorkOrder.prototype);
 }
 
 /**
@@ -87,8 +99,9 @@ function workOrderRecord(state, clock, spec) {
 	const objects = publicObjects(state);
 	const tradeIds = { HVAC: 11, PLUMBING: 12, ELECTRICAL: 13, REFRIGERATION: 14, DOORS: 15 };
 	const categoryIds = { 'PREVENTIVE MAINTENANCE': 21, REPAIR: 22, MAINTENANCE: 23 };
-	const wo = addShortcuts(
-		make('WorkOrder', {
+	const wo = make(
+		'WorkOrder',
+		{
 			Id: spec.id,
 			Number: spec.number ?? String(spec.id),
 			PurchaseNumber: spec.purchaseNumber ?? `PO-${spec.id}`,
@@ -128,9 +141,13 @@ function workOrderRecord(state, clock, spec) {
 			AutoComplete: false,
 			AutoInvoice: false,
 			Labels: [],
-		}),
+		},
+		StoredWorkOrder,
 	);
-	for (const name of WORK_ORDER_DATES) writeDate(clock, wo, name, spec.dates[name] ?? null);
+	for (const name of WORK_ORDER_DATES) {
+		const ms = spec.dates[name];
+		if (ms !== undefined && ms !== null) writeDate(clock, wo, name, ms); // the others are null already
+	}
 	return wo;
 }
 

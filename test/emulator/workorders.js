@@ -207,7 +207,8 @@ function apply(emu, wo, n, o) {
   emu._workOrdersChanged();
   const before = { Primary: wo.Status.Primary, Extended: wo.Status.Extended };
   const fieldsBefore = { Priority: wo.Priority, ScheduledDate_DTO: wo.ScheduledDate_DTO, ProviderId: wo.ProviderId };
-  const instants = instantsOf(emu, wo);
+  // a new location rewrites the twins in its zone: their instants, read before anything changes
+  const instants = n.fields.LocationId !== undefined && n.fields.LocationId !== wo.LocationId ? instantsOf(emu, wo) : null;
   const changed = new Set(Object.keys(n.fields));
   const objects = publicObjects(emu.state);
   const { LocationId, SubscriberId, ProviderId, ...plain } = n.fields;
@@ -218,7 +219,7 @@ function apply(emu, wo, n, o) {
     if (SubscriberId === undefined) wo.Subscriber = objects.subscribers[wo.Location.SubscriberId];
     changed.add('Location');
     // the twins are written in the location's zone
-    for (const name of WORK_ORDER_DATES) if (!(name in n.dates)) writeDate(emu.clock, wo, name, instants[name]);
+    if (instants) for (const name of WORK_ORDER_DATES) if (!(name in n.dates)) writeDate(emu.clock, wo, name, instants[name]);
   }
   if (SubscriberId !== undefined) wo.Subscriber = objects.subscribers[SubscriberId];
   if (ProviderId !== undefined) wo.Provider = objects.providers[ProviderId];
