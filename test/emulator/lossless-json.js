@@ -219,10 +219,12 @@ function stringify(value, indent) {
  */
 function stringifyFast(value) {
   let big = false;
-  const text = JSON.stringify(value, (_key, v) => {
-    if (typeof v !== 'bigint') return v;
+  // the holder's own value: a BigInt.prototype.toJSON (some libraries add one) runs before the replacer
+  const text = JSON.stringify(value, /** @this {any} @param {string} key @param {any} v */ function (key, v) {
+    const raw = this[key];
+    if (typeof raw !== 'bigint') return v;
     big = true;
-    return `\u0000bigint:${v.toString()}`;
+    return `\u0000bigint:${raw.toString()}`;
   });
   if (text === undefined) return 'null';
   return big ? text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text;

@@ -32,7 +32,6 @@ function factory(name, Base) {
 	const source = Base
 		? `const C = class extends Base { constructor(v) { super(); ${names.map((p) => `this[${JSON.stringify(p)}] = ${value(p)};`).join(' ')} } }; return (v) => new C(v);`
 		: `return function build(v) { return {${names.map((p) => `${JSON.stringify(p)}: ${value(p)}`).join(',\n')}}; };`;
-	// eslint-disable-next-line no-new-func
 	const build = /** @type {any} */ (new Function('Base', source))(Base);
 	f = { props: new Set(names), build };
 	factories.set(key, f);

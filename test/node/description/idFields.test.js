@@ -37,7 +37,12 @@ describe('ID fields: empty, never 0, never clamped, required ones flagged', () =
 		const types = new Set(all.map((p) => `${p.name}:${p.type}`));
 		expect([...types].sort()).toEqual(
 			[
+				'attachmentIds:string',
 				'locationId:string',
+				'locationIds:string',
+				'signatureAttachmentId:string',
+				'storeId:string',
+				'unableObtainSignatureNoteId:string',
 				'noteId:string',
 				'optionId:string',
 				'proposalId:string',
@@ -62,12 +67,12 @@ describe('ID fields: empty, never 0, never clamped, required ones flagged', () =
 		expect(noteId.placeholder).toMatch(/leave empty for the whole work order/i);
 	});
 
-	test('check-in/out: Latitude and Longitude start empty (nothing is sent when they are only added)', () => {
+	test('check-in/out: Latitude and Longitude are top-level fields (the reference requires the position) and start empty', () => {
 		for (const operation of ['checkIn', 'checkOut']) {
 			const fields = shown(freshParameters({ resource: 'workOrder', operation })).filter(({ path }) => /itude$/.test(path));
 			expect(fields.map(({ path, p }) => [path, p.default])).toEqual([
-				['additionalFields.latitude', ''],
-				['additionalFields.longitude', ''],
+				['latitude', ''],
+				['longitude', ''],
 			]);
 		}
 	});

@@ -41,7 +41,7 @@ const queryOptions: FieldSpec[] = [
 			name: 'select',
 			type: 'string',
 			default: '',
-			placeholder: 'Id,Number,Status,Location',
+			placeholder: 'e.g. Number,Trade,Status,Location',
 			description: 'Comma-separated properties to return (OData $select)',
 		},
 		key: '$select', in: 'query', check: trimmedText,
