@@ -155,4 +155,11 @@ describe('answers: every property of the reference\'s object, nulls included, no
 			expect(validateAnswer(e, validateRequest(e).operation)).toEqual([]);
 		}
 	});
+
+	test('an answer typed as the empty generic object is JSON of unknown shape (subsidiaries: a list passes)', () => {
+		for (const answer of [[{ Id: 2001, Name: 'East' }], {}, { anything: 1 }]) {
+			const e = entry('GET', '/api/v3/subscribers/current/subsidiaries', { answer });
+			expect(validateAnswer(e, validateRequest(e).operation)).toEqual([]);
+		}
+	});
 });

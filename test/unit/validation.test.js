@@ -62,7 +62,7 @@ describe('positiveInteger (required IDs: numbers or digit strings, never clamped
 		['061001', 61001],
 		[61001.0, 61001],
 		[BigInt(90000001), 90000001],
-		['9007199254740991', 9007199254740991],
+		['2147483647', 2147483647],
 	])('accepts %p as %p', (input, expected) => {
 		expect(v.positiveInteger(node, 0, proposal, input)).toBe(expected);
 	});
@@ -82,6 +82,8 @@ describe('positiveInteger (required IDs: numbers or digit strings, never clamped
 		['5/6', /positive whole number/],
 		[Infinity, /positive whole number/],
 		[NaN, /positive whole number, got NaN/],
+		[2 ** 31, /too large \(at most 2147483647, the service's 32-bit range\)/],
+		['3000000000', /too large/],
 		[2 ** 53, /too large/],
 		['9007199254740993', /too large/],
 		[true, /positive whole number/],
