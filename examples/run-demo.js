@@ -78,6 +78,12 @@ function describe(json) {
 		return `answer ${r.Id} to question ${r.CheckListQuestionId} on work order ${r.WorkOrderId ?? r.EntityId}: "${short(r.Answer, 100)}"${comment}; ${picture}`;
 	}
 	if (json.proposalId !== undefined && json.status) return `proposal ${json.proposalId} is now ${json.status === 'onHold' ? 'on hold' : json.status}`;
+	if (json.success === true && json.operation) {
+		// an answer the service documents without a body: what was done and the IDs
+		const ids = json.Id !== undefined ? `, new ID ${json.Id}` : json.Ids ? `, new IDs ${json.Ids.join(', ')}` : '';
+		const on = json.noteId !== undefined ? `note ${json.noteId} of ` : '';
+		return `${json.operation} done on ${on}work order ${json.workOrderId}${ids}`;
+	}
 	if (json.Amount !== undefined && json.Status && json.Status.Primary !== undefined) {
 		const where = json.Location?.Name ? ` at ${json.Location.Name}` : '';
 		return `proposal ${json.Id} (${json.Number}): ${json.Amount} ${json.Currency?.AlphabeticalCode ?? ''}, ${json.Status.Primary}${where}: "${short(json.Description, 50)}"`;
@@ -86,17 +92,13 @@ function describe(json) {
 	if (json.NoteData !== undefined) return `note ${json.Id}: "${short(json.NoteData, 70)}"`;
 	if (json.Number !== undefined && json.Status) {
 		const number = String(json.Number) === String(json.Id) ? '' : ` (number ${json.Number})`;
-		const where = json.LocationName ? ` at ${json.LocationName}` : '';
+		const where = json.Location && json.Location.Name ? ` at ${json.Location.Name}` : '';
 		return `work order ${json.Id}${number}: ${json.Trade} / ${json.Category}${where}, ${json.Status.Primary} (${json.Status.Extended})`;
 	}
-	if (json.ActivityType) {
-		const what = json.ActivityType === 'CheckIn' ? 'check-in' : json.ActivityType === 'CheckOut' ? 'check-out' : json.ActivityType;
-		const at = json.Latitude !== null && json.Latitude !== undefined ? ` at ${json.Latitude}, ${json.Longitude}` : '';
-		return `${what} ${json.Id} on work order ${json.WorkOrderId} by user ${json.UserId}${at}`;
-	}
-	if (json.FileName !== undefined && json.WorkOrderId !== undefined) {
-		const on = json.NoteId !== null && json.NoteId !== undefined ? `note ${json.NoteId} of ` : '';
-		return `attachment ${json.Id}: ${json.FileName} (${json.ContentType}, ${size(json.Size)}) on ${on}work order ${json.WorkOrderId}`;
+	if (json.MechanicId !== undefined) return `check-in/out ${json.MechanicId} recorded on work order ${json.workOrderId}`;
+	if (json.Uri !== undefined && json.Name !== undefined) {
+		const on = json.NoteId !== null && json.NoteId !== undefined ? ` on note ${json.NoteId}` : '';
+		return `attachment ${json.Id}: ${json.Name}${on} (${json.Uri})`;
 	}
 	if (json.Code !== undefined && json.Description !== undefined) return `rejection reason ${json.Id} ${json.Code}: ${json.Description}`;
 	if (json.ParentId !== undefined && json.Name !== undefined) return `child subscriber ${json.Id} ${json.Name} (of ${json.ParentId}${json.IsActive === false ? ', inactive' : ''})`;

@@ -53,7 +53,7 @@ describe('universal user scoped to child subscriber 2001', () => {
 
 		// only the subsidiary's data
 		expect(output.map((i) => i.json.Id).sort()).toEqual([...emulator.fixtures.workOrders.child2001].sort());
-		expect(new Set(output.map((i) => i.json.SubscriberId))).toEqual(new Set([2001]));
+		expect(new Set(output.map((i) => i.json.Subscriber.Id))).toEqual(new Set([2001]));
 
 		const stored = harness.credentials.get(CRED);
 		expect(stored.accessToken).toBe(scoped.access_token);
@@ -73,7 +73,7 @@ describe('universal user scoped to child subscriber 2001', () => {
 		expect(H.tokenRequests(emulator)).toHaveLength(0); // the stored scoped token is reused
 		expect(output).toHaveLength(3);
 		expect(output[0].json.Id).toBe(ids[0]);
-		expect(output[0].json.SubscriberId).toBe(2001);
+		expect(output[0].json.Subscriber.Id).toBe(2001);
 		expect(output[1].json.error).toMatch(/404/);
 		expect(output[2].json.error).toMatch(/404/);
 		expect(H.apiRequests(emulator).map((r) => r.status)).toEqual([200, 404, 404]);
@@ -90,7 +90,7 @@ describe('universal user scoped to child subscriber 2001', () => {
 		expect(tokens[0].body).toEqual({ grant_type: 'refresh_token', refresh_token: before.refreshToken });
 		const refreshed = H.responseJson(tokens[0]);
 		expect(H.apiRequests(emulator).slice(1).map(H.bearerOf)).toEqual(H.apiRequests(emulator).slice(1).map(() => refreshed.access_token));
-		expect(new Set(output.map((i) => i.json.SubscriberId))).toEqual(new Set([2001]));
+		expect(new Set(output.map((i) => i.json.Subscriber.Id))).toEqual(new Set([2001]));
 		expect(harness.credentials.get(CRED).tokenScope).toBe('subsidiary:2001');
 	});
 
@@ -103,7 +103,7 @@ describe('universal user scoped to child subscriber 2001', () => {
 		expect(tokens.map(H.grantOf)).toEqual(['refresh_token', 'password', 'subsidiary']);
 		expect(tokens.map((t) => t.status)).toEqual([400, 200, 200]);
 		expectSubsidiaryStep(tokens[2], H.responseJson(tokens[1]).access_token, '2001');
-		expect(new Set(output.map((i) => i.json.SubscriberId))).toEqual(new Set([2001]));
+		expect(new Set(output.map((i) => i.json.Subscriber.Id))).toEqual(new Set([2001]));
 		expect(harness.credentials.get(CRED).accessToken).toBe(H.responseJson(tokens[2]).access_token);
 	});
 });

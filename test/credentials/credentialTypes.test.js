@@ -206,7 +206,7 @@ describe('test requests', () => {
 		const response = await runCredentialTest('workOrderServiceApi', 'ctest-child', H.passwordCredential(emulator, 'universal', { subsidiaryId: '2001' }));
 		expect(response.statusCode).toBe(200);
 		expect(H.tokenRequests(emulator).map(H.grantOf)).toEqual(['password', 'subsidiary']);
-		expect(response.body.value.every((wo) => wo.SubscriberId === 2001)).toBe(true);
+		expect(response.body.value.every((wo) => wo.Subscriber.Id === 2001)).toBe(true);
 	});
 
 	test('workOrderServiceContractorApi: the credential test logs in at /jwt/token and the test request is answered 200', async () => {

@@ -148,7 +148,7 @@ describe('throttled token endpoint', () => {
 			parameters: { resource: 'workOrder', operation: 'getAll', returnAll: true, simplify: false },
 		});
 		expect(result.status).toBe('success');
-		expect(new Set(output.map((i) => i.json.SubscriberId))).toEqual(new Set([2001]));
+		expect(new Set(output.map((i) => i.json.Subscriber.Id))).toEqual(new Set([2001]));
 		const tokens = H.tokenRequests(emulator);
 		expect(tokens.map(H.grantOf)).toEqual(['password', 'subsidiary', 'subsidiary']);
 		expect(tokens.map((t) => t.status)).toEqual([200, 429, 200]);

@@ -727,7 +727,7 @@ async function main() {
 			await output.locator('[data-test-id="radio-button-json"]').click();
 			await waitUntil(async () => (await output.innerText()).includes(wo.Description), { message: `"${wo.Description}" in the output panel` });
 			const text = await output.innerText();
-			assert.ok(text.includes(wo.LocationName), `location "${wo.LocationName}" in the output`);
+			assert.ok(text.includes(wo.Location.Name), `location "${wo.Location.Name}" in the output`);
 			await docShot('work-order-output');
 		});
 

@@ -282,7 +282,7 @@ function updateParts(ctx) {
 /** Stores the new file as a picture of the answer (replacing `pictureId`'s). @param {import('./index').Emulator} emu @param {any} entry @param {any} wo @param {any} file @param {number | undefined} pictureId @param {any} user */
 function storePicture(emu, entry, wo, file, pictureId, user) {
   const pictures = picturesOf(entry);
-  const { storeAttachment } = require('./api');
+  const { storeAttachment } = require('./notes');
   const stored = storeAttachment(emu, { wo, noteId: null, checkListResponseId: entry.Id, source: 'CheckListResponse', file, user });
   const picture = {
     Id: pictureId ?? emu._ids.picture++,

@@ -298,7 +298,7 @@ function addWorkOrderAttachments(emu, ctx, p, params) {
   const files = parts.filter((part) => part.name.toLowerCase() === 'file');
   if (files.length === 0) badData("The multipart part 'file' is required");
   for (const file of files) if (file.size === 0) badData(`The file '${file.filename || 'file'}' is empty`);
-  const { storeAttachment } = require('./api');
+  const { storeAttachment } = require('./notes');
   files.forEach((file, k) => {
     const record = storeAttachment(emu, { wo, noteId: null, checkListResponseId: null, source: 'WorkOrder', file, user: p.user });
     const d = described[k] || {};

@@ -5,7 +5,6 @@
  * The main API under {base_url}/v3 (base_url = origin + '/api').
  */
 
-const crypto = require('node:crypto');
 const {
   Reply,
   E,
@@ -13,608 +12,44 @@ const {
   apiError,
   fail,
   empty,
-  mediaType,
-  noteRecord,
-  prop,
-  splitEmails,
   parse,
 } = require('./http-util');
-const { applyODataQuery, ODataError, compareValues, instantOf } = require('./odata');
-const { WORK_ORDER_FIELDS } = require('./fixtures');
-const { applyWorkOrderChanges } = require('./workorders');
-const { UTC } = require('./service-time');
+const { canSeeWo, requireWo, queryParam, readJsonBody, requireMultipart, fields } = require('./api-util');
+const { storeAttachment, storeNote } = require('./notes');
 const events = require('./webhooks');
 const { WEBHOOK_ROUTES } = require('./webhook-api');
+const W = require('./api-workorders');
+const N = require('./api-notes');
+const C = require('./api-checkins');
 const { PROPOSAL_ROUTES } = require('./api-proposals');
-const { FILE_ROUTES, attachmentUri } = require('./api-files');
+const { FILE_ROUTES } = require('./api-files');
 
 /**
  * @typedef {import('./index').Emulator} Emulator
  * @typedef {import('./index').RequestContext} RequestContext
- * @typedef {{ user: any, clientId: string, tokenKind: string, subscriberId: number | null, providerId: number | null, scope: string | null }} Principal
- * @typedef {(emu: Emulator, ctx: RequestContext, p: Principal, params: Record<string, any>) => import('./http-util').Response} Handler
+ * @typedef {import('./api-util').Principal} Principal
+ * @typedef {import('./api-util').Handler} Handler
  */
 
 const MAX_INT64 = 9223372036854775807n;
-const PAGE_CAP = 50;
-
-// ---- helpers ---------------------------------------------------------------------------------
-
-/** @param {Principal} p @param {any} wo */
-function canSeeWo(p, wo) {
-  return p.providerId !== null ? wo.ProviderId === p.providerId : wo.SubscriberId === p.subscriberId;
-}
-
-/** @param {Emulator} emu @param {Principal} p */
-function visibleWorkOrders(emu, p) {
-  const key = p.providerId !== null ? `provider:${p.providerId}` : `subscriber:${p.subscriberId}`;
-  return emu.visibleWorkOrderList(key, (wo) => canSeeWo(p, wo));
-}
-
-/** @param {Emulator} emu @param {Principal} p @param {number} id */
-function requireWo(emu, p, id) {
-  const wo = emu.state.workOrders[id];
-  if (!wo || !canSeeWo(p, wo)) fail(404, E.WO_NOT_FOUND, `Work order ${id} was not found`);
-  return wo;
-}
-
-/** @param {Emulator} emu @param {any} note */
-function noteVisible(emu, note) {
-  const lag = emu.faults.replicaLagMs;
-  return !lag || !note._createdAt || emu.now() - note._createdAt >= lag;
-}
-
-/** @param {Emulator} emu @param {number} woId */
-function notesOf(emu, woId) {
-  return (emu.state.notes[woId] || []).filter((n) => noteVisible(emu, n));
-}
-
-/** @param {Emulator} emu @param {number} woId @param {bigint} noteId */
-function requireNote(emu, woId, noteId) {
-  const note = notesOf(emu, woId).find((n) => n.Id === noteId);
-  if (!note) fail(404, E.NOTE_NOT_FOUND, `Note ${noteId} of work order ${woId} was not found`);
-  return note;
-}
-
-/** @param {any} a */
-function publicAttachment(a) {
-  return {
-    Id: a.Id,
-    WorkOrderId: a.WorkOrderId,
-    NoteId: a.NoteId,
-    CheckListResponseId: a.CheckListResponseId,
-    Source: a.Source,
-    FileName: a.FileName,
-    ContentType: a.ContentType,
-    Size: a.Size,
-    DocumentPath: a.DocumentPath,
-    ThumbnailPath: a.ThumbnailPath,
-    HasThumbnail: a.HasThumbnail,
-    UploadedBy: a.UploadedBy,
-    DateCreated: a.DateCreated,
-    DateCreatedDto: a.DateCreatedDto,
-    Uri: a.Uri,
-  };
-}
-
-/** @param {any} n */
-function publicNote(n) {
-  /** @type {Record<string, any>} */
-  const out = {};
-  for (const k of Object.keys(n)) {
-    if (k.startsWith('_')) continue;
-    out[k] = k === 'Attachments' ? n.Attachments.map(publicAttachment) : n[k];
-  }
-  return out;
-}
-
-/** @param {RequestContext} ctx @param {string} name */
-function queryParam(ctx, name) {
-  const lower = name.toLowerCase();
-  for (const k of Object.keys(ctx.query)) {
-    if (k.toLowerCase() === lower) {
-      const v = ctx.query[k];
-      return Array.isArray(v) ? v[v.length - 1] : v;
-    }
-  }
-  return undefined;
-}
 
 /**
- * @param {RequestContext} ctx @param {string} name @param {number} dflt
+ * `UpdatedDateStr`: the date as the service displays it, in the location's zone
+ * ("03/29/2026 01:30 AM").
+ * @param {import('./service-time').ServiceTime} zone @param {number} ms
  */
-function positiveIntQuery(ctx, name, dflt) {
-  const v = queryParam(ctx, name);
-  if (v === undefined || v === '') return dflt;
-  if (!/^\d{1,9}$/.test(v) || Number(v) < 1) fail(400, E.BAD_QUERY, `Query parameter ${name} must be a positive integer, got '${v}'`);
-  return Number(v);
-}
-
-/**
- * JSON request body: Content-Type application/json, a JSON object.
- * @param {RequestContext} ctx
- * @param {{ required: boolean }} opts
- * @returns {Record<string, any>}
- */
-function readJsonBody(ctx, opts) {
-  const type = mediaType(ctx.headers['content-type']);
-  const isJson = type === 'application/json' || type.endsWith('+json');
-  if (type && !isJson) fail(415, E.CONTENT_TYPE, `Content-Type must be application/json (got ${type})`);
-  const text = ctx.body.toString('utf8');
-  if (text.trim() === '') {
-    if (opts.required) fail(400, E.NO_BODY, 'A JSON object is required as the request body');
-    return {};
-  }
-  if (!type) fail(415, E.CONTENT_TYPE, 'Content-Type must be application/json');
-  let value;
-  try {
-    value = parse(text);
-  } catch (e) {
-    fail(400, E.BAD_JSON, `The request body is not valid JSON: ${e && /** @type {any} */ (e).message}`);
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    fail(400, E.INVALID_FIELD, 'The request body must be a JSON object');
-  }
-  return value;
-}
-
-/** @param {RequestContext} ctx */
-function requireMultipart(ctx) {
-  const type = mediaType(ctx.headers['content-type']);
-  if (type !== 'multipart/form-data') {
-    fail(415, E.CONTENT_TYPE, `Content-Type must be multipart/form-data with a boundary (got ${type || 'none'})`);
-  }
-  if (ctx.body.length === 0 || !ctx.multipart) fail(400, E.NO_BODY, 'The multipart request body is empty');
-  if (ctx.multipart.error || !ctx.multipart.parts) fail(400, E.MULTIPART, `Malformed multipart body: ${ctx.multipart.error}`);
-  return ctx.multipart.parts;
-}
-
-/**
- * Optional/required typed fields of a JSON object (case-insensitive names).
- * @param {Record<string, any>} body
- * @param {import('./service-time').ServiceTime} [time] reads date-times without an offset (default UTC)
- */
-function fields(body, time) {
-  /** @param {string} name */
-  const get = (name) => {
-    const v = prop(body, name);
-    return v === null ? undefined : v;
-  };
-  return {
-    get,
-    /** @param {string} name @param {boolean} [required] @returns {string | undefined} */
-    string(name, required = false) {
-      const v = get(name);
-      if (v === undefined) {
-        if (required) fail(400, E.REQUIRED_FIELD, `${name} is required`);
-        return undefined;
-      }
-      if (typeof v !== 'string') fail(400, E.INVALID_FIELD, `${name} must be a string`);
-      return v;
-    },
-    /** @param {string} name @returns {boolean | undefined} */
-    bool(name) {
-      const v = get(name);
-      if (v === undefined) return undefined;
-      if (typeof v !== 'boolean') fail(400, E.INVALID_FIELD, `${name} must be true or false`);
-      return v;
-    },
-    /** @param {string} name @param {boolean} [required] @returns {number | undefined} */
-    int(name, required = false) {
-      const v = get(name);
-      if (v === undefined || v === '') {
-        if (required) fail(400, E.REQUIRED_FIELD, `${name} is required (an integer)`);
-        return undefined;
-      }
-      if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= 2147483647) return v;
-      if (typeof v === 'string' && /^\s*-?\d{1,10}\s*$/.test(v) && Math.abs(Number(v)) <= 2147483647) return Number(v);
-      if (typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v))) {
-        fail(400, E.INVALID_FIELD, `${name} is out of range for a 32-bit integer`);
-      }
-      return fail(400, E.INVALID_FIELD, `${name} must be an integer`);
-    },
-    /** @param {string} name @param {number} min @param {number} max @returns {number | undefined} */
-    number(name, min, max) {
-      const v = get(name);
-      if (v === undefined) return undefined;
-      const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-      if (!Number.isFinite(n) || n < min || n > max) fail(400, E.INVALID_FIELD, `${name} must be a number between ${min} and ${max}`);
-      return n;
-    },
-    /** @param {string} name @returns {string[] | undefined} */
-    emails(name) {
-      const v = get(name);
-      if (v === undefined || v === '') return undefined;
-      if (typeof v !== 'string') fail(400, E.INVALID_FIELD, `${name} must be a string`);
-      const list = splitEmails(v);
-      if (!list) fail(400, E.BAD_EMAIL, `${name} is not a valid e-mail address: '${v}'`);
-      return list;
-    },
-    /** @param {string} name @returns {number | undefined} ms */
-    date(name) {
-      const v = get(name);
-      if (v === undefined || v === '') return undefined;
-      if (typeof v !== 'string') fail(400, E.INVALID_FIELD, `${name} must be an ISO 8601 date-time string`);
-      const text = v.trim();
-      const ticks = (time || UTC).parseTicks(text);
-      if (ticks === null) fail(400, E.INVALID_FIELD, `${name} must be an ISO 8601 date-time, got '${v}'`);
-      return Number(ticks / 10000n);
-    },
-  };
-}
-
-/** @param {{ filename: string | null, contentType: string | null }} f */
-function isImage(f) {
-  return /^image\//i.test(f.contentType || '') || /\.(jpe?g|png|gif|bmp|webp|heic|tiff?)$/i.test(f.filename || '');
-}
-
-/**
- * @param {Emulator} emu
- * @param {{ wo: any, noteId: bigint | null, checkListResponseId: number | null, source: string, file: import('./multipart').Part, user: any }} o
- */
-function storeAttachment(emu, o) {
-  const now = emu.now();
-  const uuid = crypto.randomUUID();
-  const image = isImage(o.file);
-  const keep = emu.options.logBodies;
-  const rec = {
-    Id: emu._ids.attachment++,
-    WorkOrderId: o.wo.Id,
-    NoteId: o.noteId,
-    CheckListResponseId: o.checkListResponseId,
-    Source: o.source,
-    FileName: o.file.filename || 'file',
-    ContentType: o.file.contentType || 'application/octet-stream',
-    Size: o.file.size,
-    DocumentPath: `#workorders/${uuid}`,
-    ThumbnailPath: image ? `#workorders/${uuid}-thumb` : null,
-    HasThumbnail: image,
-    UploadedBy: o.user.fullName,
-    DateCreated: emu.time.local(now),
-    DateCreatedDto: emu.time.dto(now),
-    sha256: keep ? crypto.createHash('sha256').update(o.file.data).digest('hex') : null,
-    data: keep ? o.file.data : undefined,
-  };
-  /** @type {any} */ (rec).Uri = attachmentUri(emu, rec);
-  emu.state.attachments.push(rec);
-  return rec;
+function displayDate(zone, ms) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(zone.local(ms));
+  if (!m) return zone.local(ms);
+  const h = Number(m[4]);
+  return `${m[2]}/${m[3]}/${m[1]} ${String(h % 12 === 0 ? 12 : h % 12).padStart(2, '0')}:${m[5]} ${h < 12 ? 'AM' : 'PM'}`;
 }
 
 /**
  * @param {Emulator} emu @param {any} wo @param {any} user @param {string} text @param {Record<string, any>} [extra]
  */
 function addNote(emu, wo, user, text, extra = {}) {
-  const now = emu.now();
-  const note = noteRecord({ id: emu._ids.note++, workOrderId: wo.Id, text, at: now, createdBy: user.fullName, extra, createdAt: now, time: emu.time });
-  (emu.state.notes[wo.Id] = emu.state.notes[wo.Id] || []).push(note);
-  events.noteAdded(emu, wo, note, user);
-  return note;
-}
-
-/**
- * @param {Emulator} emu @param {string} suffix
- */
-function odataContext(emu, suffix) {
-  return `${emu.baseUrl}/v3/odata/$metadata#${suffix}`;
-}
-
-/**
- * @param {Emulator} emu @param {any[]} items @param {RequestContext} ctx @param {string} context @param {string[]} properties
- * @param {(a: any, b: any) => number} [defaultOrder]
- */
-function odataList(emu, items, ctx, context, properties, defaultOrder) {
-  try {
-    return json(200, applyODataQuery(items, ctx.query, { context, properties, defaultOrder, time: emu.time }));
-  } catch (e) {
-    if (e instanceof ODataError) fail(400, E.BAD_QUERY, e.message);
-    throw e;
-  }
-}
-
-const byId = (/** @type {any} */ a, /** @type {any} */ b) => compareValues(a.Id, b.Id);
-
-const NOTE_PROPS = [
-  'Id', 'WorkOrderId', 'NoteData', 'DateCreated', 'DateCreatedDto', 'CreatedBy', 'MailedTo', 'ActionRequired',
-  'ScheduledDate', 'ScheduledDateDto', 'FollowUpDate', 'FollowUpDateDto', 'IsPinned', 'Visibility', 'NotifyFollowers',
-  'DoNotSendEmail', 'ProposalId', 'Attachments',
-];
-const ATTACHMENT_PROPS = Object.keys(
-  publicAttachment({}),
-);
-const CHECKIN_PROPS = [
-  'Id', 'WorkOrderId', 'ActivityType', 'UserId', 'TechnicianId', 'ProviderId', 'Latitude', 'Longitude',
-  'NumberOfTechnicians', 'Comment', 'CheckInId', 'ActivityDate', 'ActivityDateDto', 'Source',
-];
-
-/** @param {Emulator} _emu */
-function woProps(_emu) {
-  return WORK_ORDER_FIELDS;
-}
-
-// ---- handlers: work orders -------------------------------------------------------------------
-
-/** @type {Handler} */
-function listWorkOrders(emu, ctx, p) {
-  const page = positiveIntQuery(ctx, 'page', 1);
-  const pageSize = Math.min(positiveIntQuery(ctx, 'pageSize', PAGE_CAP), PAGE_CAP);
-  const all = visibleWorkOrders(emu, p);
-  return json(200, {
-    WorkOrders: all.slice((page - 1) * pageSize, page * pageSize),
-    Page: page,
-    PageSize: pageSize,
-    TotalCount: all.length,
-    TotalPages: Math.ceil(all.length / pageSize),
-  });
-}
-
-/** @type {Handler} */
-function getWorkOrder(emu, ctx, p, params) {
-  return json(200, requireWo(emu, p, params.woId));
-}
-
-/** @type {Handler} */
-function odataWorkOrders(emu, ctx, p) {
-  return odataList(emu, visibleWorkOrders(emu, p), ctx, odataContext(emu, 'WorkOrders'), woProps(emu), byId);
-}
-
-/** @type {Handler} */
-function odataWorkOrder(emu, ctx, p, params) {
-  return json(200, requireWo(emu, p, params.woId));
-}
-
-/**
- * @param {number} lat1 @param {number} lon1 @param {number} lat2 @param {number} lon2
- */
-function distanceKm(lat1, lon1, lat2, lon2) {
-  const r = (/** @type {number} */ d) => (d * Math.PI) / 180;
-  const a = Math.sin(r(lat2 - lat1) / 2) ** 2 + Math.cos(r(lat1)) * Math.cos(r(lat2)) * Math.sin(r(lon2 - lon1) / 2) ** 2;
-  return 6371 * 2 * Math.atan2(Math.sqrt(a), Math.sqrt(1 - a));
-}
-
-/** @type {Handler} */
-function odataNearBy(emu, ctx, p, params) {
-  /** @type {Record<string, number>} */
-  const args = {};
-  for (const part of String(params.args).split(',')) {
-    if (part.trim() === '') continue;
-    const m = /^\s*([A-Za-z]+)\s*=\s*(-?\d+(?:\.\d+)?)\s*$/.exec(part);
-    if (!m) fail(400, E.BAD_PATH, `Service.NearBy: cannot parse argument '${part}'; expected latitude=<number>,longitude=<number>`);
-    args[m[1].toLowerCase()] = Number(m[2]);
-  }
-  const { latitude, longitude } = args;
-  if (latitude === undefined || longitude === undefined) fail(400, E.BAD_PATH, 'Service.NearBy requires latitude and longitude');
-  if (latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180) {
-    fail(400, E.BAD_PATH, 'Service.NearBy: latitude must be within -90..90 and longitude within -180..180');
-  }
-  const radius = args.radius !== undefined ? args.radius : 40; // km (about 25 miles)
-  const withDistance = visibleWorkOrders(emu, p)
-    .map((wo) => {
-      const loc = emu.state.locations[wo.LocationId];
-      return { wo, d: distanceKm(latitude, longitude, loc.Latitude, loc.Longitude) };
-    })
-    .filter((x) => x.d <= radius)
-    .sort((a, b) => a.d - b.d || a.wo.Id - b.wo.Id);
-  return odataList(emu, withDistance.map((x) => x.wo), ctx, odataContext(emu, 'WorkOrders'), woProps(emu));
-}
-
-/** @param {Emulator} emu @param {Principal} p @param {number} locationId */
-function requireLocation(emu, p, locationId) {
-  const loc = emu.state.locations[locationId];
-  const ok =
-    loc &&
-    (p.providerId !== null
-      ? Object.values(emu.state.workOrders).some((wo) => wo.LocationId === loc.Id && wo.ProviderId === p.providerId)
-      : loc.SubscriberId === p.subscriberId);
-  if (!ok) fail(404, E.LOCATION_NOT_FOUND, `Location ${locationId} was not found`);
-  return loc;
-}
-
-/** @type {Handler} */
-function odataLocationWorkOrders(emu, ctx, p, params) {
-  const loc = requireLocation(emu, p, params.locationId);
-  const list = visibleWorkOrders(emu, p).filter((wo) => wo.LocationId === loc.Id);
-  return odataList(emu, list, ctx, odataContext(emu, 'WorkOrders'), woProps(emu), byId);
-}
-
-/** @type {Handler} */
-function odataDuplicates(emu, ctx, p, params) {
-  const loc = requireLocation(emu, p, params.locationId);
-  const open = visibleWorkOrders(emu, p).filter((wo) => wo.LocationId === loc.Id && wo.Status.Primary !== 'COMPLETED');
-  /** @type {Map<string, any[]>} */
-  const groups = new Map();
-  for (const wo of open) {
-    const key = `${wo.Trade}|${wo.Category}|${String(wo.Description).trim().toLowerCase()}`;
-    groups.set(key, [...(groups.get(key) || []), wo]);
-  }
-  const dups = [...groups.values()].filter((g) => g.length > 1).flat();
-  return odataList(emu, dups, ctx, odataContext(emu, 'WorkOrders'), woProps(emu), byId);
-}
-
-/** @type {Handler} */
-function odataRecalls(emu, ctx, p, params) {
-  const loc = requireLocation(emu, p, params.locationId);
-  const list = visibleWorkOrders(emu, p).filter((wo) => wo.LocationId === loc.Id && wo.IsRecall);
-  return odataList(emu, list, ctx, odataContext(emu, 'WorkOrders'), woProps(emu), byId);
-}
-
-// ---- handlers: notes -------------------------------------------------------------------------
-
-/** @type {Handler} */
-function listNotes(emu, ctx, p, params) {
-  const wo = requireWo(emu, p, params.woId);
-  let page = 1;
-  let size = PAGE_CAP;
-  const paging = queryParam(ctx, 'paging');
-  if (paging !== undefined && paging !== '') {
-    const m = /^(\d{1,6}):(\d{1,6})$/.exec(String(paging).trim());
-    if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) {
-      fail(400, E.BAD_QUERY, `paging must be 'page:size' with positive integers, e.g. paging=1:25 (got '${paging}')`);
-    }
-    page = Number(m[1]);
-    size = Math.min(Number(m[2]), PAGE_CAP);
-  }
-  const all = notesOf(emu, wo.Id)
-    .slice()
-    .sort((a, b) => compareValues(instantOf(b, 'DateCreated', emu.time), instantOf(a, 'DateCreated', emu.time)) || compareValues(b.Id, a.Id));
-  return json(200, {
-    Notes: all.slice((page - 1) * size, page * size).map(publicNote),
-    AllNotesCount: all.length,
-    Page: page,
-    PageSize: size,
-  });
-}
-
-/** @type {Handler} */
-function createNote(emu, ctx, p, params) {
-  const wo = requireWo(emu, p, params.woId);
-  const body = readJsonBody(ctx, { required: true });
-  const f = fields(body, emu.time);
-  const text = f.string('NoteData', true);
-  if (!text || text.trim() === '') fail(400, E.REQUIRED_FIELD, 'NoteData is required (the note text)');
-  if (text.length > 8000) fail(400, E.INVALID_FIELD, 'NoteData must be at most 8000 characters');
-  const mailedTo = f.emails('MailedTo');
-  const actionRequired = f.bool('ActionRequired');
-  const scheduled = f.date('ScheduledDate');
-  const followUp = f.date('FollowUpDate');
-  const visibility = f.int('Visibility');
-  if (visibility !== undefined && (visibility < 0 || visibility > 2)) fail(400, E.INVALID_FIELD, 'Visibility must be 0, 1 or 2');
-  const notifyFollowers = f.bool('NotifyFollowers');
-  const doNotSendEmail = f.bool('DoNotSendEmail');
-  const isPinned = f.bool('IsPinned');
-  const note = addNote(emu, wo, p.user, text, {
-    MailedTo: mailedTo ? mailedTo.join(';') : null,
-    ActionRequired: !!actionRequired,
-    ScheduledDate: scheduled !== undefined ? emu.time.local(scheduled) : null,
-    ScheduledDateDto: scheduled !== undefined ? emu.time.dto(scheduled) : null,
-    FollowUpDate: followUp !== undefined ? emu.time.local(followUp) : null,
-    FollowUpDateDto: followUp !== undefined ? emu.time.dto(followUp) : null,
-    IsPinned: !!isPinned,
-    Visibility: visibility !== undefined ? visibility : 0,
-    NotifyFollowers: !!notifyFollowers,
-    DoNotSendEmail: !!doNotSendEmail,
-  });
-  if (!doNotSendEmail && (mailedTo || notifyFollowers)) {
-    emu.state.notifications.push({
-      type: 'note',
-      workOrderId: wo.Id,
-      noteId: note.Id,
-      action: 'note',
-      recipients: mailedTo || [],
-      notifyFollowers: !!notifyFollowers,
-      at: note.DateCreatedDto,
-    });
-  }
-  return json(201, publicNote(note), { location: `${emu.baseUrl}/v3/odata/workorders(${wo.Id})/notes(${note.Id})` });
-}
-
-/** @type {Handler} */
-function odataNotes(emu, ctx, p, params) {
-  const wo = requireWo(emu, p, params.woId);
-  return odataList(emu, notesOf(emu, wo.Id).map(publicNote), ctx, odataContext(emu, `WorkOrders(${wo.Id})/Notes`), NOTE_PROPS, byId);
-}
-
-/** @type {Handler} */
-function odataNote(emu, ctx, p, params) {
-  const wo = requireWo(emu, p, params.woId);
-  return json(200, publicNote(requireNote(emu, wo.Id, params.noteId)));
-}
-
-/** @type {Handler} */
-function createNoteAttachment(emu, ctx, p, params) {
-  const wo = requireWo(emu, p, params.woId);
-  const note = requireNote(emu, wo.Id, params.noteId);
-  const parts = requireMultipart(ctx);
-  const files = parts.filter((part) => part.name.toLowerCase() === 'file');
-  if (files.length === 0) fail(400, E.MULTIPART, "The multipart part 'file' is required");
-  for (const file of files) if (file.size === 0) fail(400, E.INVALID_FIELD, `The file '${file.filename || 'file'}' is empty`);
-  const records = files.map((file) =>
-    storeAttachment(emu, { wo, noteId: note.Id, checkListResponseId: null, source: 'Note', file, user: p.user }),
-  );
-  for (const record of records) note.Attachments.push(record);
-  for (const record of records) events.attachmentAdded(emu, wo, record, p.user);
-  return json(201, records.length === 1 ? publicAttachment(records[0]) : records.map(publicAttachment));
-}
-
-/** @type {Handler} */
-function odataNoteAttachments(emu, ctx, p, params) {
-  const wo = requireWo(emu, p, params.woId);
-  const note = requireNote(emu, wo.Id, params.noteId);
-  const list = emu.state.attachments.filter((a) => a.WorkOrderId === wo.Id && a.NoteId === note.Id).map(publicAttachment);
-  return odataList(emu, list, ctx, odataContext(emu, `WorkOrders(${wo.Id})/Notes(${note.Id})/Attachments`), ATTACHMENT_PROPS, byId);
-}
-
-/** @type {Handler} */
-function odataWoAttachments(emu, ctx, p, params) {
-  const wo = requireWo(emu, p, params.woId);
-  const list = emu.state.attachments.filter((a) => a.WorkOrderId === wo.Id).map(publicAttachment);
-  return odataList(emu, list, ctx, odataContext(emu, `WorkOrders(${wo.Id})/Attachments`), ATTACHMENT_PROPS, byId);
-}
-
-// ---- handlers: check-in / check-out ------------------------------------------------------------
-
-/** @param {'CheckIn' | 'CheckOut'} type @returns {Handler} */
-function checkInOut(type) {
-  return (emu, ctx, p, params) => {
-    const wo = requireWo(emu, p, params.woId);
-    const body = readJsonBody(ctx, { required: false });
-    const f = fields(body);
-    const latitude = f.number('Latitude', -90, 90);
-    const longitude = f.number('Longitude', -180, 180);
-    const userId = f.int('UserId');
-    const technicianId = f.int('TechnicianId');
-    const technicians = f.int('NumberOfTechnicians');
-    if (technicians !== undefined && technicians < 1) fail(400, E.INVALID_FIELD, 'NumberOfTechnicians must be 1 or greater');
-    const comment = f.string('Comment');
-    const workCompleted = type === 'CheckOut' ? f.bool('WorkCompleted') : undefined;
-    const tech = technicianId !== undefined ? technicianId : p.user.technicianId ?? null;
-    if (tech !== null) {
-      const t = emu.state.technicians[tech];
-      if (!t || t.ProviderId !== wo.ProviderId) {
-        fail(400, E.PROVIDER_MISMATCH, `TechnicianId ${tech} is not a technician of provider ${wo.ProviderId} assigned to work order ${wo.Id}`);
-      }
-    }
-    const now = emu.now();
-    let checkInId = null;
-    if (type === 'CheckOut') {
-      const ins = emu.state.checkIns.filter((c) => c.WorkOrderId === wo.Id);
-      const lastIn = ins.filter((c) => c.ActivityType === 'CheckIn').pop();
-      const lastOutOf = lastIn ? ins.find((c) => c.ActivityType === 'CheckOut' && c.CheckInId === lastIn.Id) : null;
-      if (lastIn && !lastOutOf) checkInId = lastIn.Id;
-    }
-    const rec = {
-      Id: emu._ids.checkIn++,
-      WorkOrderId: wo.Id,
-      ActivityType: type,
-      UserId: userId !== undefined ? userId : p.user.userId,
-      TechnicianId: tech,
-      ProviderId: wo.ProviderId,
-      Latitude: latitude !== undefined ? latitude : null,
-      Longitude: longitude !== undefined ? longitude : null,
-      NumberOfTechnicians: technicians !== undefined ? technicians : 1,
-      Comment: comment !== undefined ? comment : null,
-      CheckInId: checkInId,
-      ActivityDate: emu.time.local(now),
-      ActivityDateDto: emu.time.dto(now),
-      Source: 'API',
-    };
-    emu.state.checkIns.push(rec);
-    const status =
-      type === 'CheckIn'
-        ? { Primary: 'IN PROGRESS', Extended: 'ON SITE' }
-        : workCompleted
-          ? { Primary: 'COMPLETED', Extended: 'PENDING CONFIRMATION' }
-          : { Primary: 'IN PROGRESS', Extended: 'INCOMPLETE' };
-    applyWorkOrderChanges(emu, wo, { Status: status }, { now, source: `api:${type}`, by: p.user });
-    events.checkedInOut(emu, type, wo, p.user);
-    return json(201, rec);
-  };
-}
-
-/** @type {Handler} */
-function odataCheckIns(emu, ctx, p, params) {
-  const wo = requireWo(emu, p, params.woId);
-  const list = emu.state.checkIns.filter((c) => c.WorkOrderId === wo.Id);
-  return odataList(emu, list, ctx, odataContext(emu, 'CheckInActivities'), CHECKIN_PROPS, byId);
+  return storeNote(emu, wo, user, text, extra);
 }
 
 // ---- handlers: checklist responses -------------------------------------------------------------
@@ -761,7 +196,8 @@ function postChecklistResponse(emu, ctx, p) {
     EntityTypeId: 0,
     Attempt: attempt,
     UpdatedDate: emu.time.local(now),
-    UpdatedDateDto: emu.time.dto(now),
+    UpdatedDateStr: displayDate(emu.clock.twin(wo.LocationId), now),
+    UpdatedDateDto: emu.clock.twin(wo.LocationId).dto(now),
   };
   let picture = {
     Id: 0,
@@ -783,7 +219,7 @@ function postChecklistResponse(emu, ctx, p) {
       DocumentPath: stored.DocumentPath,
       ThumbnailPath: stored.ThumbnailPath,
       HasThumbnail: stored.HasThumbnail,
-      UpdatedBy: null,
+      UpdatedBy: p.user.userId,
     };
   }
   const answeredBefore = emu.state.checklistResponses.some(
@@ -880,7 +316,7 @@ function proposalStatus(action) {
       if (useReason) text += ` Reason: ${reasonString}`;
       if (action === 'reject' && reason) text += ` Reject reason: ${reason.Description}.`;
       if (useComments) text += ` Comments: ${comments}`;
-      note = addNote(emu, wo, p.user, text, { ProposalId: proposal.Id });
+      note = addNote(emu, wo, p.user, text, { _proposalId: proposal.Id });
     }
 
     const provider = emu.state.providers[proposal.ProviderId];
@@ -956,24 +392,24 @@ function compile(pattern) {
 const ROUTES = /** @type {Array<[string, string, Handler, string | null]>} */ ([
   ...require('./api-workorder-writes').ROUTES,
   ...require('./api-checklists').ROUTES,
-  ['GET', 'workorders', listWorkOrders, 'workorders.read'],
-  ['GET', 'workorders/{woId}', getWorkOrder, 'workorders.read'],
-  ['GET', 'workorders/{woId}/notes', listNotes, 'workorders.read'],
-  ['POST', 'workorders/{woId}/notes', createNote, 'notes.write'],
-  ['POST', 'workorders/{woId}/notes/{noteId}/attachments', createNoteAttachment, 'notes.write'],
-  ['POST', 'workorders/{woId}/universalCheckIn', checkInOut('CheckIn'), 'checkin'],
-  ['POST', 'workorders/{woId}/universalCheckOut', checkInOut('CheckOut'), 'checkin'],
-  ['GET', 'odata/workorders', odataWorkOrders, 'workorders.read'],
-  ['GET', 'odata/workorders/Service.NearBy({args})', odataNearBy, 'workorders.read'],
-  ['GET', 'odata/workorders({woId})', odataWorkOrder, 'workorders.read'],
-  ['GET', 'odata/workorders({woId})/notes', odataNotes, 'workorders.read'],
-  ['GET', 'odata/workorders({woId})/notes({noteId})', odataNote, 'workorders.read'],
-  ['GET', 'odata/workorders({woId})/notes({noteId})/attachments', odataNoteAttachments, 'workorders.read'],
-  ['GET', 'odata/workorders({woId})/attachments', odataWoAttachments, 'workorders.read'],
-  ['GET', 'odata/workorders({woId})/Service.CheckInActivity()', odataCheckIns, 'workorders.read'],
-  ['GET', 'odata/locations({locationId})/workorders', odataLocationWorkOrders, 'workorders.read'],
-  ['GET', 'odata/locations({locationId})/workorders/Service.GetDuplicates()', odataDuplicates, 'workorders.read'],
-  ['GET', 'odata/locations({locationId})/workorders/Service.GetRecalls()', odataRecalls, 'workorders.read'],
+  ['GET', 'workorders', W.listWorkOrders, 'workorders.read'],
+  ['GET', 'workorders/{woId}', W.getWorkOrder, 'workorders.read'],
+  ['GET', 'workorders/{woId}/notes', N.listNotes, 'workorders.read'],
+  ['POST', 'workorders/{woId}/notes', N.createNote, 'notes.write'],
+  ['POST', 'workorders/{woId}/notes/{noteId}/attachments', N.createNoteAttachment, 'notes.write'],
+  ['POST', 'workorders/{woId}/universalCheckIn', C.checkIn, 'checkin'],
+  ['POST', 'workorders/{woId}/universalCheckOut', C.checkOut, 'checkin'],
+  ['GET', 'odata/workorders', W.odataWorkOrders, 'workorders.read'],
+  ['GET', 'odata/workorders/Service.NearBy({args})', W.odataNearBy, 'workorders.read'],
+  ['GET', 'odata/workorders({woId})', W.odataWorkOrder, 'workorders.read'],
+  ['GET', 'odata/workorders({woId})/notes', N.odataNotes, 'workorders.read'],
+  ['GET', 'odata/workorders({woId})/notes({noteId})', N.odataNote, 'workorders.read'],
+  ['GET', 'odata/workorders({woId})/notes({noteId})/attachments', N.odataNoteAttachments, 'workorders.read'],
+  ['GET', 'odata/workorders({woId})/attachments', N.odataWoAttachments, 'workorders.read'],
+  ['GET', 'odata/workorders({woId})/Service.CheckInActivity()', C.odataCheckIns, 'workorders.read'],
+  ['GET', 'odata/locations({locationId})/workorders', W.odataLocationWorkOrders, 'workorders.read'],
+  ['GET', 'odata/locations({locationId})/workorders/Service.GetDuplicates()', W.odataDuplicates, 'workorders.read'],
+  ['GET', 'odata/locations({locationId})/workorders/Service.GetRecalls()', W.odataRecalls, 'workorders.read'],
   ['POST', 'checklists/CheckListResponse', postChecklistResponse, 'checklists.respond'],
   ['GET', 'proposals/RejectionReasons', rejectionReasons, null],
   ['PUT', 'proposals/{proposalId}/open', proposalStatus('open'), 'proposals.status'],
@@ -1108,4 +544,4 @@ function handleApi(emu, ctx, rest) {
   return route.handler(emu, ctx, principal, params);
 }
 
-module.exports = { handleApi, ROUTES, publicNote, publicAttachment, Reply, storeAttachment };
+module.exports = { handleApi, ROUTES, addNote, Reply };

@@ -15,23 +15,32 @@ const N8N_CALLBACKS = [
 ];
 
 const { isoLocal, isoOffset, noteRecord } = require('./http-util');
-const { UTC } = require('./service-time');
+const { ServiceTime } = require('./service-time');
+const { workOrderRecord, refreshNotesSummary, refreshAttachmentsSummary, timeIn } = require('./wo-record');
+const { propertyNames } = require('../contract/reference');
 
 const HOUR = 3600 * 1000;
 
-/** Top-level fields of a work order, in the order the service writes them. */
-const WORK_ORDER_FIELDS = [
-  'Id', 'Number', 'PurchaseNumber', 'SubscriberId', 'ProviderId', 'LocationId', 'LocationName', 'StoreId', 'Status',
-  'Trade', 'Category', 'Priority', 'Caller', 'Description', 'Nte', 'Currency', 'IsInvoiced', 'IsRecall',
-  'RecallWorkOrderId', 'CallDate', 'CallDateDto', 'ScheduledDate', 'ScheduledDateDto', 'CreatedDate', 'CreatedDateDto',
-  'UpdatedDate', 'UpdatedDateDto',
-];
+/** Top-level fields of a work order, in the order the reference lists them. */
+const WORK_ORDER_FIELDS = propertyNames('WorkOrder');
+
+/** The service's own time zone: US Eastern (the reference: plain dates are US Eastern local time). */
+const SERVICE_TIME_ZONE = 'America/New_York';
 
 /**
- * @param {{ workOrderCount?: number, now: number, time?: import('./service-time').ServiceTime }} opts
- *   `time`: the service time zone in which dates are written (default UTC)
+ * @param {{ workOrderCount?: number, now: number, time?: import('./service-time').ServiceTime, twinsInLocationZone?: boolean }} opts
+ *   `time`: the service's zone, in which plain dates are written (default US Eastern);
+ *   `twinsInLocationZone`: write the `_DTO` twins in the location's zone (default) or the service's
  */
-function buildSeed({ workOrderCount = 120, now, time = UTC }) {
+function buildSeed({ workOrderCount = 120, now, time = new ServiceTime(SERVICE_TIME_ZONE), twinsInLocationZone = true }) {
+  /** @type {Record<number, any>} */
+  const locations = {};
+  /** @type {import('./wo-record').Clock} */
+  const writer = {
+    service: time,
+    twin: (id) => (twinsInLocationZone && locations[id] ? timeIn(locations[id].TimeZone) : time),
+    precision: (ms) => ms,
+  };
   /** @param {number} ms */
   const isoLocal = (ms) => time.local(ms);
   /** @param {number} ms */
@@ -177,8 +186,8 @@ function buildSeed({ workOrderCount = 120, now, time = UTC }) {
     4101: { Id: 4101, Name: 'Hank Heat', ProviderId: 3002 },
   };
 
-  /** @type {Record<number, any>} */
-  const locations = {};
+  /** @type {Record<string, string>} */
+  const ZONE_OF_STATE = { TX: 'America/Chicago', IL: 'America/Chicago', MA: 'America/New_York', CT: 'America/New_York', CO: 'America/Denver' };
   /** @param {number} id @param {number} sub @param {string} name @param {string} city @param {string} st @param {number} lat @param {number} lon @param {boolean} enabled */
   const loc = (id, sub, name, city, st, lat, lon, enabled) => {
     locations[id] = {
@@ -191,6 +200,7 @@ function buildSeed({ workOrderCount = 120, now, time = UTC }) {
       Latitude: lat,
       Longitude: lon,
       ChecklistsEnabled: enabled,
+      TimeZone: ZONE_OF_STATE[st] || SERVICE_TIME_ZONE,
     };
   };
   loc(501, 1001, 'Store #501 Dallas Downtown', 'Dallas', 'TX', 32.7767, -96.797, true);
@@ -232,6 +242,9 @@ function buildSeed({ workOrderCount = 120, now, time = UTC }) {
   // ---- work orders -------------------------------------------------------------------------
   /** @type {Record<number, any>} */
   const workOrders = {};
+  /** the part of the state the work order records are built from (its public objects are cached in it) */
+  /** @type {any} */
+  const state = { subscribers, providers, locations };
   const callers = ['Store Manager', 'Assistant Manager', 'Facilities Desk', 'Night Supervisor'];
   const STATUSES = [
     ['OPEN', 'DISPATCH CONFIRMED'],
@@ -254,37 +267,21 @@ function buildSeed({ workOrderCount = 120, now, time = UTC }) {
    */
   const wo = (id, o) => {
     const created = now - o.ageHours * HOUR;
-    const scheduled = created + 48 * HOUR;
-    const location = locations[o.location];
-    workOrders[id] = {
-      Id: id,
-      Number: String(id),
-      PurchaseNumber: `PO-${id}`,
-      SubscriberId: o.sub,
-      ProviderId: o.provider,
-      LocationId: o.location,
-      LocationName: location.Name,
-      StoreId: location.StoreId,
-      Status: { Primary: o.status[0], Extended: o.status[1] },
-      Trade: o.trade[0],
-      Category: o.trade[1],
-      Priority: 'P3 - Normal',
-      Caller: o.caller || 'Store Manager',
-      Description: o.description,
-      Nte: o.nte,
-      Currency: 'USD',
-      IsInvoiced: !!o.invoiced,
-      IsRecall: !!o.recallOf,
-      RecallWorkOrderId: o.recallOf || null,
-      CallDate: isoLocal(created),
-      CallDateDto: isoOffset(created),
-      ScheduledDate: isoLocal(scheduled),
-      ScheduledDateDto: isoOffset(scheduled),
-      CreatedDate: isoLocal(created),
-      CreatedDateDto: isoOffset(created),
-      UpdatedDate: isoLocal(created + HOUR),
-      UpdatedDateDto: isoOffset(created + HOUR),
-    };
+    workOrders[id] = workOrderRecord(state, writer, {
+      id,
+      locationId: o.location,
+      subscriberId: o.sub,
+      providerId: o.provider,
+      status: { Primary: o.status[0], Extended: o.status[1] },
+      trade: o.trade[0],
+      category: o.trade[1],
+      caller: o.caller,
+      description: o.description,
+      nte: o.nte,
+      invoiced: o.invoiced,
+      recallOf: o.recallOf,
+      dates: { CallDate: created, CreatedDate: created, ScheduledDate: created + 48 * HOUR, UpdatedDate: created + HOUR },
+    });
   };
 
   const OPEN = ['OPEN', 'DISPATCH CONFIRMED'];
@@ -361,12 +358,13 @@ function buildSeed({ workOrderCount = 120, now, time = UTC }) {
    */
   const note = (woId, id, text, ageHours, by, extra = {}) => {
     const at = now - ageHours * HOUR;
-    (notes[woId] = notes[woId] || []).push(noteRecord({ id, workOrderId: woId, text, at, createdBy: by, extra, createdAt: 0, time }));
+    const list = (notes[woId] = notes[woId] || []);
+    list.push(noteRecord({ id, number: list.length + 1, workOrderId: woId, text, at, createdBy: by, companyName: by === 'Sam Subscriber' || by === 'Uma Universal' ? 'Demo Retail' : 'Acme FS', extra, createdAt: 0, time }));
   };
   note(WO.notes, 15001n, 'Technician dispatched, ETA 2 hours.', 60, 'Acme Facility Services');
   note(WO.notes, 2147483648n, 'Compressor amps high; ordering capacitor.', 50, 'Tom Tech', { ActionRequired: true });
   note(WO.notes, 9007199254740993n, 'Capacitor replaced, unit cooling. Photo attached.', 40, 'Tom Tech');
-  note(WO.notes, 9223372036854775807n, 'Store confirms temperature back to normal.', 30, 'Sam Subscriber', { IsPinned: true });
+  note(WO.notes, 9223372036854775807n, 'Store confirms temperature back to normal.', 30, 'Sam Subscriber');
   note(WO.checklist, 15002n, 'Please bring ladder for roof access.', 20, 'Sam Subscriber');
   note(childWo.child2001[0], 16001n, 'East store: key at the front desk.', 20, 'Uma Universal');
 
@@ -379,19 +377,23 @@ function buildSeed({ workOrderCount = 120, now, time = UTC }) {
     CheckListResponseId: null,
     Source: 'Note',
     FileName: 'capacitor.jpg',
+    Description: 'Replaced capacitor',
+    Visibility: null,
     ContentType: 'image/jpeg',
     Size: 4,
     DocumentPath: '#workorders/3f9e1c2a-0000-4000-8000-000000880001',
     ThumbnailPath: '#workorders/3f9e1c2a-0000-4000-8000-000000880001-thumb',
     HasThumbnail: true,
     UploadedBy: 'Tom Tech',
-    DateCreated: isoLocal(now - 40 * HOUR),
-    DateCreatedDto: isoOffset(now - 40 * HOUR),
+    TimeStamp: isoLocal(now - 40 * HOUR),
+    _at: now - 40 * HOUR,
     sha256: null,
     data: Buffer.from([0xff, 0xd8, 0xff, 0xd9]),
   };
   attachments.push(fixtureAttachment);
   notes[WO.notes].find((n) => n.Id === fixtureAttachment.NoteId).Attachments.push(fixtureAttachment);
+  for (const [woId, list] of Object.entries(notes)) refreshNotesSummary(workOrders[Number(woId)], list);
+  refreshAttachmentsSummary(workOrders[WO.notes], 1);
 
   // ---- proposals -----------------------------------------------------------------------------
   /** @type {Record<number, any>} */
@@ -448,7 +450,7 @@ function buildSeed({ workOrderCount = 120, now, time = UTC }) {
     { Id: 5, Code: 'OTHER', Description: 'Other' },
   ];
 
-  const state = {
+  Object.assign(state, {
     clients: Object.fromEntries(Object.values(clients).map((c) => [c.clientId, { ...c, callbackUris: [...c.callbackUris] }])),
     users: Object.fromEntries(Object.values(users).map((u) => [u.username.toLowerCase(), { ...u }])),
     subscribers,
@@ -468,7 +470,7 @@ function buildSeed({ workOrderCount = 120, now, time = UTC }) {
     notifications: /** @type {any[]} */ ([]),
     tokens: /** @type {any[]} */ ([]),
     authorizationCodes: /** @type {any[]} */ ([]),
-  };
+  });
 
   const userFixture = (/** @type {any} */ u) => {
     const { permissions, ...rest } = u;
@@ -544,4 +546,4 @@ function buildSeed({ workOrderCount = 120, now, time = UTC }) {
   return { state, fixtures };
 }
 
-module.exports = { buildSeed, isoLocal, isoOffset, N8N_CALLBACKS, WORK_ORDER_FIELDS };
+module.exports = { buildSeed, isoLocal, isoOffset, N8N_CALLBACKS, WORK_ORDER_FIELDS, SERVICE_TIME_ZONE };

@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 
-const { stringify, parse, JsonSyntaxError } = require('./lossless-json');
+const { stringify, stringifyFast, parse, JsonSyntaxError } = require('./lossless-json');
 
 /**
  * @typedef {{ status: number, headers: Record<string, string | string[]>, body: Buffer | null }} Response
@@ -62,6 +62,18 @@ const E = {
   LOCATION_NOT_FOUND: 5005,
   THROTTLED: 6001,
   INTERNAL: 9000,
+  // the reference's own codes (service-reference.md), used where it names one
+  NO_LOCATION_ACCESS: 100,
+  REF_NOT_FOUND: 502,
+  BAD_DATA: 503,
+  REFUSED: 504,
+  BAD_LOCATION_ID: 601,
+  UNKNOWN_STORE_ID: 606,
+  BAD_EXTENDED_STATUS: 904,
+  WO_ID_NOT_POSITIVE: 917,
+  WO_COMPLETED: 921,
+  BAD_PAGING: 922,
+  WO_INVOICED_CHECK: 924,
 };
 
 /**
@@ -74,7 +86,7 @@ function json(status, value, headers = {}) {
   return {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-    body: Buffer.from(stringify(value), 'utf8'),
+    body: Buffer.from(stringifyFast(value), 'utf8'),
   };
 }
 
@@ -87,9 +99,18 @@ function json(status, value, headers = {}) {
 function apiError(status, code, message, opts = {}) {
   return json(
     status,
-    { ErrorCodes: [code, ...(opts.extraCodes || [])], ErrorCode: code, ErrorMessage: message },
+    { ErrorCodes: [code, ...(opts.extraCodes || [])], ErrorCode: code, ErrorMessage: message, Data: null },
     opts.headers || {},
   );
+}
+
+/**
+ * An OData error (ASP.NET OData): `{ "error": { "code", "message", "details" } }`, what the
+ * service answers to a query it cannot run (an unknown property, a syntax error).
+ * @param {string} message
+ */
+function odataError(message) {
+  return json(400, { error: { code: '', message: `The query specified in the URI is not valid. ${message}`, details: [] } });
 }
 
 /**
@@ -152,32 +173,35 @@ function isoOffset(ms) {
 }
 
 /**
- * A work-order note as the service returns it (field notes: Id, NoteData, DateCreated(+Dto),
- * CreatedBy, MailedTo, ActionRequired, dates, IsPinned, Visibility, ...). `Id` is a BigInt.
- * @param {{ id: bigint, workOrderId: number, text: string, at: number, createdBy: string, extra?: Record<string, any>, createdAt: number,
- *   time?: { local: (ms: number) => string, dto: (ms: number) => string } }} n  `time`: the service time zone (default UTC)
+ * A work-order note as the emulator stores it: the reference's `Note` (Id, Number, NoteData,
+ * DateCreated, ScheduledDate, FollowUpDate, ActionRequired, MailedTo, CreatedBy, CompanyName,
+ * Attachments, Visibility, NoteType, IsAttachmentNote; dates in the service's local time, no twin)
+ * plus the emulator's own fields, prefixed `_` and never sent: `_workOrderId`, `_at` (the instant
+ * of DateCreated), `_createdAt` (replica lag), `_proposalId`, `_notifyFollowers`,
+ * `_doNotSendEmail`, `_actor`. `Id` is a BigInt; `Attachments` holds the stored attachment records.
+ * @param {{ id: bigint, number: number, workOrderId: number, text: string, at: number, createdBy: string, companyName?: string | null,
+ *   extra?: Record<string, any>, createdAt: number, time?: { local: (ms: number) => string }, system?: boolean }} n
+ *   `time`: the service time zone (default UTC)
  */
-function noteRecord({ id, workOrderId, text, at, createdBy, extra = {}, createdAt, time }) {
+function noteRecord({ id, number, workOrderId, text, at, createdBy, companyName = null, extra = {}, createdAt, time, system = false }) {
   return {
     Id: id,
-    WorkOrderId: workOrderId,
+    Number: number,
     NoteData: text,
     DateCreated: time ? time.local(at) : isoLocal(at),
-    DateCreatedDto: time ? time.dto(at) : isoOffset(at),
-    CreatedBy: createdBy,
-    MailedTo: null,
-    ActionRequired: false,
     ScheduledDate: null,
-    ScheduledDateDto: null,
     FollowUpDate: null,
-    FollowUpDateDto: null,
-    IsPinned: false,
-    Visibility: 0,
-    NotifyFollowers: false,
-    DoNotSendEmail: false,
-    ProposalId: null,
+    ActionRequired: false,
+    MailedTo: null,
+    CreatedBy: createdBy,
+    CompanyName: companyName,
     Attachments: [],
+    Visibility: 0,
+    NoteType: system ? 'SystemNote' : 'UsersNote',
+    IsAttachmentNote: false,
     ...extra,
+    _workOrderId: workOrderId,
+    _at: at,
     _createdAt: createdAt,
   };
 }
@@ -215,6 +239,7 @@ module.exports = {
   E,
   json,
   apiError,
+  odataError,
   fail,
   oauthError,
   htmlResponse,

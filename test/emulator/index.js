@@ -22,8 +22,12 @@ const { parseMultipart } = require('./multipart');
 const { ServiceTime } = require('./service-time');
 const { createWorkOrders, updateWorkOrders, WorkOrderError } = require('./workorders');
 const { Webhooks, WebhookError, technicianAssigned, proposalEvent, PROPOSAL_STATUS_EVENTS } = require('./webhooks');
-const { Reply, E, json, apiError, textResponse, mediaType, stringify, parse, noteRecord } = require('./http-util');
+const { Reply, E, json, apiError, textResponse, mediaType, stringify, parse } = require('./http-util');
 const { markIdOrdered } = require('./odata');
+const { SERVICE_TIME_ZONE } = require('./fixtures');
+const { timeIn, WORK_ORDER_DATES } = require('./wo-record');
+const { storeNote } = require('./notes');
+const contract = require('../contract/observe');
 
 /**
  * @typedef {import('./http-util').Response} Response
@@ -53,8 +57,12 @@ const DEFAULTS = {
   logBodies: true,
   workOrderCount: 120,
   maxBodyBytes: 512 * 1024 * 1024,
-  /** @type {string | number | undefined} IANA zone ('Europe/Berlin'), 'UTC' or a fixed offset ('+01:00'); default UTC */
+  /** @type {string | number | undefined} IANA zone ('Europe/Berlin'), 'UTC' or a fixed offset ('+01:00'); default US Eastern (America/New_York) */
   serviceTimeZone: /** @type {string | number | undefined} */ (undefined),
+  /** write the offset twins of work order dates (`X_DTO`) in the location's zone (true, default) or the service's */
+  twinsInLocationZone: true,
+  /** @type {Partial<ReturnType<typeof defaultAnswers>>} answers the reference documents without a body (setAnswers) */
+  answers: {},
   /** @type {number | undefined} fixed offset of the service's local time in minutes (alternative to serviceTimeZone) */
   utcOffsetMinutes: /** @type {number | undefined} */ (undefined),
   /** the service clock runs this many ms ahead of real time (negative: behind) from the start */
@@ -78,6 +86,21 @@ function defaultFaults() {
   };
 }
 
+/**
+ * How the emulator answers where the reference documents no body ("maybe the ID, maybe nothing"):
+ *   noteCreated: 'id' (the new note ID as a bare int64), 'object' ({ "Id": n }), 'empty', 'location'
+ *     (empty, with a Location header);
+ *   noteAttachmentsCreated: 'ids' (a JSON array of the new attachment IDs) or 'empty'.
+ */
+function defaultAnswers() {
+  return {
+    /** @type {'id' | 'object' | 'empty' | 'location'} */
+    noteCreated: 'id',
+    /** @type {'ids' | 'empty'} */
+    noteAttachmentsCreated: 'ids',
+  };
+}
+
 const PARSE_LIMIT = 16 * 1024 * 1024;
 
 class Emulator {
@@ -88,7 +111,11 @@ class Emulator {
       throw new Error('give serviceTimeZone or utcOffsetMinutes, not both');
     }
     /** the service's time zone: X = its local time without offset, XDto = with offset */
-    this.time = new ServiceTime(this.options.utcOffsetMinutes !== undefined ? this.options.utcOffsetMinutes : this.options.serviceTimeZone);
+    this.time = new ServiceTime(
+      this.options.utcOffsetMinutes !== undefined ? this.options.utcOffsetMinutes : this.options.serviceTimeZone ?? SERVICE_TIME_ZONE,
+    );
+    this.answers = defaultAnswers();
+    this.setAnswers(this.options.answers || {});
     if (!Number.isFinite(Number(this.options.clockSkewMs || 0))) throw new Error(`clockSkewMs must be a number of milliseconds`);
     this._clockOffsetMs = Number(this.options.clockSkewMs || 0);
     this.datePrecisionMs = 1;
@@ -97,7 +124,12 @@ class Emulator {
     /** @type {LogEntry[]} */
     this.requests = [];
     this._seq = 0;
-    const seed = buildSeed({ workOrderCount: this.options.workOrderCount, now: this.writtenInstant(this.now()), time: this.time });
+    const seed = buildSeed({
+      workOrderCount: this.options.workOrderCount,
+      now: this.writtenInstant(this.now()),
+      time: this.time,
+      twinsInLocationZone: this.options.twinsInLocationZone !== false,
+    });
     this.state = seed.state;
     /** @type {any[] | null} every work order in Id order, kept until one is added or removed */
     this._workOrderList = null;
@@ -190,6 +222,41 @@ class Emulator {
     return p > 1 ? ms - (((ms % p) + p) % p) : ms;
   }
 
+  /**
+   * How dates are written: plain ones in the service's zone, the offset twins of a location's
+   * records in the location's zone (unless twinsInLocationZone is false), cut to the precision.
+   * @returns {import('./wo-record').Clock}
+   */
+  get clock() {
+    return {
+      service: this.time,
+      twin: (locationId) => this._twinTime(locationId),
+      precision: (ms) => this.writtenInstant(ms),
+    };
+  }
+
+  /** The zone the twins of a location's records are written in. @param {number} locationId */
+  _twinTime(locationId) {
+    const loc = this.options.twinsInLocationZone === false ? undefined : this.state.locations[locationId];
+    return loc && loc.TimeZone ? timeIn(loc.TimeZone) : this.time;
+  }
+
+  /**
+   * How the answers the reference documents without a body come (see defaultAnswers): e.g.
+   * `setAnswers({ noteCreated: 'empty' })`. Returns the current switches.
+   * @param {Partial<ReturnType<typeof defaultAnswers>>} partial
+   */
+  setAnswers(partial) {
+    const allowed = { noteCreated: ['id', 'object', 'empty', 'location'], noteAttachmentsCreated: ['ids', 'empty'] };
+    for (const [k, v] of Object.entries(partial || {})) {
+      const values = /** @type {Record<string, string[]>} */ (allowed)[k];
+      if (!values) throw new WorkOrderError(`unknown answer switch '${k}' (switches: ${Object.keys(allowed).join(', ')})`);
+      if (!values.includes(/** @type {any} */ (v))) throw new WorkOrderError(`${k} must be one of ${values.join(', ')}`);
+      /** @type {any} */ (this.answers)[k] = v;
+    }
+    return { ...this.answers };
+  }
+
   /** Name of the service's time zone ('UTC', 'Europe/Berlin', '+05:30'). */
   get serviceTimeZone() {
     return this.time.name;
@@ -203,28 +270,43 @@ class Emulator {
   setServiceTimeZone(zone) {
     const old = this.time;
     const next = new ServiceTime(zone);
-    /** @param {any} obj */
-    const rewrite = (obj) => {
-      if (!obj || typeof obj !== 'object') return;
-      for (const key of Object.keys(obj)) {
-        if (!key.endsWith('Dto') || typeof obj[key] !== 'string') continue;
-        const base = key.slice(0, -3);
-        if (!(base in obj)) continue;
-        const ticks = old.parseTicks(obj[key]);
-        if (ticks === null) continue;
-        const ms = Number(ticks / 10000n);
-        obj[base] = next.local(ms);
-        obj[key] = next.dto(ms);
-      }
+    /** @param {string | null} text @returns {number | null} */
+    const instant = (text) => {
+      const ticks = typeof text === 'string' ? old.parseTicks(text) : null;
+      return ticks === null ? null : Number(ticks / 10000n);
     };
     const s = this.state;
-    Object.values(s.workOrders).forEach(rewrite);
-    Object.values(s.notes).forEach((list) => list.forEach(rewrite));
-    s.attachments.forEach(rewrite);
-    s.checkIns.forEach(rewrite);
+    this.time = next;
+    for (const wo of Object.values(s.workOrders)) {
+      for (const name of WORK_ORDER_DATES) {
+        const ms = instant(wo[`${name}_DTO`] ?? wo[name]);
+        if (ms === null) continue;
+        wo[name] = next.local(ms);
+        if (`${name}_DTO` in wo) wo[`${name}_DTO`] = this._twinTime(wo.LocationId).dto(ms);
+      }
+    }
+    for (const list of Object.values(s.notes)) {
+      for (const n of list) {
+        n.DateCreated = next.local(n._at);
+        for (const k of ['ScheduledDate', 'FollowUpDate']) {
+          const ms = instant(n[k]);
+          if (ms !== null) n[k] = next.local(ms);
+        }
+      }
+    }
+    for (const a of s.attachments) if (typeof a._at === 'number') a.TimeStamp = next.local(a._at);
+    /** @param {any} obj (records that keep the `X` / `XDto` pair) */
+    const rewrite = (obj) => {
+      for (const key of Object.keys(obj || {})) {
+        if (!key.endsWith('Dto') || typeof obj[key] !== 'string' || !(key.slice(0, -3) in obj)) continue;
+        const ms = instant(obj[key]);
+        if (ms === null) continue;
+        obj[key.slice(0, -3)] = next.local(ms);
+        if (obj.EntityId === undefined) obj[key] = next.dto(ms);
+      }
+    };
     Object.values(s.proposals).forEach(rewrite);
     s.checklistResponses.forEach((r) => rewrite(r.response));
-    this.time = next;
   }
 
   /** `X` (service local time, no offset) and `XDto` (with offset) of an instant. @param {number | Date | string} [at] default now() */
@@ -336,12 +418,7 @@ class Emulator {
   addNote(workOrderId, text, who = 'subscriber') {
     const wo = this.workOrder(workOrderId);
     if (!wo) throw new WorkOrderError(`work order ${workOrderId} does not exist`, 404);
-    const user = this._user(who);
-    const now = this.now();
-    const note = noteRecord({ id: this._ids.note++, workOrderId: wo.Id, text, at: now, createdBy: user.fullName, createdAt: now, time: this.time });
-    (this.state.notes[wo.Id] = this.state.notes[wo.Id] || []).push(note);
-    require('./webhooks').noteAdded(this, wo, note, user);
-    return note;
+    return storeNote(this, wo, this._user(who), text);
   }
 
   /** Raises WorkOrderTechnicianAssigned (the work order record has no technician field). @param {number} workOrderId @param {number} technicianId */
@@ -955,6 +1032,7 @@ class Emulator {
 
   /** @param {LogEntry} log */
   _notify(log) {
+    if (log.seq) contract.observe(log);
     if (!this.onResponse || !log.seq) return;
     try {
       this.onResponse(log);
@@ -1101,6 +1179,10 @@ class Emulator {
       case 'POST __emulator/tokens/revoke-access':
         this.revokeAccessTokens();
         return json(200, { ok: true });
+      case 'GET __emulator/answers':
+        return json(200, this.answers);
+      case 'POST __emulator/answers':
+        return json(200, this.setAnswers(bodyJson()));
       case 'POST __emulator/ttl':
         this.setTtl(bodyJson());
         return json(200, this.ttl);

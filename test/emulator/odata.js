@@ -2,24 +2,31 @@
 'use strict';
 
 /**
- * The OData query subset the emulator understands (README.md, "OData"):
+ * The OData query subset the emulator understands (README.md, "OData"), over records of one type
+ * of the reference (`WorkOrder`, `Note`, `Attachment`, `CheckInActivity`):
  *   $top, $skip  non-negative integers; a page never holds more than 50 records;
- *   $filter      comparisons `eq ne gt ge lt le` between a property (path such as Status/Primary) and a
- *                literal (either side), or two properties; `and`, `or`, `not`, parentheses; a bare
- *                boolean property. Precedence: not > comparison > and > or.
- *                Literals: 'text' ('' escapes a quote), integers of any size, decimals, true, false,
- *                null, date-times 2026-03-29T01:30:00Z / +01:00 / .1234567 / no offset, dates
- *                2026-03-29, and datetime'...' / datetimeoffset'...' (OData v3).
- *   $orderby     `Field [asc|desc]`, comma-separated; ties are broken by Id ascending;
- *   $select      comma-separated top-level properties;
+ *   $filter      comparisons `eq ne gt ge lt le` between property paths (`Status/Primary`,
+ *                `Location/Name`), literals and the functions contains, startswith, endswith,
+ *                tolower, toupper, trim, length, indexof, substring, concat; `and`, `or`, `not`,
+ *                parentheses; a bare boolean property or function. Precedence: not > comparison >
+ *                and > or. Literals: 'text' ('' escapes a quote), integers of any size, decimals,
+ *                true, false, null, date-times 2026-03-29T01:30:00Z / -04:00 / .1234567 / no offset,
+ *                dates 2026-03-29, and datetime'...' / datetimeoffset'...' (OData v3).
+ *   $orderby     `Path [asc|desc]`, comma-separated; ties are broken by Id ascending;
+ *   $select      comma-separated properties or paths (`Location/Name` keeps Location with Name);
  *   $count       true | false (the number of records matching $filter, before paging).
- * Date properties (those with a `Dto` twin: X and XDto) compare as instants: the record's `XDto`
- * (which carries its offset) against the literal; a literal without an offset is local time of the
- * service (its time zone, see service-time.js). Strings compare case-insensitively.
- * Anything else starting with `$` → 400. No @odata.nextLink is ever returned.
+ * Every property path is checked against the reference's definition of the type (an unknown one
+ * is an error, as the service's "Could not find a property named ... on type ..."). Date-time
+ * properties compare as instants: a plain date with an offset twin (`UpdatedDate` / `UpdatedDate_DTO`)
+ * is read from the twin, one without (Note.DateCreated) as local time of the service; a literal
+ * without an offset is local time of the service (its time zone, see service-time.js). Strings
+ * compare without regard to case, contains/startswith/endswith too (a case-insensitive collation,
+ * as SQL Server's default). $expand and other `$` options are refused. No @odata.nextLink is ever
+ * returned.
  */
 
 const { UTC, parseIsoParts } = require('./service-time');
+const { walkPath, datesOf, resolve } = require('../contract/reference');
 
 const PAGE_CAP = 50;
 
@@ -29,11 +36,26 @@ class ODataError extends Error {}
  * @typedef {import('./service-time').ServiceTime} ServiceTime
  * @typedef {{ kind: 'string', value: string } | { kind: 'number', value: number | bigint } | { kind: 'bool', value: boolean }
  *   | { kind: 'null' } | { kind: 'datetime', text: string, ticks: bigint }} Literal
- * @typedef {{ kind: 'prop', path: string[], name: string } | { kind: 'lit', lit: Literal }} Operand
+ * @typedef {{ kind: 'prop', path: string[], name: string } | { kind: 'lit', lit: Literal } | { kind: 'call', name: string, args: Operand[] }} Operand
  * @typedef {{ type: 'or' | 'and', left: Expr, right: Expr } | { type: 'not', expr: Expr }
  *   | { type: 'cmp', op: string, left: Operand, right: Operand }} Expr
- * @typedef {{ t: 'ident' | 'string' | 'number' | 'datetime' | 'typed' | '(' | ')', v: string, prefix?: string, pos: number }} Token
+ * @typedef {{ t: 'ident' | 'string' | 'number' | 'datetime' | 'typed' | '(' | ')' | ',', v: string, prefix?: string, pos: number }} Token
+ * @typedef {{ type: string, time: ServiceTime }} Env
  */
+
+/** The functions of $filter: their argument types and what they return. */
+const FUNCTIONS = {
+  contains: { args: ['string', 'string'], returns: 'bool' },
+  startswith: { args: ['string', 'string'], returns: 'bool' },
+  endswith: { args: ['string', 'string'], returns: 'bool' },
+  tolower: { args: ['string'], returns: 'string' },
+  toupper: { args: ['string'], returns: 'string' },
+  trim: { args: ['string'], returns: 'string' },
+  length: { args: ['string'], returns: 'number' },
+  indexof: { args: ['string', 'string'], returns: 'number' },
+  substring: { args: ['string', 'number', 'number?'], returns: 'string' },
+  concat: { args: ['string', 'string'], returns: 'string' },
+};
 
 const COMPARISON = new Set(['eq', 'ne', 'gt', 'ge', 'lt', 'le']);
 const KEYWORDS = new Set(['and', 'or', 'not', ...COMPARISON]);
@@ -82,7 +104,7 @@ function tokenize(text) {
       i++;
       continue;
     }
-    if (c === '(' || c === ')') {
+    if (c === '(' || c === ')' || c === ',') {
       tokens.push({ t: c, v: c, pos: i });
       i++;
       continue;
@@ -197,7 +219,7 @@ function parseFilter(text, time = UTC) {
     const left = parseOperand();
     const op = peek();
     if (!op || op.t === ')' || isWord(op, 'and') || isWord(op, 'or')) {
-      if (left.kind === 'prop') return { type: 'cmp', op: 'eq', left, right: { kind: 'lit', lit: { kind: 'bool', value: true } } };
+      if (left.kind === 'prop' || left.kind === 'call') return { type: 'cmp', op: 'eq', left, right: { kind: 'lit', lit: { kind: 'bool', value: true } } };
       throw syntax(`a literal alone is not a condition (${describe(tokens[i - 1])})`);
     }
     if (op.t !== 'ident' || !COMPARISON.has(op.v.toLowerCase())) {
@@ -235,13 +257,39 @@ function parseFilter(text, time = UTC) {
         if (t.v === 'true' || t.v === 'false') return { kind: 'lit', lit: { kind: 'bool', value: t.v === 'true' } };
         if (t.v === 'null') return { kind: 'lit', lit: { kind: 'null' } };
         if (KEYWORDS.has(t.v.toLowerCase())) throw syntax(`expected a property or a value but found ${describe(t)}`);
-        if (peek() && peek().t === '(') throw syntax(`function ${t.v}(...) is not supported`);
+        if (peek() && peek().t === '(') return parseCall(t);
         const path = t.v.split('/');
         return { kind: 'prop', path, name: path.join('/') };
       }
       default:
         throw syntax(`expected a property or a value but found ${describe(t)}`);
     }
+  }
+
+  /** @param {Token} t the function's name @returns {Operand} */
+  function parseCall(t) {
+    const name = t.v.toLowerCase();
+    if (!Object.prototype.hasOwnProperty.call(FUNCTIONS, name)) {
+      throw syntax(`unknown function '${t.v}' (functions: ${Object.keys(FUNCTIONS).join(', ')})`);
+    }
+    i++; // (
+    /** @type {Operand[]} */
+    const args = [];
+    if (peek() && peek().t !== ')') {
+      for (;;) {
+        args.push(parseOperand());
+        const sep = peek();
+        if (sep && sep.t === ',') {
+          i++;
+          continue;
+        }
+        break;
+      }
+    }
+    const close = peek();
+    if (!close || close.t !== ')') throw syntax(`expected ')' after the arguments of ${t.v} but found ${describe(close)}`);
+    i++;
+    return { kind: 'call', name, args };
   }
 
   const tree = parseOr();
@@ -309,76 +357,93 @@ function compareTyped(a, b) {
 }
 
 /**
- * Date properties of an entity: X with an XDto twin, and the XDto twins themselves.
- * @param {string[]} properties
+ * The schema a property path of `type` leads to, or an ODataError naming the step that is not a
+ * property (as the service's "Could not find a property named 'X' on type 'WorkOrder'").
+ * @param {string} type @param {string[]} path @param {string} where
  */
-function dateProperties(properties) {
-  const set = new Set(properties);
-  const out = new Set();
-  for (const p of properties) {
-    if (set.has(`${p}Dto`)) {
-      out.add(p);
-      out.add(`${p}Dto`);
-    }
+function schemaOf(type, path, where) {
+  const walked = walkPath(type, path);
+  if (!walked.ok) {
+    const owner = walked.at === 0 ? type : (() => {
+      const up = walkPath(type, path.slice(0, walked.at));
+      return up.ok ? String(resolve(up.schema) && up.schema.$ref ? up.schema.$ref.split('/').pop() : up.owner) : type;
+    })();
+    throw new ODataError(`${where}: Could not find a property named '${path[walked.at]}' on type '${owner}'.`);
   }
-  return out;
+  return walked.schema;
+}
+
+/** @param {import('../contract/reference').Schema} schema */
+function isDateSchema(schema) {
+  const s = resolve(schema);
+  return !!s && s.format === 'date-time';
+}
+
+/** @param {import('../contract/reference').Schema} schema */
+function isStringSchema(schema) {
+  const s = resolve(schema);
+  return !!s && s.type === 'string' && s.format !== 'date-time';
 }
 
 /**
- * Instant of a record's date property in 100 ns ticks (BigInt), or null. X is read from its XDto
- * twin when that is present (it carries the offset), else as local time of the service.
- * @param {any} record @param {string} name @param {ServiceTime} time
+ * Instant of a record's date property in 100 ns ticks (BigInt), or null. A plain date is read from
+ * its offset twin when the record has one, else as local time of the service.
+ * @param {any} record @param {string} name @param {ServiceTime} time @param {string} [type] the record's type
  * @returns {bigint | null}
  */
-function instantOf(record, name, time) {
-  return dateReader(name, time)(record);
+function instantOf(record, name, time, type) {
+  return dateReader(type, [name], time)(record);
 }
 
 /**
- * `instantOf` for one property, with the names worked out once (filters and orders call it for
+ * `instantOf` for one property path, with the names worked out once (filters and orders call it for
  * every record of the list).
- * @param {string} name @param {ServiceTime} time
+ * @param {string | undefined} type @param {string[]} path @param {ServiceTime} time
  * @returns {(record: any) => bigint | null}
  */
-function dateReader(name, time) {
-  const base = name.endsWith('Dto') ? name.slice(0, -3) : name;
-  const dto = `${base}Dto`;
+function dateReader(type, path, time) {
   /** @param {any} v */
   const read = (v) => {
     if (typeof v === 'string' && v !== '') return time.parseTicks(v);
     if (typeof v === 'number') return BigInt(v) * 10000n;
-    return undefined;
+    return null;
   };
+  if (path.length > 1 || !type) {
+    return (record) => read(getPath(record, path));
+  }
+  const name = path[0];
+  const dates = datesOf(type);
+  const base = dates.plain.get(name) ?? name;
+  const twin = dates.twins.get(base);
+  if (!twin) return (record) => (record === null || record === undefined ? null : read(record[name]));
   return (record) => {
     if (record === null || record === undefined) return null;
-    const a = read(record[dto]);
-    if (a !== undefined && a !== null) return a;
-    const b = read(record[base]);
-    return b !== undefined && b !== null ? b : null;
+    const a = read(record[twin]);
+    return a !== null ? a : read(record[base]);
   };
 }
 
 /**
- * Rough cost of evaluating a filter tree on one record (date comparisons cost more).
- * @param {Expr} tree @param {{ dates: Set<string> }} env @returns {number}
+ * Rough cost of evaluating a filter tree on one record (date comparisons and functions cost more).
+ * @param {Expr} tree @returns {number}
  */
-function cost(tree, env) {
+function cost(tree) {
   switch (tree.type) {
     case 'or':
     case 'and':
-      return cost(tree.left, env) + cost(tree.right, env);
+      return cost(tree.left) + cost(tree.right);
     case 'not':
-      return cost(tree.expr, env);
+      return cost(tree.expr);
     default: {
-      const dated = [tree.left, tree.right].some((o) => (o.kind === 'prop' ? o.path.length === 1 && env.dates.has(o.path[0]) : o.lit.kind === 'datetime'));
+      const dated = [tree.left, tree.right].some((o) => (o.kind === 'lit' ? o.lit.kind === 'datetime' : o.kind === 'call' || /Date|Dto|DTO|Eta|Time/.test(o.name)));
       return dated ? 4 : 1;
     }
   }
 }
 
 /**
- * Compiles a filter tree into a predicate; checks property names and operand types.
- * @param {Expr} tree @param {{ properties: Set<string>, dates: Set<string>, time: ServiceTime }} env
+ * Compiles a filter tree into a predicate; checks property paths and operand types.
+ * @param {Expr} tree @param {Env} env
  * @returns {(record: any) => boolean}
  */
 function compile(tree, env) {
@@ -392,7 +457,7 @@ function compile(tree, env) {
       let l = compile(tree.left, env);
       let r = compile(tree.right, env);
       // No side effects: test the cheaper side first (a date comparison reads and parses a date).
-      if (cost(tree.left, env) > cost(tree.right, env)) [l, r] = [r, l];
+      if (cost(tree.left) > cost(tree.right)) [l, r] = [r, l];
       return (x) => l(x) && r(x);
     }
     case 'not': {
@@ -405,46 +470,123 @@ function compile(tree, env) {
 }
 
 /**
+ * What an operand is: 'date', 'string', 'number', 'bool', 'null' or 'other'.
+ * @param {Operand} o @param {Env} env
+ */
+function kindOfOperand(o, env) {
+  if (o.kind === 'call') return FUNCTIONS[/** @type {keyof typeof FUNCTIONS} */ (o.name)].returns;
+  if (o.kind === 'lit') return o.lit.kind === 'datetime' ? 'date' : o.lit.kind;
+  const schema = resolve(schemaOf(env.type, o.path, '$filter')) || {};
+  if (schema.format === 'date-time') return 'date';
+  if (schema.enum || schema.type === 'string') return 'string';
+  if (schema.type === 'integer' || schema.type === 'number') return 'number';
+  if (schema.type === 'boolean') return 'bool';
+  return 'other';
+}
+
+/**
+ * A reader of a function call's value.
+ * @param {{ name: string, args: Operand[] }} call @param {Env} env
+ * @returns {(record: any) => any}
+ */
+function callReader(call, env) {
+  const spec = FUNCTIONS[/** @type {keyof typeof FUNCTIONS} */ (call.name)];
+  const min = spec.args.filter((a) => !a.endsWith('?')).length;
+  if (call.args.length < min || call.args.length > spec.args.length) {
+    throw new ODataError(`$filter: ${call.name} takes ${min === spec.args.length ? min : `${min} to ${spec.args.length}`} arguments, got ${call.args.length}`);
+  }
+  const readers = call.args.map((arg, n) => {
+    const want = spec.args[n].replace('?', '');
+    const kind = kindOfOperand(arg, env);
+    if (kind !== want && kind !== 'null') {
+      const what = arg.kind === 'prop' ? `'${arg.name}' (a ${kind})` : `a ${kind}`;
+      throw new ODataError(`$filter: no function signature for ${call.name} matches ${what} as argument ${n + 1} (a ${want} is needed)`);
+    }
+    return valueReader(arg, env);
+  });
+  /** @param {any} v */
+  const text = (v) => (typeof v === 'string' ? v : null);
+  return (x) => {
+    const v = readers.map((r) => r(x));
+    const a = text(v[0]);
+    if (a === null && spec.args[0] === 'string') return null;
+    const b = typeof v[1] === 'string' ? v[1] : null;
+    switch (call.name) {
+      case 'contains':
+        return b === null ? null : /** @type {string} */ (a).toLowerCase().includes(b.toLowerCase());
+      case 'startswith':
+        return b === null ? null : /** @type {string} */ (a).toLowerCase().startsWith(b.toLowerCase());
+      case 'endswith':
+        return b === null ? null : /** @type {string} */ (a).toLowerCase().endsWith(b.toLowerCase());
+      case 'tolower':
+        return /** @type {string} */ (a).toLowerCase();
+      case 'toupper':
+        return /** @type {string} */ (a).toUpperCase();
+      case 'trim':
+        return /** @type {string} */ (a).trim();
+      case 'length':
+        return /** @type {string} */ (a).length;
+      case 'indexof':
+        return b === null ? null : /** @type {string} */ (a).toLowerCase().indexOf(b.toLowerCase());
+      case 'substring':
+        return v[2] === undefined ? /** @type {string} */ (a).slice(Number(v[1])) : /** @type {string} */ (a).substr(Number(v[1]), Number(v[2]));
+      default:
+        return b === null ? a : /** @type {string} */ (a) + b;
+    }
+  };
+}
+
+/**
+ * A reader of an operand outside date comparisons.
+ * @param {Operand} o @param {Env} env @returns {(record: any) => any}
+ */
+function valueReader(o, env) {
+  if (o.kind === 'call') return callReader(o, env);
+  if (o.kind === 'prop') {
+    schemaOf(env.type, o.path, '$filter');
+    return (x) => getPath(x, o.path);
+  }
+  const lit = o.lit;
+  if (lit.kind === 'null') return () => null;
+  if (lit.kind === 'datetime') return () => lit.ticks;
+  if (lit.kind === 'bool') return () => lit.value;
+  return () => /** @type {any} */ (lit).value;
+}
+
+/**
+ * A reader of an operand of a date comparison (instants in ticks).
+ * @param {Operand} o @param {Env} env @returns {(record: any) => any}
+ */
+function dateOperand(o, env) {
+  if (o.kind === 'call') throw new ODataError(`$filter: ${o.name}(...) is not a date and cannot be compared with a date-time`);
+  if (o.kind === 'prop') {
+    if (!isDateSchema(schemaOf(env.type, o.path, '$filter'))) {
+      throw new ODataError(`$filter: '${o.name}' is not a date property and cannot be compared with a date-time`);
+    }
+    return dateReader(env.type, o.path, env.time);
+  }
+  const lit = o.lit;
+  if (lit.kind === 'datetime') return () => lit.ticks;
+  if (lit.kind === 'null') return () => null;
+  if (lit.kind === 'string') {
+    const p = parseIsoParts(lit.value);
+    if (!p || /\.\d{8,}/.test(lit.value)) throw new ODataError(`$filter: '${lit.value}' is not a date-time and cannot be compared with a date property`);
+    const ticks = env.time.ticksOf(p);
+    return () => ticks;
+  }
+  throw new ODataError(`$filter: a ${lit.kind} value cannot be compared with a date property`);
+}
+
+/**
  * @param {{ op: string, left: Operand, right: Operand }} cmp
- * @param {{ properties: Set<string>, dates: Set<string>, time: ServiceTime }} env
+ * @param {Env} env
  * @returns {(record: any) => boolean}
  */
 function compileComparison(cmp, env) {
-  for (const side of [cmp.left, cmp.right]) {
-    if (side.kind === 'prop' && !env.properties.has(side.path[0])) {
-      throw new ODataError(`$filter: could not find a property named '${side.path[0]}' on this entity type`);
-    }
-  }
-  const isDateProp = (/** @type {Operand} */ o) => o.kind === 'prop' && o.path.length === 1 && env.dates.has(o.path[0]);
-  const isDateLit = (/** @type {Operand} */ o) => o.kind === 'lit' && o.lit.kind === 'datetime';
-  const dateMode = isDateProp(cmp.left) || isDateProp(cmp.right) || isDateLit(cmp.left) || isDateLit(cmp.right);
-
-  /** @param {Operand} o @returns {(record: any) => any} */
-  const valueOf = (o) => {
-    if (dateMode) {
-      if (o.kind === 'prop') {
-        if (!isDateProp(o)) throw new ODataError(`$filter: '${o.name}' is not a date property and cannot be compared with a date-time`);
-        return dateReader(o.name, env.time);
-      }
-      const lit = o.lit;
-      if (lit.kind === 'datetime') return () => lit.ticks;
-      if (lit.kind === 'null') return () => null;
-      if (lit.kind === 'string') {
-        const p = parseIsoParts(lit.value);
-        if (!p || /\.\d{8,}/.test(lit.value)) throw new ODataError(`$filter: '${lit.value}' is not a date-time and cannot be compared with a date property`);
-        const ticks = env.time.ticksOf(p);
-        return () => ticks;
-      }
-      throw new ODataError(`$filter: a ${lit.kind} value cannot be compared with a date property`);
-    }
-    if (o.kind === 'prop') return (x) => getPath(x, o.path);
-    const lit = o.lit;
-    if (lit.kind === 'null') return () => null;
-    if (lit.kind === 'datetime') return () => lit.ticks;
-    return () => lit.value;
-  };
-  const left = valueOf(cmp.left);
-  const right = valueOf(cmp.right);
+  const kinds = [kindOfOperand(cmp.left, env), kindOfOperand(cmp.right, env)];
+  const dateMode = kinds.includes('date');
+  const left = dateMode ? dateOperand(cmp.left, env) : valueReader(cmp.left, env);
+  const right = dateMode ? dateOperand(cmp.right, env) : valueReader(cmp.right, env);
   const op = cmp.op;
   return (x) => {
     const a = left(x);
@@ -655,15 +797,21 @@ function firstInOrder(items, k, keys, compareKey) {
 /**
  * @param {any[]} items all records the query runs over (already limited to what the caller may see)
  * @param {Record<string, any>} query parsed query string
- * @param {{ context: string, properties: string[], defaultOrder?: (a: any, b: any) => number, time?: ServiceTime }} opts
+ * @param {{ context: string, type: string, defaultOrder?: (a: any, b: any) => number, time?: ServiceTime }} opts
+ *   `type`: the reference's definition of the records (WorkOrder, Note, ...)
  * @returns {Record<string, any>} OData collection response
  */
 function applyODataQuery(items, query, opts) {
   const time = opts.time || UTC;
+  const type = opts.type;
   const allowed = new Set(['$top', '$skip', '$filter', '$orderby', '$select', '$count', '$format']);
   for (const key of Object.keys(query)) {
     if (key.startsWith('$') && !allowed.has(key.toLowerCase())) {
-      throw new ODataError(`The query option '${key}' is not supported by this service`);
+      throw new ODataError(
+        key.toLowerCase() === '$expand'
+          ? `$expand is not supported on ${type}: read notes and attachments through their own calls`
+          : `The query option '${key}' is not supported by this service`,
+      );
     }
   }
   /** @param {string} k */
@@ -674,18 +822,11 @@ function applyODataQuery(items, query, opts) {
     }
     return undefined;
   };
-  const props = new Set(opts.properties);
-  const dates = dateProperties(opts.properties);
-  /** @param {string[]} path @param {string} where */
-  const checkProp = (path, where) => {
-    if (!props.has(path[0])) {
-      throw new ODataError(`${where}: could not find a property named '${path[0]}' on this entity type`);
-    }
-  };
+  const hasId = !!walkPath(type, ['Id']).ok;
 
   const filter = q('$filter');
   const tree = filter !== undefined ? parseFilter(String(filter), time) : undefined;
-  const predicate = tree ? compile(tree, { properties: props, dates, time }) : undefined;
+  const predicate = tree ? compile(tree, { type, time }) : undefined;
   const countParam = q('$count');
   let withCount = false;
   if (countParam !== undefined) {
@@ -705,13 +846,12 @@ function applyODataQuery(items, query, opts) {
         const m = /^([A-Za-z_][A-Za-z0-9_]*(?:\/[A-Za-z_][A-Za-z0-9_]*)*)(?:\s+(asc|desc))?$/i.exec(s);
         if (!m) throw new ODataError(`$orderby: cannot parse '${s}'; expected "Field [asc|desc]"`);
         const path = m[1].split('/');
-        checkProp(path, '$orderby');
-        const isDate = path.length === 1 && dates.has(path[0]);
+        const isDate = isDateSchema(schemaOf(type, path, '$orderby'));
         /** @type {(x: any) => any} */
-        const get = isDate ? dateReader(path[0], time) : (/** @type {any} */ x) => getPath(x, path);
+        const get = isDate ? dateReader(type, path, time) : (/** @type {any} */ x) => getPath(x, path);
         return { path, get, dir: m[2] && m[2].toLowerCase() === 'desc' ? -1 : 1 };
       });
-    if (props.has('Id') && !keys.some((k) => k.path.length === 1 && k.path[0] === 'Id')) {
+    if (hasId && !keys.some((k) => k.path.length === 1 && k.path[0] === 'Id')) {
       keys.push({ path: ['Id'], get: (x) => x.Id, dir: 1 });
     }
   }
@@ -778,16 +918,13 @@ function applyODataQuery(items, query, opts) {
     const fields = String(select)
       .split(',')
       .map((s) => s.trim());
-    for (const f of fields) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(f)) throw new ODataError(`$select: '${f}' is not a top-level property name`);
-      checkProp([f], '$select');
-    }
-    list = list.map((it) => {
-      /** @type {Record<string, any>} */
-      const o = {};
-      for (const f of fields) o[f] = it[f] === undefined ? null : it[f];
-      return o;
+    const paths = fields.map((f) => {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*(?:\/[A-Za-z_][A-Za-z0-9_]*)*$/.test(f)) throw new ODataError(`$select: cannot read '${f}' (a property or a path such as Location/Name)`);
+      const path = f.split('/');
+      schemaOf(type, path, '$select');
+      return path;
     });
+    list = list.map((it) => selectPaths(it, paths));
     context = `${context}(${fields.join(',')})`;
   }
   /** @type {Record<string, any>} */
@@ -797,4 +934,33 @@ function applyODataQuery(items, query, opts) {
   return out;
 }
 
-module.exports = { applyODataQuery, parseFilter, compile, instantOf, dateProperties, ODataError, PAGE_CAP, compareValues, markIdOrdered };
+/**
+ * A record with only the selected paths (`Location/Name` keeps `Location` with `Name` alone).
+ * @param {any} record @param {string[][]} paths
+ */
+function selectPaths(record, paths) {
+  /** @type {Record<string, any>} */
+  const out = {};
+  for (const path of paths) {
+    let from = record;
+    let to = out;
+    for (let i = 0; i < path.length; i++) {
+      const key = path[i];
+      const value = from === null || from === undefined ? null : from[key];
+      if (i === path.length - 1) {
+        to[key] = value === undefined ? null : value;
+      } else {
+        if (value === null || value === undefined) {
+          to[key] = null;
+          break;
+        }
+        if (!to[key] || typeof to[key] !== 'object') to[key] = {};
+        to = to[key];
+        from = value;
+      }
+    }
+  }
+  return out;
+}
+
+module.exports = { applyODataQuery, parseFilter, compile, instantOf, dateReader, ODataError, PAGE_CAP, compareValues, markIdOrdered, FUNCTIONS };

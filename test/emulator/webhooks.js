@@ -242,6 +242,8 @@ class Webhooks {
       Description: h.Description,
       Url: h.Url,
       Enabled: h.Enabled,
+      // the reference's WebHook also has ResetOptions (a boolean without text): kept as PUT sent it
+      ResetOptions: h.ResetOptions === true,
       Subscriptions: h.Subscriptions.map((s) => ({
         Id: s.Id,
         Name: s.Name,
@@ -372,6 +374,9 @@ class Webhooks {
     hook.Url = v.Url;
     hook.Description = v.Description;
     hook.Enabled = v.Enabled;
+    const reset = Object.keys(body || {}).find((k) => k.toLowerCase() === 'resetoptions');
+    if (reset !== undefined && typeof body[reset] !== 'boolean' && body[reset] !== null) throw new WebhookError(400, 2006, 'ResetOptions must be true or false');
+    hook.ResetOptions = reset !== undefined && body[reset] === true;
     if (v.Enabled) {
       hook.consecutiveFailures = 0;
       hook.disabledRuns = 0;
@@ -413,7 +418,7 @@ class Webhooks {
     /** @type {EventRecord} */
     const record = { seq: ++this._ids.event, eventType, action, type, object: e.object, accounts, at: new Date(this.emu.now()).toISOString() };
     this.events.push(record);
-    if (this.closed) return record;
+    if (this.closed || this.hooks.size === 0) return record;
     const body = Buffer.from(stringify({ EventType: eventType, Object: e.object, Action: action, Type: type, Version: 1 }), 'utf8');
     for (const hook of this.hooks.values()) {
       if (!accounts.includes(hook.account)) continue;
@@ -626,21 +631,21 @@ function post(url, body, headers, timeoutMs) {
 // ---- event objects ------------------------------------------------------------------------------
 
 /**
- * A work order as events carry it (`_DTO` twins, UpdatedBy, provider and location names).
+ * A work order as events carry it (webhooks.md "Objects in events": `_DTO` twins, UpdatedBy,
+ * provider and location names).
  * @param {Emulator} emu @param {any} wo @param {any} [user] @param {{ notes?: any[], attachments?: any[] }} [extra]
  */
 function workOrderObject(emu, wo, user, extra = {}) {
-  const provider = emu.state.providers[wo.ProviderId];
   return {
     Id: wo.Id,
     Number: wo.Number,
     PurchaseNumber: wo.PurchaseNumber,
     SubscriberId: wo.SubscriberId,
     ProviderId: wo.ProviderId,
-    ProviderName: provider ? provider.Name : null,
+    ProviderName: wo.Provider ? wo.Provider.Name : null,
     LocationId: wo.LocationId,
-    LocationName: wo.LocationName,
-    LocationStoreId: wo.StoreId,
+    LocationName: wo.Location ? wo.Location.Name : null,
+    LocationStoreId: wo.Location ? wo.Location.StoreId : null,
     Status: { Primary: wo.Status.Primary, Extended: wo.Status.Extended },
     Priority: wo.Priority,
     Trade: wo.Trade,
@@ -649,11 +654,11 @@ function workOrderObject(emu, wo, user, extra = {}) {
     Caller: wo.Caller,
     Nte: wo.Nte,
     CallDate: wo.CallDate,
-    CallDate_DTO: wo.CallDateDto,
+    CallDate_DTO: wo.CallDate_DTO,
     ScheduledDate: wo.ScheduledDate,
-    ScheduledDate_DTO: wo.ScheduledDateDto,
+    ScheduledDate_DTO: wo.ScheduledDate_DTO,
     UpdatedDate: wo.UpdatedDate,
-    UpdatedDate_DTO: wo.UpdatedDateDto,
+    UpdatedDate_DTO: wo.UpdatedDate_DTO,
     UpdatedBy: userRef(user),
     Notes: extra.notes || [],
     Attachments: extra.attachments || [],
@@ -670,40 +675,18 @@ function shortWorkOrderObject(wo, user) {
     Trade: wo.Trade,
     Category: wo.Category,
     UpdatedBy: userRef(user),
-    UpdatedDate_DTO: wo.UpdatedDateDto,
+    UpdatedDate_DTO: wo.UpdatedDate_DTO,
   };
 }
 
-/** A note as events carry it (Id stays a BigInt: written as an int64 literal). @param {any} n */
-function noteObject(n) {
-  return {
-    Id: n.Id,
-    WorkOrderId: n.WorkOrderId,
-    NoteData: n.NoteData,
-    CreatedBy: n.CreatedBy,
-    DateCreated: n.DateCreated,
-    DateCreated_DTO: n.DateCreatedDto,
-    MailedTo: n.MailedTo,
-    ActionRequired: n.ActionRequired,
-    Visibility: n.Visibility,
-    ProposalId: n.ProposalId,
-  };
+/** A note as events carry it: the reference's Note (Id stays a BigInt: written as an int64 literal). @param {Emulator} emu @param {any} n */
+function noteObject(emu, n) {
+  return require('./notes').publicNote(emu, n);
 }
 
-/** @param {any} a */
-function attachmentObject(a) {
-  return {
-    Id: a.Id,
-    WorkOrderId: a.WorkOrderId,
-    NoteId: a.NoteId,
-    FileName: a.FileName,
-    ContentType: a.ContentType,
-    Size: a.Size,
-    DocumentPath: a.DocumentPath,
-    UploadedBy: a.UploadedBy,
-    DateCreated: a.DateCreated,
-    DateCreated_DTO: a.DateCreatedDto,
-  };
+/** @param {Emulator} emu @param {any} a */
+function attachmentObject(emu, a) {
+  return require('./notes').publicAttachment(emu, a);
 }
 
 /** @param {Emulator} emu @param {any} proposal @param {any} [user] */
@@ -745,7 +728,7 @@ function workOrderChanged(emu, wo, c) {
   }
   if (c.statusChanged) raise('WorkOrderStatusChanged');
   if (c.before.Priority !== wo.Priority) raise('WorkOrderPriorityChanged');
-  if (c.before.ScheduledDateDto !== wo.ScheduledDateDto) raise('WorkOrderScheduledDateChanged');
+  if (c.before.ScheduledDate_DTO !== wo.ScheduledDate_DTO) raise('WorkOrderScheduledDateChanged');
   if (c.before.ProviderId !== wo.ProviderId) {
     hooks.raise('WorkOrderProviderChanged', { object: workOrderObject(emu, wo, c.by), subscriberId: wo.SubscriberId, providerId: wo.ProviderId });
     // the provider that lost the work order is told too
@@ -757,7 +740,7 @@ function workOrderChanged(emu, wo, c) {
 function noteAdded(emu, wo, note, user) {
   if (!emu.webhooks) return;
   emu.webhooks.raise('WorkOrderNoteAdded', {
-    object: workOrderObject(emu, wo, user, { notes: [noteObject(note)] }),
+    object: workOrderObject(emu, wo, user, { notes: [noteObject(emu, note)] }),
     subscriberId: wo.SubscriberId,
     providerId: wo.ProviderId,
   });
@@ -767,7 +750,7 @@ function noteAdded(emu, wo, note, user) {
 function attachmentAdded(emu, wo, attachment, user) {
   if (!emu.webhooks) return;
   emu.webhooks.raise('WorkOrderAttachmentAdded', {
-    object: workOrderObject(emu, wo, user, { attachments: [attachmentObject(attachment)] }),
+    object: workOrderObject(emu, wo, user, { attachments: [attachmentObject(emu, attachment)] }),
     subscriberId: wo.SubscriberId,
     providerId: wo.ProviderId,
   });

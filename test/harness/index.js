@@ -344,6 +344,8 @@ async function createHarness({ packageDir = path.resolve(__dirname, '..', '..') 
 	 */
 	async function run(workflowJson, options = {}) {
 		const { timeoutMs = 30_000, startNode: startNodeName, usePinData = false } = options;
+		// the contract test counts the node operations the suite runs (test/contract)
+		/** @type {any} */ (globalThis).__WOS_CONTRACT__?.noteWorkflow(workflowJson);
 		for (const [id, entry] of Object.entries(options.credentials ?? {})) credentials.set(id, entry);
 
 		/** @type {IWorkflowBase} */

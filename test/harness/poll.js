@@ -236,6 +236,7 @@ function createPollApi({ nodeTypes, credentials, logs, makeAdditionalData, run }
 	 * @param {any} workflowJson @param {TriggerOptions} [options]
 	 */
 	async function activate(workflowJson, options = {}) {
+		/** @type {any} */ (globalThis).__WOS_CONTRACT__?.noteWorkflow(workflowJson);
 		const live = startLive(workflowJson, options);
 		const activation = await tick(live, { testingTrigger: true, activation: options.activation ?? 'activate' });
 		return {

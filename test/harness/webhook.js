@@ -477,6 +477,7 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 	 * @param {any} workflowJson @param {WebhookOptions} [options]
 	 */
 	async function activateWebhook(workflowJson, options = {}) {
+		/** @type {any} */ (globalThis).__WOS_CONTRACT__?.noteWorkflow(workflowJson);
 		const live = startLive(workflowJson, options, 'production');
 		await ensureServer();
 		const activation = await register(live, 'production', options.activation ?? 'activate');

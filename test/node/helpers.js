@@ -137,6 +137,7 @@ function loadOptionsContext(env, parameters, path) {
 
 /** Runs a loadOptions method (a dropdown) of the node through n8n-core's LoadOptionsContext. */
 async function loadOptions(env, methodName, parameters, path) {
+	globalThis.__WOS_CONTRACT__?.noteNodeOperation(`workOrderService loadOptions.${methodName}`);
 	const { context, nodeType } = loadOptionsContext(env, parameters, path);
 	return await nodeType.methods.loadOptions[methodName].call(context);
 }
@@ -146,6 +147,7 @@ async function loadOptions(env, methodName, parameters, path) {
  * LoadOptionsContext, with the search text and the page token the editor passes.
  */
 async function listSearch(env, methodName, parameters, path, filter, paginationToken) {
+	globalThis.__WOS_CONTRACT__?.noteNodeOperation(`workOrderService listSearch.${methodName}`);
 	const { context, nodeType } = loadOptionsContext(env, parameters, path);
 	return await nodeType.methods.listSearch[methodName].call(context, filter, paginationToken);
 }

@@ -33,8 +33,10 @@ const selector = (x = {}) => checklist({ questionId: 9102, questionType: 'select
 const proposal = (operation, x = {}, fields = {}) => ({ resource: 'proposal', operation, proposalId: PROPOSAL_OPEN, additionalFields: fields, ...x });
 const woGet = (x = {}) => ({ resource: 'workOrder', operation: 'get', workOrderId: WO, ...x });
 const woGetAll = (x = {}, options = {}) => ({ resource: 'workOrder', operation: 'getAll', returnAll: false, limit: 5, options, ...x });
-const checkIn = (fields = {}, x = {}) => ({ resource: 'workOrder', operation: 'checkIn', workOrderId: WO, additionalFields: fields, ...x });
-const checkOut = (fields = {}, x = {}) => ({ resource: 'workOrder', operation: 'checkOut', workOrderId: WO, additionalFields: fields, ...x });
+/** A repair check-in/out at the Dallas store: the position is required (the reference's rule). */
+const POSITION = { latitude: '32.7767', longitude: '-96.797' };
+const checkIn = (fields = {}, x = {}) => ({ resource: 'workOrder', operation: 'checkIn', workOrderId: WO, ...POSITION, additionalFields: fields, ...x });
+const checkOut = (fields = {}, x = {}) => ({ resource: 'workOrder', operation: 'checkOut', workOrderId: WO, ...POSITION, additionalFields: fields, ...x });
 const noteCreate = (x = {}, fields = {}) => ({ resource: 'workOrderNote', operation: 'create', workOrderId: WO, note: 'checked', additionalFields: fields, ...x });
 const noteGet = (x = {}) => ({ resource: 'workOrderNote', operation: 'get', workOrderId: WO, noteId: NOTE, ...x });
 const noteGetAll = (x = {}) => ({ resource: 'workOrderNote', operation: 'getAll', workOrderId: WO, returnAll: false, limit: 5, ...x });
@@ -120,28 +122,32 @@ const CASES = [
 	['workOrder.getAll: location ID "501)/x"', woGetAll({}, { locationId: '={{ "501)/x" }}' }), 'options.locationId', /whole number/],
 	['workOrder.getAll: location ID "0" typed (not "all locations")', woGetAll({}, { locationId: '0' }), 'options.locationId', /1 or greater/],
 	['workOrder.getAll: filter as an object', woGetAll({}, { filter: '={{ { a: 1 } }}' }), 'options.filter', /must be text/],
-	['workOrder.checkIn: latitude 91', checkIn({ latitude: '={{ 91 }}' }), 'additionalFields.latitude', /-90 to 90/],
-	['workOrder.checkIn: longitude -181', checkIn({ longitude: '={{ -181 }}' }), 'additionalFields.longitude', /-180 to 180/],
-	['workOrder.checkIn: latitude NaN', checkIn({ latitude: '={{ NaN }}' }), 'additionalFields.latitude', /-90 to 90/],
-	['workOrder.checkIn: latitude "north"', checkIn({ latitude: '={{ "north" }}' }), 'additionalFields.latitude', /-90 to 90/],
-	['workOrder.checkIn: latitude as hex text "0x10"', checkIn({ latitude: '={{ "0x10" }}' }), 'additionalFields.latitude', /-90 to 90/],
+	['workOrder.checkIn: latitude 91', checkIn({}, { latitude: '={{ 91 }}' }), 'latitude', /-90 to 90/],
+	['workOrder.checkIn: longitude -181', checkIn({}, { longitude: '={{ -181 }}' }), 'longitude', /-180 to 180/],
+	['workOrder.checkIn: latitude NaN', checkIn({}, { latitude: '={{ NaN }}' }), 'latitude', /-90 to 90/],
+	['workOrder.checkIn: latitude "north"', checkIn({}, { latitude: '={{ "north" }}' }), 'latitude', /-90 to 90/],
+	['workOrder.checkIn: latitude as hex text "0x10"', checkIn({}, { latitude: '={{ "0x10" }}' }), 'latitude', /-90 to 90/],
+	['workOrder.checkIn: repair without a position', checkIn({}, { latitude: '', longitude: '' }), 'latitude', /required for a repair/],
+	['workOrder.checkIn: latitude without longitude (travel)', checkIn({}, { workType: 'travel', longitude: '' }), 'longitude', /together with the other coordinate/],
 	['workOrder.checkIn: user ID 0', checkIn({ userId: '={{ 0 }}' }), 'additionalFields.userId', /1 or greater/],
 	['workOrder.checkIn: user ID "0" typed', checkIn({ userId: '0' }), 'additionalFields.userId', /1 or greater/],
-	['workOrder.checkIn: technician ID "-4001" typed', checkIn({ technicianId: '-4001' }), 'additionalFields.technicianId', /whole number/],
-	['workOrder.checkIn: latitude "32.7767N" typed', checkIn({ latitude: '32.7767N' }), 'additionalFields.latitude', /-90 to 90/],
-	['workOrder.checkIn: number of technicians 0', checkIn({ numberOfTechnicians: '={{ 0 }}' }), 'additionalFields.numberOfTechnicians', /1 or greater/],
-	['workOrder.checkIn: technician ID "4001/../4002"', checkIn({ technicianId: '={{ "4001/../4002" }}' }), 'additionalFields.technicianId', /whole number/],
-	['workOrder.checkIn: comment as an object', checkIn({ comment: '={{ { text: "on site" } }}' }), 'additionalFields.comment', /must be text/],
-	['workOrder.checkOut: work completed "maybe"', checkOut({ workCompleted: '={{ "maybe" }}' }), 'additionalFields.workCompleted', /true or false/],
-	['workOrder.checkOut: fractional number of technicians', checkOut({ numberOfTechnicians: '={{ 2.5 }}' }), 'additionalFields.numberOfTechnicians', /whole number/],
-	['workOrder.checkOut: longitude Infinity', checkOut({ longitude: '={{ Infinity }}' }), 'additionalFields.longitude', /-180 to 180/],
+	['workOrder.checkIn: user ID "-4001" typed', checkIn({ userId: '-4001' }), 'additionalFields.userId', /whole number/],
+	['workOrder.checkIn: latitude "32.7767N" typed', checkIn({}, { latitude: '32.7767N' }), 'latitude', /-90 to 90/],
+	['workOrder.checkIn: techs count 0', checkIn({ techsCount: '={{ 0 }}' }), 'additionalFields.techsCount', /from 1 to/],
+	['workOrder.checkIn: user ID "4001/../4002"', checkIn({ userId: '={{ "4001/../4002" }}' }), 'additionalFields.userId', /whole number/],
+	['workOrder.checkIn: actor as an object', checkIn({ actor: '={{ { text: "on site" } }}' }), 'additionalFields.actor', /must be text/],
+	['workOrder.checkIn: custom work type 2', checkIn({}, { workType: 'custom', customWorkTypeId: '2' }), 'customWorkTypeId', /3 or higher/],
+	['workOrder.checkOut: primary status "Done"', checkOut({}, { primaryStatus: '={{ "Done" }}' }), 'primaryStatus', /must be one of/],
+	['workOrder.checkOut: fractional techs count', checkOut({ techsCount: '={{ 2.5 }}' }), 'additionalFields.techsCount', /whole number/],
+	['workOrder.checkOut: longitude Infinity', checkOut({}, { longitude: '={{ Infinity }}' }), 'longitude', /-180 to 180/],
+	['workOrder.checkOut: signature attachment and unable-to-obtain note together', checkOut({ signatureAttachmentId: '7', unableObtainSignatureNoteId: '8' }), 'additionalFields.unableObtainSignatureNoteId', /cannot be sent together/],
 
 	// ---- workOrderNote.* ----
 	['workOrderNote.create: empty note', noteCreate({ note: '   ' }), 'note', /must not be empty/],
 	['workOrderNote.create: note as an array', noteCreate({ note: '={{ ["a"] }}' }), 'note', /must be text/],
 	['workOrderNote.create: malformed address in Mailed To', noteCreate({}, { mailedTo: 'ops@example.com;not-an-address' }), 'additionalFields.mailedTo', /e-mail address/],
-	['workOrderNote.create: negative visibility', noteCreate({}, { visibility: '={{ -1 }}' }), 'additionalFields.visibility', /must be from 0 to 2147483647/],
-	['workOrderNote.create: visibility as a boolean', noteCreate({}, { visibility: '={{ true }}' }), 'additionalFields.visibility', /whole number/],
+	['workOrderNote.create: negative visibility', noteCreate({}, { visibility: '={{ -1 }}' }), 'additionalFields.visibility', /must be all, notExternalSubscriber, notProvider or subscriberOnly/],
+	['workOrderNote.create: visibility as a boolean', noteCreate({}, { visibility: '={{ true }}' }), 'additionalFields.visibility', /must be all, notExternalSubscriber/],
 	['workOrderNote.create: scheduled date "next week"', noteCreate({}, { scheduledDate: '={{ "next week" }}' }), 'additionalFields.scheduledDate', /ISO 8601/],
 	['workOrderNote.create: scheduled date "31/12/2025"', noteCreate({}, { scheduledDate: '={{ "31/12/2025" }}' }), 'additionalFields.scheduledDate', /ISO 8601/],
 	['workOrderNote.create: scheduled date "2025-13-45"', noteCreate({}, { scheduledDate: '={{ "2025-13-45" }}' }), 'additionalFields.scheduledDate', /ISO 8601/],
@@ -149,7 +155,8 @@ const CASES = [
 	['workOrderNote.create: follow-up date 2025-02-30 (no such day)', noteCreate({}, { followUpDate: '={{ "2025-02-30T10:00:00Z" }}' }), 'additionalFields.followUpDate', /ISO 8601/],
 	['workOrderNote.create: scheduled date as epoch milliseconds', noteCreate({}, { scheduledDate: '={{ 1735689600000 }}' }), 'additionalFields.scheduledDate', /ISO 8601/],
 	['workOrderNote.create: follow-up date as an object', noteCreate({}, { followUpDate: '={{ { d: 1 } }}' }), 'additionalFields.followUpDate', /ISO 8601/],
-	['workOrderNote.create: isPinned "yes"', noteCreate({}, { isPinned: '={{ "yes" }}' }), 'additionalFields.isPinned', /true or false/],
+	['workOrderNote.create: actionRequired "yes"', noteCreate({}, { actionRequired: '={{ "yes" }}' }), 'additionalFields.actionRequired', /true or false/],
+	['workOrderNote.create: attachment IDs "7, x"', noteCreate({}, { attachmentIds: '7, x' }), 'additionalFields.attachmentIds', /whole number/],
 	['workOrderNote.get: note ID int64 overflow 9223372036854775808', noteGet({ noteId: '9223372036854775808' }), 'noteId', /64-bit maximum/],
 	['workOrderNote.get: note ID int64 overflow as a number expression', noteGet({ noteId: '={{ 9223372036854775808 }}' }), 'noteId', /lost digits/],
 	['workOrderNote.get: note ID "12/../3"', noteGet({ noteId: '12/../3' }), 'noteId', /digits only/],
@@ -226,11 +233,11 @@ describe('a required field left empty: n8n refuses to run the node, nothing is s
 });
 
 describe('an optional ID left empty is not set (nothing sent for it)', () => {
-	test('check-in: empty Technician ID and User ID, null from expressions too', async () => {
-		const r = await env.run({ parameters: checkIn({ technicianId: '', userId: '={{ null }}', latitude: '', longitude: '={{ undefined }}' }) });
+	test('check-in: empty User ID, null from an expression, and an empty position of a travel check-in', async () => {
+		const r = await env.run({ parameters: checkIn({ userId: '={{ null }}' }, { workType: 'travel', latitude: '', longitude: '={{ undefined }}' }) });
 		expect(r.error).toBeUndefined();
 		expect(r.api).toHaveLength(1);
-		expect(r.api[0].body).toEqual({});
+		expect(r.api[0].body).toEqual({ WorkTypeId: 2 });
 	});
 
 	test('work orders of all locations when Location ID is empty', async () => {
@@ -248,10 +255,10 @@ describe('an optional ID left empty is not set (nothing sent for it)', () => {
 
 describe('blank numeric input', () => {
 	test('a latitude that is only whitespace is never sent as 0 (refused, or treated as not given)', async () => {
-		const r = await env.run({ parameters: checkIn({ latitude: '={{ " " }}', longitude: '={{ -96.797 }}' }) });
+		const r = await env.run({ parameters: checkIn({}, { latitude: '={{ " " }}', longitude: '={{ -96.797 }}' }) });
 		if (r.error) {
 			expect(r.error).toBeInstanceOf(NodeOperationError);
-			expect(r.error.message).toContain('(parameter "additionalFields.latitude")');
+			expect(r.error.message).toContain('(parameter "latitude")');
 			expect(r.api).toHaveLength(0);
 		} else {
 			expect(r.api).toHaveLength(1);

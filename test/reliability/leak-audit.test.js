@@ -202,7 +202,8 @@ describe('leak audit: every error path, distinctive secrets, zero hits', () => {
 
 	test('4xx refusals of each kind: 400, 403, 404, 405-like, 409, and with Continue On Fail', async () => {
 		await errorPath('400 question not in checklist', { credentialId: MAIN, parameters: checklist({ questionId: 9201 }) }, apiError(400));
-		await errorPath('400 bad path id (> int32)', { credentialId: MAIN, parameters: getWo(3_000_000_000) }, apiError(400));
+		// (a work order ID beyond int32 is refused by the node now, before any request: the reference types it int32)
+		await errorPath('400 unknown attachment in a note (503)', { credentialId: MAIN, parameters: { resource: 'workOrderNote', operation: 'create', workOrderId: WO, note: 'audit', additionalFields: { attachmentIds: '999999' } } }, apiError(400));
 		await errorPath('403 over approval limit', { credentialId: MAIN, parameters: { resource: 'proposal', operation: 'approve', proposalId: emulator.fixtures.proposals.overLimit } }, apiError(403));
 		await errorPath('404 unknown work order', { credentialId: MAIN, parameters: getWo(1) }, apiError(404));
 		await errorPath('409 invoiced work order', { credentialId: MAIN, parameters: { resource: 'proposal', operation: 'approve', proposalId: emulator.fixtures.proposals.invoiced } }, apiError(409));

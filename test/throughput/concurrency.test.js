@@ -56,7 +56,7 @@ describe('order and pairing', () => {
 
 	test('Return All under concurrency: each item pages in order and gets its whole list, in its place', async () => {
 		env.emulator.setFaults({ latencyJitterMs: 30 });
-		const filters = ['ProviderId eq 3001', 'LocationId eq 502', 'SubscriberId eq 1001', 'ProviderId eq 3002'];
+		const filters = ['Provider/Id eq 3001', 'LocationId eq 502', 'Subscriber/Id eq 1001', 'Provider/Id eq 3002'];
 		const r = await env.run({
 			parameters: { resource: 'workOrder', operation: 'getAll', returnAll: true, options: { filter: '={{ $json.filter }}' } },
 			items: support.items(filters.map((filter) => ({ filter }))),
@@ -64,10 +64,10 @@ describe('order and pairing', () => {
 		expect(r.error).toBeUndefined();
 		const all = Object.values(env.emulator.state.workOrders).filter((w) => w.SubscriberId === 1001);
 		const expected = {
-			'ProviderId eq 3001': all.filter((w) => w.ProviderId === 3001),
+			'Provider/Id eq 3001': all.filter((w) => w.ProviderId === 3001),
 			'LocationId eq 502': all.filter((w) => w.LocationId === 502),
-			'SubscriberId eq 1001': all,
-			'ProviderId eq 3002': all.filter((w) => w.ProviderId === 3002),
+			'Subscriber/Id eq 1001': all,
+			'Provider/Id eq 3002': all.filter((w) => w.ProviderId === 3002),
 		};
 		let offset = 0;
 		filters.forEach((filter, i) => {
@@ -82,7 +82,7 @@ describe('order and pairing', () => {
 			expect(skips.length).toBe(Math.floor(want.length / 50) + 1);
 		});
 		expect(r.output).toHaveLength(offset);
-		expect(expected['SubscriberId eq 1001'].length).toBeGreaterThan(100); // three pages
+		expect(expected['Subscriber/Id eq 1001'].length).toBeGreaterThan(100); // three pages
 	});
 });
 

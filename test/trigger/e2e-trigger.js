@@ -183,7 +183,7 @@ async function recordedExecutions(instance, workflowId) {
       mode: row.mode,
       startedAt: row.startedAt,
       ids: items.map((i) => i.json.Id),
-      versions: items.map((i) => `${i.json.Id}@${i.json.UpdatedDateDto}`),
+      versions: items.map((i) => `${i.json.Id}@${i.json.UpdatedDate_DTO}`),
       received: (data?.resultData?.runData?.Received?.[0]?.data?.main?.[0] ?? []).length,
       error: data?.resultData?.error?.message,
     };

@@ -17,7 +17,7 @@ const at = (seconds) => new Date(T0 + seconds * 1000).toISOString().replace('Z',
 
 /** A version of work order `id` dated `seconds` after T0 with status `primary`. */
 function version(id, seconds, primary = 'OPEN', extra = {}) {
-	const record = { Id: id, Status: { Primary: primary, Extended: null }, UpdatedDateDto: at(seconds), CreatedDate: at(-3600), ...extra };
+	const record = { Id: id, Status: { Primary: primary, Extended: null }, UpdatedDate_DTO: at(seconds), CreatedDate: at(-3600), ...extra };
 	return reader.toVersion(record, 'UpdatedDate');
 }
 
@@ -92,6 +92,8 @@ describe('items to emit', () => {
 		const newest = [version(1, 1, 'OPEN'), version(2, 2, 'COMPLETED')];
 		const out = emit.itemsToEmit(newest, memory, rule);
 		expect(out.items.map((r) => r.Id)).toEqual([2]);
+		// the item is the record with the status the trigger saw before
+		expect(out.items[0]).toEqual({ ...newest[1].record, PreviousStatus: { Primary: 'OPEN', Extended: null } });
 		expect(out.unknown).toBe(0);
 		expect(memory.get('2')).toBe('COMPLETED\u001f');
 	});
@@ -108,7 +110,7 @@ describe('items to emit', () => {
 	test('an unknown earlier status: a work order that existed at T0 (or was forgotten) as the option says; a new one never', () => {
 		const existing = version(1, 1, 'COMPLETED');
 		const createdAfter = version(2, 2, 'OPEN', { CreatedDate: at(1) });
-		const noDates = reader.toVersion({ Id: 3, Status: 'OPEN', UpdatedDateDto: at(3) }, 'UpdatedDate');
+		const noDates = reader.toVersion({ Id: 3, Status: 'OPEN', UpdatedDate_DTO: at(3) }, 'UpdatedDate');
 		expect(emit.statusDecision(existing, undefined, false, rule)).toBe('unknown');
 		expect(emit.statusDecision(existing, undefined, false, { ...rule, unknownStatus: 'ignore' })).toBe('skip');
 		expect(emit.statusDecision(createdAfter, undefined, false, rule)).toBe('skip');
@@ -116,14 +118,14 @@ describe('items to emit', () => {
 		expect(emit.statusDecision(noDates, undefined, false, rule)).toBe('unknown');
 		const memory = new state.StatusMemory();
 		const out = emit.itemsToEmit([existing, createdAfter], memory, rule);
-		expect(out).toEqual({ items: [existing.record], unknown: 1 });
+		expect(out).toEqual({ items: [{ ...existing.record, PreviousStatus: null }], unknown: 1 });
 		expect(memory.size).toBe(2);
 	});
 
 	test('existed before T0: by CreatedDate, else CallDate; unknown counts as yes', () => {
 		expect(emit.existedBefore({ CreatedDate: at(-1) }, T0)).toBe(true);
 		expect(emit.existedBefore({ CreatedDate: at(0) }, T0)).toBe(false);
-		expect(emit.existedBefore({ CallDateDto: at(5) }, T0)).toBe(false);
+		expect(emit.existedBefore({ CallDate_DTO: at(5) }, T0)).toBe(false);
 		expect(emit.existedBefore({}, T0)).toBe(true);
 	});
 });

@@ -30,7 +30,7 @@ describe('events', () => {
 		expect(H.ids(first)).toEqual(created.map((w) => w.Id));
 		expect(first.items.map((i) => i.json)).toEqual(created.map((w) => asJson(emu.workOrder(w.Id))));
 		expect(H.reads(emu, from)).toEqual([
-			{ status: 200, $filter: `CallDate ge ${cursor}`, $orderby: 'CallDate asc,Id asc', $top: '50', $skip: '0', $count: 'true' },
+			{ status: 200, $filter: `CallDate ge ${H.literal(cursor)}`, $orderby: 'CallDate asc,Id asc', $top: '50', $skip: '0', $count: 'true' },
 		]);
 		// n8n starts one execution per emit: the items reach the next node
 		expect(first.executions).toHaveLength(1);
@@ -66,7 +66,7 @@ describe('events', () => {
 		expect(wo7.Priority).toBe('P1 - Emergency');
 		expect(wo7.Description).toBe('first change');
 		expect(H.reads(emu, from)).toEqual([
-			{ status: 200, $filter: `UpdatedDate ge ${cursor}`, $orderby: 'UpdatedDate asc,Id asc', $top: '50', $skip: '0', $count: 'true' },
+			{ status: 200, $filter: `UpdatedDate ge ${H.literal(cursor)}`, $orderby: 'UpdatedDate asc,Id asc', $top: '50', $skip: '0', $count: 'true' },
 		]);
 	});
 
@@ -81,11 +81,11 @@ describe('events', () => {
 		const state = H.stateOf(trigger.activation);
 		const activation = H.reads(emu, from);
 		expect(activation[0]).toEqual({ status: 200, $orderby: 'UpdatedDate desc,Id desc', $top: '1' });
-		const page = { status: 200, $orderby: 'Id desc', $top: '50', $select: 'Id,Status,UpdatedDate,UpdatedDateDto' };
+		const page = { status: 200, $orderby: 'Id desc', $top: '50', $select: 'Id,Status,UpdatedDate,UpdatedDate_DTO' };
 		expect(activation.slice(1)).toEqual([
-			{ ...page, $filter: `UpdatedDate lt ${state.origin}` },
-			{ ...page, $filter: `UpdatedDate lt ${state.origin} and Id lt 90000071` },
-			{ ...page, $filter: `UpdatedDate lt ${state.origin} and Id lt 90000021` },
+			{ ...page, $filter: `UpdatedDate lt ${H.literal(state.origin)}` },
+			{ ...page, $filter: `UpdatedDate lt ${H.literal(state.origin)} and Id lt 90000071` },
+			{ ...page, $filter: `UpdatedDate lt ${H.literal(state.origin)} and Id lt 90000021` },
 		]);
 		// every fixture's status is remembered; the read ended (a page shorter than the others): settled
 		expect(state.statuses.ids.split(',')).toHaveLength(120);
@@ -104,7 +104,11 @@ describe('events', () => {
 		expect(first.error).toBeUndefined();
 		expect(H.ids(first)).toEqual(H.expectedStatusChanged(emu, changes));
 		expect(H.ids(first)).toEqual([90000011, 90000020]);
-		expect(first.items[0].json.Status).toEqual({ Primary: 'IN PROGRESS', Extended: 'ON SITE' });
+		expect(first.items[0].json.Status).toEqual({ Primary: 'IN PROGRESS', Extended: 'ON SITE', CanCreateInvoice: false });
+		// each item says what the status was before the change
+		const before11 = emu.state.workOrderChanges.find((c) => c.seq > changes && c.workOrderId === 90000011).statusBefore;
+		expect(first.items[0].json.PreviousStatus).toEqual(before11);
+		expect(first.items[1].json.PreviousStatus).toEqual({ Primary: extendedOnly.Primary, Extended: extendedOnly.Extended });
 
 		// the new work order is now known: its status change is reported
 		const next = H.changeMark(emu);
@@ -114,6 +118,7 @@ describe('events', () => {
 		const second = await trigger.poll();
 		expect(H.ids(second)).toEqual(H.expectedStatusChanged(emu, next));
 		expect(H.ids(second)).toEqual([created.Id]);
+		expect(second.items[0].json).toMatchObject({ Status: { Primary: 'IN PROGRESS', Extended: 'EN ROUTE' }, PreviousStatus: { Primary: 'OPEN', Extended: 'DISPATCH CONFIRMED' } });
 	});
 
 	test('Fetch Test Event (manual mode): the most recent matching work order, without touching the trigger state', async () => {

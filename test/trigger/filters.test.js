@@ -33,7 +33,7 @@ describe('filters', () => {
 		['Primary Statuses', { statuses: 'COMPLETED' }, "Status/Primary eq 'COMPLETED'", (w) => w.Status.Primary === 'COMPLETED'],
 		['Trades', { trades: 'PLUMBING, ELECTRICAL' }, "(Trade eq 'PLUMBING' or Trade eq 'ELECTRICAL')", (w) => ['PLUMBING', 'ELECTRICAL'].includes(w.Trade)],
 		['Categories', { categories: 'REPAIR' }, "Category eq 'REPAIR'", (w) => w.Category === 'REPAIR'],
-		['OData Filter', { filter: 'Nte gt 1000 or IsRecall' }, '(Nte gt 1000 or IsRecall)', (w) => w.Nte > 1000 || w.IsRecall],
+		['OData Filter', { filter: "Nte gt 1000 or contains(Location/Name,'Plano')" }, "(Nte gt 1000 or contains(Location/Name,'Plano'))", (w) => w.Nte > 1000 || w.LocationId === 505],
 	])('%s: sent in $filter with the cursor, only matching work orders emitted', async (_, filters, clause, matches) => {
 		const { emu, result, cursor, changes, reads } = await pollWith(filters, (e) => {
 			e.createWorkOrders([
@@ -46,7 +46,7 @@ describe('filters', () => {
 			e.updateWorkOrder(90000021, { LocationId: 503, Trade: 'PLUMBING' });
 		});
 		expect(reads).toEqual([
-			{ status: 200, $filter: `UpdatedDate ge ${cursor} and ${clause}`, $orderby: 'UpdatedDate asc,Id asc', $top: '50', $skip: '0', $count: 'true' },
+			{ status: 200, $filter: `UpdatedDate ge ${H.literal(cursor)} and ${clause}`, $orderby: 'UpdatedDate asc,Id asc', $top: '50', $skip: '0', $count: 'true' },
 		]);
 		const expected = H.expectedUpdated(emu, changes, matches);
 		expect(expected.length).toBeGreaterThan(0);
@@ -66,7 +66,7 @@ describe('filters', () => {
 			},
 		);
 		expect(reads[0].$filter).toBe(
-			`UpdatedDate ge ${cursor} and LocationId eq 502 and (Trade eq 'O''BRIEN ELECTRIC' or Trade eq 'HVAC') and Category eq 'REPAIR' and (Nte ge 100) and Status/Primary eq 'OPEN'`,
+			`UpdatedDate ge ${H.literal(cursor)} and LocationId eq 502 and (Trade eq 'O''BRIEN ELECTRIC' or Trade eq 'HVAC') and Category eq 'REPAIR' and (Nte ge 100) and Status/Primary eq 'OPEN'`,
 		);
 		expect(H.ids(result)).toEqual(H.expectedUpdated(emu, changes).slice(0, 1));
 	});
@@ -82,7 +82,7 @@ describe('filters', () => {
 		const from = H.mark(emu);
 		const first = await trigger.poll();
 		expect(H.ids(first)).toEqual([a]);
-		expect(H.reads(emu, from)[0].$filter).toBe(`UpdatedDate ge ${cursor} and LocationId eq 501`);
+		expect(H.reads(emu, from)[0].$filter).toBe(`UpdatedDate ge ${H.literal(cursor)} and LocationId eq 501`);
 		// out of COMPLETED (seen, not emitted), then back into it: emitted again
 		emu.advanceTime(61);
 		emu.setWorkOrderStatus(a, 'IN PROGRESS', 'RETURN TRIP');

@@ -7,7 +7,10 @@
  * test depends on nothing another test did. Polls run through n8n-core's real poll path
  * (harness.activate / trigger.poll(), harness.poll({ mode: 'manual' })).
  */
+const path = require('path');
 const { CREDENTIAL_TYPES, apiRequests, closeServicesAfterEach, serviceWithCredential, useFileHarness } = require('../support');
+
+const { serviceDateTime } = require(path.resolve(__dirname, '..', '..', 'dist', 'nodes', 'WorkOrderService', 'helpers', 'dateTime'));
 
 const TRIGGER_TYPE = 'n8n-nodes-work-order-service.workOrderServicePollingTrigger';
 const TRIGGER_NAME = 'Work Order Service Trigger';
@@ -64,6 +67,14 @@ function triggerWorkflow(spec) {
 		connections: { [TRIGGER_NAME]: { main: [[{ node: 'Next', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1', ...(spec.timezone ? { timezone: spec.timezone } : {}) },
 	};
+}
+
+/**
+ * An instant (ISO text or ms) as the trigger writes it into $filter: US Eastern local time with its
+ * explicit offset (`2026-11-01T01:30:00.000-04:00`).
+ */
+function literal(instant) {
+	return serviceDateTime(typeof instant === 'number' ? instant : Date.parse(instant));
 }
 
 /** The ids of emitted items. */
@@ -137,6 +148,7 @@ module.exports = {
 	freshService,
 	triggerWorkflow,
 	ids,
+	literal,
 	stateOf,
 	reads,
 	mark,

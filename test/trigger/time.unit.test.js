@@ -41,7 +41,31 @@ describe('time', () => {
 		expect(new Date(time.zonedWallTimeToInstant(wallMs, zone)).toISOString()).toBe(expected);
 	});
 
-	test('the cursor literal is UTC with milliseconds and Z (no "+" to be read as a space in a query string)', () => {
+	test.each([
+		// a plain date-time the service wrote is US Eastern local time (daylight saving included), never UTC
+		['2026-07-01T12:00:00', '2026-07-01T16:00:00.000Z'],
+		['2026-01-15T12:00:00.500', '2026-01-15T17:00:00.500Z'],
+		['2026-11-01T01:30:00', '2026-11-01T05:30:00.000Z'], // the fall-back overlap: the earlier instant
+		['2026-03-08T02:30:00', '2026-03-08T07:30:00.000Z'], // the spring-forward gap: moved forward
+		['2026-11-01T01:30:00-05:00', '2026-11-01T06:30:00.000Z'], // an offset wins
+		['2026-11-01T01:30:00Z', '2026-11-01T01:30:00.000Z'],
+	])('serviceInstant(%s) = %s', (text, expected) => {
+		expect(new Date(time.serviceInstant(text)).toISOString()).toBe(expected);
+	});
+
+	test.each([
+		['2026-07-01T16:00:00Z', '2026-07-01T12:00:00.000-04:00'],
+		['2026-01-15T17:00:00.250Z', '2026-01-15T12:00:00.250-05:00'],
+		['2026-11-01T05:30:00Z', '2026-11-01T01:30:00.000-04:00'],
+		['2026-11-01T06:30:00Z', '2026-11-01T01:30:00.000-05:00'],
+		['2026-03-08T07:00:00Z', '2026-03-08T03:00:00.000-04:00'],
+		['2026-03-08T06:59:59.999Z', '2026-03-08T01:59:59.999-05:00'],
+	])('the $filter literal of %s is US Eastern with its explicit offset: %s', (instant, literal) => {
+		expect(time.filterLiteral(Date.parse(instant))).toBe(literal);
+		expect(Date.parse(literal)).toBe(Date.parse(instant));
+	});
+
+	test('the state keeps instants in UTC (toODataInstant), no "+" anywhere', () => {
 		expect(time.toODataInstant(Date.parse('2026-03-29T01:30:00+02:00'))).toBe('2026-03-28T23:30:00.000Z');
 		expect(time.parseHttpDate('Sun, 29 Mar 2026 01:30:05 GMT')).toBe(Date.parse('2026-03-29T01:30:05Z'));
 		expect(time.parseHttpDate('soon')).toBeUndefined();

@@ -62,7 +62,7 @@ describe('positiveInteger (required IDs: numbers or digit strings, never clamped
 		['061001', 61001],
 		[61001.0, 61001],
 		[BigInt(90000001), 90000001],
-		['9007199254740991', 9007199254740991],
+		['2147483647', 2147483647],
 	])('accepts %p as %p', (input, expected) => {
 		expect(v.positiveInteger(node, 0, proposal, input)).toBe(expected);
 	});
@@ -82,6 +82,8 @@ describe('positiveInteger (required IDs: numbers or digit strings, never clamped
 		['5/6', /positive whole number/],
 		[Infinity, /positive whole number/],
 		[NaN, /positive whole number, got NaN/],
+		[2 ** 31, /too large \(at most 2147483647, the service's 32-bit range\)/],
+		['3000000000', /too large/],
 		[2 ** 53, /too large/],
 		['9007199254740993', /too large/],
 		[true, /positive whole number/],
@@ -166,22 +168,23 @@ describe('work order search ("From List"): the OData $filter for what the user t
 	test.each([
 		['', undefined],
 		['   ', undefined],
-		['90000003', "Id eq 90000003 or Number eq '90000003'"],
-		[' 0090000003 ', "Id eq 90000003 or Number eq '0090000003'"],
-		['0', "Number eq '0'"],
-		['1234567890123456', "Number eq '1234567890123456'"],
-		['HVAC', "Number eq 'HVAC' or PurchaseNumber eq 'HVAC' or Trade eq 'HVAC' or Category eq 'HVAC' or Status/Primary eq 'HVAC' or LocationName eq 'HVAC' or StoreId eq 'HVAC'"],
+		['90000003', "Id eq 90000003 or contains(Number,'90000003') or contains(Location/Name,'90000003') or contains(Location/StoreId,'90000003')"],
+		[' 0090000003 ', "Id eq 90000003 or contains(Number,'0090000003') or contains(Location/Name,'0090000003') or contains(Location/StoreId,'0090000003')"],
+		['0', "contains(Number,'0') or contains(Location/Name,'0') or contains(Location/StoreId,'0')"],
+		['1234567890123456', "contains(Number,'1234567890123456') or contains(Location/Name,'1234567890123456') or contains(Location/StoreId,'1234567890123456')"],
+		['HVAC', "contains(Number,'HVAC') or contains(Location/Name,'HVAC') or contains(Location/StoreId,'HVAC')"],
+		['Dallas Downtown', "contains(Number,'Dallas Downtown') or contains(Location/Name,'Dallas Downtown') or contains(Location/StoreId,'Dallas Downtown')"],
 	])('%p -> %p', (input, expected) => {
 		expect(search.workOrderSearchFilter(input)).toBe(expected);
 	});
 	test("quotes are doubled, so typed text cannot end the literal (O'Neil' or 1 eq 1)", () => {
 		const filter = search.workOrderSearchFilter("O'Neil' or 1 eq 1");
-		expect(filter.startsWith("Number eq 'O''Neil'' or 1 eq 1' or ")).toBe(true);
+		expect(filter.startsWith("contains(Number,'O''Neil'' or 1 eq 1') or ")).toBe(true);
 		// every literal is closed: an even number of quotes
 		expect((filter.match(/'/g) || []).length % 2).toBe(0);
 	});
 	test('result names: number, trade / category, location, status; the number and the ID both when they differ', () => {
-		const w = { Id: 90000001, Number: '90000001', Trade: 'HVAC', Category: 'PREVENTIVE MAINTENANCE', LocationName: 'Store #501 Dallas Downtown', Status: { Primary: 'OPEN', Extended: 'DISPATCH CONFIRMED' } };
+		const w = { Id: 90000001, Number: '90000001', Trade: 'HVAC', Category: 'PREVENTIVE MAINTENANCE', Location: { Id: 501, StoreId: '501', Name: 'Store #501 Dallas Downtown' }, Status: { Primary: 'OPEN', Extended: 'DISPATCH CONFIRMED' } };
 		expect(search.workOrderListName(w)).toBe('90000001 · HVAC / PREVENTIVE MAINTENANCE · Store #501 Dallas Downtown · OPEN');
 		expect(search.workOrderListName({ ...w, Number: 'WO-77' })).toBe('WO-77 (ID 90000001) · HVAC / PREVENTIVE MAINTENANCE · Store #501 Dallas Downtown · OPEN');
 		expect(search.workOrderListName({ Id: 5 })).toBe('5');

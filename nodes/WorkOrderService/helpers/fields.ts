@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { WORK_ORDER_SEARCH_HINT } from './workOrderSearch';
+
 /** Parameter definitions used by several operations (display options are added per operation). */
 
 /**
@@ -20,6 +22,7 @@ export const workOrderIdField: INodeProperties = {
 			name: 'list',
 			type: 'list',
 			placeholder: 'Select a work order...',
+			hint: WORK_ORDER_SEARCH_HINT,
 			typeOptions: {
 				searchListMethod: 'searchWorkOrders',
 				searchable: true,

@@ -8,6 +8,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 export const INT64_MAX = '9223372036854775807';
 const WHOLE_NUMBER = 'a whole number of 1 or more';
+const INT32_MAX = 2147483647;
+const INT32_RULE = `a whole number from 1 to ${INT32_MAX}`;
 const INT64_RULE = `a whole number from 1 to ${INT64_MAX}, given as a string of digits`;
 export const TEXT_ANSWER_MAX_LENGTH = 500;
 
@@ -84,8 +86,8 @@ export function isBlank(value: unknown): boolean {
 }
 
 /**
- * A positive whole number that JavaScript holds exactly (IDs, attempt numbers), given as a number
- * or as a string of digits (parameters are text; expressions return either). Nothing is ever
+ * A positive whole number in the service's 32-bit range, 1 to 2147483647 (IDs, attempt numbers,
+ * counts: every one the reference types int32), given as a number or as a string of digits (parameters are text; expressions return either). Nothing is ever
  * clamped or rounded: 0, negatives, fractions and anything but digits are refused.
  */
 export function positiveInteger(node: INode, itemIndex: number, field: Field, value: unknown): number {
@@ -99,9 +101,8 @@ export function positiveInteger(node: INode, itemIndex: number, field: Field, va
 		throw refuse('must be a positive whole number');
 	}
 	if (n < 1) throw refuse('must be 1 or greater');
-	if (!Number.isSafeInteger(n)) {
-		throw refuse('is too large (at most 9007199254740991)', 'a whole number from 1 to 9007199254740991');
-	}
+	// the service's IDs, counts and ordinals are int32 (service-reference.md); note IDs have int64Id
+	if (n > INT32_MAX) throw refuse(`is too large (at most ${INT32_MAX}, the service's 32-bit range)`, INT32_RULE);
 	return n;
 }
 

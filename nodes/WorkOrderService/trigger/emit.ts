@@ -96,18 +96,39 @@ export function statusDecision(version: WorkOrderVersion, before: string | undef
 	return rule.unknownStatus === 'emit' && matches ? 'unknown' : 'skip';
 }
 
+/** A remembered status signature as the work order's Status shape: `{ Primary, Extended }` (empty parts null). */
+export function statusOfSignature(signature: string | undefined): IDataObject | null {
+	if (signature === undefined) return null;
+	const [primary, extended = ''] = signature.split('\u001f');
+	return { Primary: primary === '' ? null : primary, Extended: extended === '' ? null : extended };
+}
+
+/**
+ * A Status Changed item: the work order as the service sent it, and `PreviousStatus`, the status
+ * the trigger saw before this change (`{ Primary, Extended }`; null when it did not know it).
+ */
+function statusChangedItem(record: IDataObject, before: string | undefined): IDataObject {
+	const item: IDataObject = {};
+	for (const [key, value] of Object.entries(record)) {
+		Object.defineProperty(item, key, { value, enumerable: true, writable: true, configurable: true });
+	}
+	item.PreviousStatus = statusOfSignature(before);
+	return item;
+}
+
 /**
  * The items of the newest versions: all of them, or with a status memory (Status Changed) those
- * whose status changed, remembering each one's status now. `unknown`: items emitted without a
- * known earlier status.
+ * whose status changed (with the status before it), remembering each one's status now.
+ * `unknown`: items emitted without a known earlier status.
  */
 export function itemsToEmit(newest: WorkOrderVersion[], memory: StatusMemory | undefined, rule: StatusRule): { items: IDataObject[]; unknown: number } {
 	if (!memory) return { items: newest.map((version) => version.record), unknown: 0 };
 	const items: IDataObject[] = [];
 	let unknown = 0;
 	for (const version of newest) {
-		const decision = statusDecision(version, memory.get(version.id), memory.forgot(version.id), rule);
-		if (decision !== 'skip') items.push(version.record);
+		const before = memory.get(version.id);
+		const decision = statusDecision(version, before, memory.forgot(version.id), rule);
+		if (decision !== 'skip') items.push(statusChangedItem(version.record, before));
 		if (decision === 'unknown') unknown++;
 		memory.set(version.id, statusSignature(version.record));
 	}

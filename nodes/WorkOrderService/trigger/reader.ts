@@ -5,7 +5,7 @@ import { headerValue } from '../auth/http';
 import type { WorkOrderServiceClient } from '../transport';
 import { ODATA_VALUE_LIST, PAGE_SIZE, fetchPage, readPage, type Page } from '../transport/paging';
 import { joinClauses } from './filter';
-import { instantOf, parseDateTime, parseHttpDate, toODataInstant } from './time';
+import { filterLiteral, instantOf, parseHttpDate, serviceInstant } from './time';
 import { ID_TEXT, contentDigest, versionKey } from './state';
 
 /**
@@ -55,13 +55,13 @@ export interface WindowRead {
 	requests: number;
 }
 
-/** The instant of a record's date field: its `...Dto` twin (with offset), else the field if it has an offset. */
+/**
+ * The instant of a work order's date field: its twin under the work order's name for it
+ * (`UpdatedDate_DTO`, with the offset, possibly in the location's zone), else the plain field:
+ * with an offset as given, without one as US Eastern local time (the service's zone), never UTC.
+ */
 export function recordInstant(record: IDataObject, field: DateField | 'CreatedDate'): number | undefined {
-	const withOffset = instantOf(record[`${field}Dto`]) ?? instantOf(record[field]);
-	if (withOffset !== undefined) return withOffset;
-	// No offset anywhere (not what the service sends): read the wall time as UTC.
-	const plain = record[field];
-	return typeof plain === 'string' ? parseDateTime(plain)?.wallMs : undefined;
+	return instantOf(record[`${field}_DTO`]) ?? serviceInstant(record[field]);
 }
 
 function idOf(record: IDataObject): { id: string; idValue: bigint } | undefined {
@@ -143,7 +143,7 @@ function windowResult(progress: WindowProgress, complete: boolean): WindowRead {
 /** The window's own query ($filter and $orderby; the page's $top/$skip/$count come from ODATA_VALUE_LIST). */
 export function windowQuery(options: Pick<WindowOptions, 'clauses' | 'field' | 'fromMs'>): IDataObject {
 	const { field } = options;
-	const filter = joinClauses([`${field} ge ${toODataInstant(options.fromMs)}`, ...options.clauses]) as string;
+	const filter = joinClauses([`${field} ge ${filterLiteral(options.fromMs)}`, ...options.clauses]) as string;
 	return { $filter: filter, $orderby: `${field} asc,Id asc` };
 }
 
@@ -250,8 +250,8 @@ export interface BaselinePage {
 	serviceNow?: number;
 }
 
-/** The fields the baseline needs: the Id, the status and the date it is compared with. */
-export const BASELINE_SELECT = 'Id,Status,UpdatedDate,UpdatedDateDto';
+/** The fields the baseline needs: the Id, the status and the date it is compared with (the work order's properties). */
+export const BASELINE_SELECT = 'Id,Status,UpdatedDate,UpdatedDate_DTO';
 
 interface BaselineQuery {
 	clauses: string[];
@@ -261,7 +261,7 @@ interface BaselineQuery {
 
 /** The query of one status page: updated before T0, below `before`, highest Id first. */
 export function baselineQuery(options: BaselineQuery): IDataObject {
-	const clauses = [`UpdatedDate lt ${toODataInstant(options.originMs)}`];
+	const clauses = [`UpdatedDate lt ${filterLiteral(options.originMs)}`];
 	if (options.before !== undefined) clauses.push(`Id lt ${options.before.toString()}`);
 	const filter = joinClauses([...clauses, ...options.clauses]) as string;
 	return { $filter: filter, $orderby: 'Id desc', $top: PAGE_SIZE, $select: BASELINE_SELECT };

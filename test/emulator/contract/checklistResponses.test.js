@@ -45,7 +45,8 @@ describe('POST /checklists/CheckListResponse', () => {
       EntityTypeId: 0,
       Attempt: 1,
       UpdatedDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?$/),
-      UpdatedDateDto: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00$/),
+      UpdatedDateStr: expect.stringMatching(/^\d\d\/\d\d\/\d{4} \d\d:\d\d [AP]M$/),
+      UpdatedDateDto: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?-0[56]:00$/), // the location's zone (Dallas)
     });
     expect(r.body.CheckListResponsePicture).toEqual({
       Id: 0,
@@ -68,7 +69,7 @@ describe('POST /checklists/CheckListResponse', () => {
       const r = await submit(t, answer({ Answer: word }));
       expect([word, r.status, r.body.CheckListResponse.Answer]).toEqual([word, 201, word.toLowerCase()]);
     }
-    const b = await submit(t, answer({ Answer: true }));
+    const b = await submit(t, answer({ Answer: true }), null, 'Answer is a string (a number is allowed, not a boolean)');
     expect([b.status, b.body.CheckListResponse.Answer]).toEqual([201, 'true']);
     expectError(await submit(t, answer({ Answer: 'maybe' })), 400, 3007);
     expectError(await submit(t, answer({ Answer: '2' })), 400, 3007);
@@ -146,12 +147,12 @@ describe('POST /checklists/CheckListResponse', () => {
     for (const f of ['CheckListQuestionID', 'ProviderID', 'TechnicianID', 'EntityID', 'Attempt']) {
       const req = answer({ Answer: 'yes' });
       delete req[f];
-      const r = await submit(t, req);
+      const r = await submit(t, req, null, `${f} is required`);
       expectError(r, 400, 2007);
       expect(r.body.ErrorMessage).toContain(f);
     }
-    expectError(await submit(t, answer({ Answer: 'yes', ProviderID: 'acme' })), 400, 2006);
-    expectError(await submit(t, answer({ Answer: 'yes', Attempt: 1.5 })), 400, 2006);
+    expectError(await submit(t, answer({ Answer: 'yes', ProviderID: 'acme' }), null, 'ProviderID is an integer'), 400, 2006);
+    expectError(await submit(t, answer({ Answer: 'yes', Attempt: 1.5 }), null, 'Attempt is an integer'), 400, 2006);
     const zero = await submit(t, answer({ Answer: 'yes', Attempt: 0 }));
     expectError(zero, 400, 3014);
     expect(zero.body.ErrorMessage).toMatch(/visit/);
@@ -173,7 +174,7 @@ describe('POST /checklists/CheckListResponse', () => {
       DocumentPath: expect.stringMatching(/^#workorders\/\S+$/),
       ThumbnailPath: expect.stringMatching(/^#workorders\/\S+$/),
       HasThumbnail: true,
-      UpdatedBy: null,
+      UpdatedBy: fx.users.subscriber.userId,
     });
     expect(pic.Id).toBeGreaterThan(0);
     const stored = emu.state.checklistResponses.at(-1);
@@ -227,23 +228,25 @@ describe('POST /checklists/CheckListResponse', () => {
 
   test('malformed requests: not multipart 415, missing JSON part 400, bad JSON 400, broken multipart 400', async () => {
     const t = await token();
-    const asJson = await api('POST', '/checklists/CheckListResponse', { token: t, json: answer({ Answer: 'yes' }) });
+    const asJson = await api('POST', '/checklists/CheckListResponse', { token: t, json: answer({ Answer: 'yes' }), deliberate: 'the call takes multipart' });
     expectError(asJson, 415, 2002);
     const fd = new FormData();
     fd.append('file', new Blob([Buffer.from('x')], { type: 'image/png' }), 'x.png');
-    expectError(await api('POST', '/checklists/CheckListResponse', { token: t, body: fd }), 400, 2005);
-    expectError(await submit(t, '{"CheckListQuestionID": 9101,'), 400, 2001);
-    expectError(await submit(t, '[1,2]'), 400, 2006);
+    expectError(await api('POST', '/checklists/CheckListResponse', { token: t, body: fd, deliberate: 'no CheckListResponseRequest part' }), 400, 2005);
+    expectError(await submit(t, '{"CheckListQuestionID": 9101,', null, 'not JSON'), 400, 2001);
+    expectError(await submit(t, '[1,2]', null, 'not an object'), 400, 2006);
     const broken = await api('POST', '/checklists/CheckListResponse', {
       token: t,
       body: '--abc\r\nContent-Disposition: form-data; name="CheckListResponseRequest"\r\n\r\n{}',
       headers: { 'content-type': 'multipart/form-data; boundary=abc' },
+      deliberate: 'a broken multipart body',
     });
     expectError(broken, 400, 2005);
     const noBoundary = await api('POST', '/checklists/CheckListResponse', {
       token: t,
       body: 'x',
       headers: { 'content-type': 'multipart/form-data' },
+      deliberate: 'multipart without a boundary',
     });
     expectError(noBoundary, 400, 2005);
     expect(emu.state.checklistResponses).toHaveLength(0);

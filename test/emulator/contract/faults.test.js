@@ -120,10 +120,10 @@ describe('fault switches', () => {
     emu.failNext({ method: 'POST', status: 503, count: 2, headers: { 'Retry-After': '3' } });
     expect((await api('GET', wo, { token: t })).status).toBe(200);
     for (let i = 0; i < 2; i++) {
-      const d = await api('POST', `${wo}/notes`, { token: t, json: { NoteData: 'x' } });
+      const d = await api('POST', `${wo}/notes`, { token: t, json: { Note: 'x' } });
       expect([d.status, d.text, d.headers.get('retry-after')]).toEqual([503, '', '3']);
     }
-    expect((await api('POST', `${wo}/notes`, { token: t, json: { NoteData: 'x' } })).status).toBe(201);
+    expect((await api('POST', `${wo}/notes`, { token: t, json: { Note: 'x' } })).status).toBe(201);
     expect(emu.requests.filter((r) => r.injected).map((r) => r.status)).toEqual([500, 502, 400, 503, 503]);
   });
 
@@ -154,7 +154,7 @@ describe('fault switches', () => {
     expect(emu.state.proposals[fx.proposals.open].Status).toBe('Approved');
     const before = emu.notesOf(wo).length;
     emu.failNext({ path: `/api/v3/workorders/${wo}/notes`, status: 500, afterProcessing: true });
-    expect((await api('POST', `/workorders/${wo}/notes`, { token: t, json: { NoteData: 'maybe saved' } })).status).toBe(500);
+    expect((await api('POST', `/workorders/${wo}/notes`, { token: t, json: { Note: 'maybe saved' } })).status).toBe(500);
     expect(emu.notesOf(wo)).toHaveLength(before + 1);
   });
 

@@ -93,12 +93,15 @@ async function jwtLogin(who = 'contractor') {
 
 /**
  * @param {string} method @param {string} p path under /api/v3
- * @param {{ token?: string, json?: any, body?: any, headers?: Record<string, string> }} [o]
+ * @param {{ token?: string, json?: any, body?: any, headers?: Record<string, string>, deliberate?: string }} [o]
+ *   `deliberate`: why the request departs from the service's reference on purpose (a test of a
+ *   refusal); the contract test does not count it (test/contract/README.md)
  */
 async function api(method, p, o = {}) {
   /** @type {Record<string, string>} */
   const headers = {};
   if (o.token) headers.authorization = `Bearer ${o.token}`;
+  if (o.deliberate) headers['x-contract-deliberate'] = o.deliberate;
   let body = o.body;
   if (o.json !== undefined) {
     headers['content-type'] = 'application/json';
@@ -156,9 +159,20 @@ function answer(extra) {
 
 /**
  * @param {string} tok @param {any} request @param {{ name?: string, data?: Buffer, type?: string } | null} [file]
+ * @param {string} [deliberate] why the request is invalid on purpose (see api)
  */
-function submit(tok, request, file = null) {
-  return api('POST', '/checklists/CheckListResponse', { token: tok, body: checklistForm(request, file) });
+function submit(tok, request, file = null, deliberate = undefined) {
+  return api('POST', '/checklists/CheckListResponse', { token: tok, body: checklistForm(request, file), deliberate });
+}
+
+/**
+ * An OData error answer (ASP.NET OData): 400 `{ error: { code, message, details } }`.
+ * @param {{ status: number, body: any }} r @param {string | RegExp} [message]
+ */
+function expectODataError(r, message) {
+  expect(r.status).toBe(400);
+  expect(r.body).toEqual({ error: { code: '', message: expect.stringMatching(/^The query specified in the URI is not valid\. /), details: [] } });
+  if (message !== undefined) expect(r.body.error.message).toMatch(message);
 }
 
 /** @param {{ status: number, body: any }} r @param {number} status @param {number} [code] */
@@ -185,11 +199,11 @@ async function restart(opts) {
  * GET /odata/workorders with the given OData options (each value percent-encoded, '+' as %2B).
  * @param {string} t @param {Record<string, string | number>} opts @param {string} [path]
  */
-function odata(t, opts, path = '/odata/workorders') {
+function odata(t, opts, path = '/odata/workorders', deliberate = undefined) {
   const qs = Object.entries(opts)
     .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
     .join('&');
-  return api('GET', `${path}?${qs}`, { token: t });
+  return api('GET', `${path}?${qs}`, { token: t, deliberate });
 }
 
 /** Ids of an OData answer. @param {{ body: any }} r @returns {number[]} */
@@ -231,6 +245,7 @@ module.exports = {
   answer,
   submit,
   expectError,
+  expectODataError,
   restart,
   odata,
   idsOf,

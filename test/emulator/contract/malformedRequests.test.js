@@ -26,19 +26,20 @@ useEmulator((e) => {
 describe('errors, paths and malformed requests', () => {
   test('unknown paths are 404 with the error body; a known path with the wrong method is 405 with Allow', async () => {
     const t = await token();
-    expectError(await api('GET', '/nothing/here', { token: t }), 404, 5000);
-    const v2 = await fetch(`${emu.baseUrl}/v2/workorders`);
+    const why = 'a path or method the service does not have';
+    expectError(await api('GET', '/nothing/here', { token: t, deliberate: why }), 404, 5000);
+    const v2 = await fetch(`${emu.baseUrl}/v2/workorders`, { headers: { 'x-contract-deliberate': why } });
     expect(v2.status).toBe(404);
     const other = await fetch(`${emu.origin}/elsewhere`);
     expect(other.status).toBe(404);
-    const m = await api('DELETE', `/workorders/${fx.workOrders.checklist}`, { token: t });
+    const m = await api('DELETE', `/workorders/${fx.workOrders.checklist}`, { token: t, deliberate: why });
     expectError(m, 405, 5001);
     expect(m.headers.get('allow')).toBe('GET');
   });
 
   test('path segments are percent-decoded one by one; an encoded slash or .. never reaches another resource', async () => {
     const t = await token();
-    const auth = { authorization: `Bearer ${t}` };
+    const auth = { authorization: `Bearer ${t}`, 'x-contract-deliberate': 'paths that must not reach another resource' };
     const ok = await raw('GET', `/api/v3/odata/workorders%28${fx.workOrders.checklist}%29`, { headers: auth });
     expect(ok.status).toBe(200);
     for (const p of [
@@ -56,7 +57,7 @@ describe('errors, paths and malformed requests', () => {
 
   test('garbage never crashes the server: bad JSON, huge ids, wrong content types, truncated multipart', async () => {
     const t = await token();
-    const auth = { authorization: `Bearer ${t}` };
+    const auth = { authorization: `Bearer ${t}`, 'x-contract-deliberate': 'garbage on purpose' };
     const cases = [
       raw('POST', `/api/v3/workorders/${fx.workOrders.checklist}/notes`, { headers: { ...auth, 'content-type': 'application/json' }, body: '\u0000\u0001{{' }),
       raw('POST', `/api/v3/workorders/${fx.workOrders.checklist}/notes`, { headers: { ...auth, 'content-type': 'application/json' }, body: '{"NoteData":"x"} trailing' }),

@@ -10,7 +10,7 @@ const {
   useEmulator,
   token,
   api,
-  expectError,
+  expectODataError,
   odata,
   idsOf,
   expectedIds,
@@ -45,15 +45,23 @@ describe('OData $filter operators, precedence and literals', () => {
       ["Status/Primary ne 'Completed'", (w) => w.Status.Primary !== 'COMPLETED'],
       ["Trade gt 'hvac'", (w) => w.Trade.toLowerCase() > 'hvac'],
       ["Trade le 'HVAC'", (w) => w.Trade.toLowerCase() <= 'hvac'],
-      ['RecallWorkOrderId ne null', (w) => w.RecallWorkOrderId !== null],
-      ['RecallWorkOrderId eq null', (w) => w.RecallWorkOrderId === null],
-      ['RecallWorkOrderId gt 0', (w) => w.RecallWorkOrderId !== null],
+      ['RecallWorkOrder ne null', (w) => w.RecallWorkOrder !== null],
+      ['RecallWorkOrder eq null', (w) => w.RecallWorkOrder === null],
+      ['RecallWorkOrder gt 0', (w) => w.RecallWorkOrder !== null],
       ['IsInvoiced ne true', (w) => !w.IsInvoiced],
+      ["Location/StoreId eq 's502'", (w) => w.Location.StoreId === 'S502'],
+      ["Location/TimeZoneIanaName eq 'America/Chicago'", (w) => w.Location.TimeZoneIanaName === 'America/Chicago'],
+      ["contains(Description,'DRAIN')", (w) => w.Description.toLowerCase().includes('drain')],
+      ["startswith(Location/Name,'store #50') and endswith(Location/Name,'plano')", (w) => w.Location.Name === 'Store #505 Plano'],
+      ["tolower(Trade) eq 'hvac' and length(Category) gt 6", (w) => w.Trade === 'HVAC' && w.Category.length > 6],
+      ["indexof(Description,'request') ge 0", (w) => w.Description.toLowerCase().includes('request')],
+      ["substring(Number,7) eq '1'", (w) => w.Number.slice(7) === '1'],
+      ["not contains(Location/Name,'Dallas')", (w) => !w.Location.Name.includes('Dallas')],
     ];
     for (const [filter, pred] of cases) {
-      const r = await odata(t, { $filter: filter, $count: 'true', $top: 50 });
+      const r = await odata(t, { $filter: filter, $count: 'true', $top: 50 }, undefined, filter.startsWith('status/') ? 'property names are case-sensitive' : undefined);
       if (filter.startsWith('status/')) {
-        expectError(r, 400, 2008);
+        expectODataError(r, /Could not find a property named 'status'/);
         continue;
       }
       expect([filter, r.status]).toEqual([filter, 200]);
@@ -75,7 +83,8 @@ describe('OData $filter operators, precedence and literals', () => {
       ["not Trade eq 'HVAC' and LocationId eq 502", (w) => w.Trade !== 'HVAC' && w.LocationId === 502],
       ['((((LocationId eq 504))))', (w) => w.LocationId === 504],
       ['IsInvoiced', (w) => w.IsInvoiced],
-      ['not IsInvoiced and IsRecall', (w) => !w.IsInvoiced && w.IsRecall],
+      ['not IsInvoiced and IsCheckInDenied eq false', (w) => !w.IsInvoiced && !w.IsCheckInDenied],
+      ["contains(Location/Name,'Dallas') or contains(Location/StoreId,'S502')", (w) => w.LocationId === 501 || w.LocationId === 502],
       ["Status/Primary eq 'OPEN' OR Status/Primary EQ 'COMPLETED' AND Nte GE 900", (w) => w.Status.Primary === 'OPEN' || (w.Status.Primary === 'COMPLETED' && w.Nte >= 900)],
     ];
     for (const [filter, pred] of cases) {
@@ -87,7 +96,7 @@ describe('OData $filter operators, precedence and literals', () => {
     }
   });
 
-  test('syntax errors, unknown properties (anywhere in the tree), functions and mismatched types are 400 with code 2008', async () => {
+  test('syntax errors, unknown properties (anywhere in the tree), unknown functions and mismatched types are 400 with the OData error body', async () => {
     const t = await token();
     for (const bad of [
       "(Trade eq 'HVAC'",
@@ -100,7 +109,13 @@ describe('OData $filter operators, precedence and literals', () => {
       '()',
       '500',
       "Trade eq 'HVAC' or (LocationId eq 501 and Bogus eq 1)",
-      "startswith(Trade,'H')",
+      "Trade eq 'HVAC' or Location/Bogus eq 1",
+      "Status/Primary/Name eq 'x'",
+      "Notes/Count/Totals eq 1",
+      "substringof('H',Trade)",
+      "contains(Trade)",
+      "contains(LocationId,'5')",
+      "startswith(Trade,5)",
       "Trade eq 'unterminated",
       'UpdatedDate ge 5',
       'UpdatedDate ge true',
@@ -114,18 +129,17 @@ describe('OData $filter operators, precedence and literals', () => {
       "UpdatedDate ge datetime'tomorrow'",
       'UpdatedDate',
     ]) {
-      const r = await odata(t, { $filter: bad });
+      const r = await odata(t, { $filter: bad }, undefined, 'a $filter the service refuses');
       expect([bad, r.status]).toEqual([bad, 400]);
-      expectError(r, 400, 2008);
+      expectODataError(r);
     }
-    expectError(await odata(t, { $filter: '' }), 400, 2008);
+    expectODataError(await odata(t, { $filter: '' }));
   });
 
   test("an unencoded '+' of an offset arrives as a space: 400 naming the fix (%2B or Z)", async () => {
     const t = await token();
-    const r = await api('GET', '/odata/workorders?$filter=UpdatedDate ge 2026-03-29T01:30:00+01:00', { token: t });
-    expectError(r, 400, 2008);
-    expect(r.body.ErrorMessage).toContain('%2B');
+    const r = await api('GET', '/odata/workorders?$filter=UpdatedDate ge 2026-03-29T01:30:00+01:00', { token: t, deliberate: "a '+' sent unencoded" });
+    expectODataError(r, /%2B/);
     const ok = await api('GET', '/odata/workorders?$filter=UpdatedDate%20ge%202026-03-29T01:30:00%2B01:00&$count=true', { token: t });
     expect(ok.status).toBe(200);
   });
@@ -142,8 +156,8 @@ describe('OData dates: literal forms, instants, order', () => {
       '2031-05-06T07:08:09.1230000Z',
       '2031-05-06T09:08:09.123+02:00',
       '2031-05-06T02:08:09.123-05:00',
-      '2031-05-06T07:08:09.123', // no offset: the service's zone (UTC here)
-      "datetime'2031-05-06T07:08:09.123'",
+      '2031-05-06T03:08:09.123', // no offset: the service's zone (US Eastern, daylight saving time)
+      "datetime'2031-05-06T03:08:09.123'",
       "datetimeoffset'2031-05-06T07:08:09.123Z'",
       "'2031-05-06T07:08:09.123Z'",
       "'2031-05-06T08:08:09.123+01:00'",
@@ -153,18 +167,19 @@ describe('OData dates: literal forms, instants, order', () => {
       expect([lit, ge.status, idsOf(ge)]).toEqual([lit, 200, [wo.Id, later.Id]]);
       const eq = await odata(t, { $filter: `UpdatedDate eq ${lit}` });
       expect([lit, idsOf(eq)]).toEqual([lit, [wo.Id]]);
-      const gt = await odata(t, { $filter: `UpdatedDateDto gt ${lit}` });
+      const gt = await odata(t, { $filter: `UpdatedDate_DTO gt ${lit}` });
       expect([lit, idsOf(gt)]).toEqual([lit, [later.Id]]);
     }
     // sub-millisecond literals: .1231 is after the record's .123
     expect(idsOf(await odata(t, { $filter: 'UpdatedDate ge 2031-05-06T07:08:09.1231Z' }))).toEqual([later.Id]);
-    // without seconds, a date alone (midnight in the service's zone)
+    // without seconds, a date alone (midnight in the service's zone: US Eastern)
     expect(idsOf(await odata(t, { $filter: 'UpdatedDate ge 2031-05-06T07:08Z', $orderby: 'Id' }))).toEqual([wo.Id, later.Id]);
+    expect(idsOf(await odata(t, { $filter: 'UpdatedDate ge 2031-05-06T03:08:10', $orderby: 'Id' }))).toEqual([later.Id]);
     expect(idsOf(await odata(t, { $filter: 'UpdatedDate ge 2031-05-06', $orderby: 'Id' }))).toEqual([wo.Id, later.Id]);
     expect(idsOf(await odata(t, { $filter: 'UpdatedDate lt 2031-05-06 and UpdatedDate ge 2031-01-01' }))).toEqual([]);
     // a date property against another one
     const pp = await odata(t, { $filter: 'UpdatedDate gt CreatedDate', $count: 'true' });
-    expect(pp.body['@odata.count']).toBe(expectedIds((w) => Date.parse(w.UpdatedDateDto) > Date.parse(w.CreatedDateDto)).length);
+    expect(pp.body['@odata.count']).toBe(expectedIds((w) => Date.parse(w.UpdatedDate_DTO) > Date.parse(w.CreatedDate_DTO)).length);
   });
 
   test('$orderby on a date orders by instant, ties broken by Id ascending (also after desc)', async () => {
@@ -179,8 +194,10 @@ describe('OData dates: literal forms, instants, order', () => {
     const byIdDesc = await odata(t, { $filter: 'UpdatedDate ge 2030-12-01T00:00:00Z', $orderby: 'UpdatedDate desc,Id desc' });
     expect(idsOf(byIdDesc)).toEqual([c.Id, b.Id, a.Id, before.Id]);
     // the whole list ordered by UpdatedDate is ordered by instant
-    const all = await odata(t, { $orderby: 'UpdatedDateDto asc', $top: 50 });
-    const instants = all.body.value.map((/** @type {any} */ w) => Date.parse(w.UpdatedDateDto));
+    const all = await odata(t, { $orderby: 'UpdatedDate_DTO asc', $top: 50 });
+    const instants = all.body.value.map((/** @type {any} */ w) => Date.parse(w.UpdatedDate_DTO));
     expect([...instants].sort((x, y) => x - y)).toEqual(instants);
+    // the twins are in the locations' zones (Dallas: Central, Boston: Eastern): order by instant, not text
+    expect(new Set(all.body.value.map((/** @type {any} */ w) => w.UpdatedDate_DTO.slice(-6))).size).toBeGreaterThan(0);
   });
 });

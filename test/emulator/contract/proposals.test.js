@@ -77,11 +77,11 @@ describe('proposal status', () => {
   test('body: Content-Type application/json required (415), body required (400), bad JSON 400, non-object 400; {} is fine', async () => {
     const t = await token();
     const p = `/proposals/${fx.proposals.open}/onhold`;
-    expectError(await api('PUT', p, { token: t, body: 'Comments=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 2002);
-    expectError(await api('PUT', p, { token: t }), 400, 2003);
-    expectError(await api('PUT', p, { token: t, body: '', headers: { 'content-type': 'application/json' } }), 400, 2003);
-    expectError(await api('PUT', p, { token: t, json: '{"Comments": ' }), 400, 2001);
-    expectError(await api('PUT', p, { token: t, json: '["x"]' }), 400, 2006);
+    expectError(await api('PUT', p, { token: t, body: 'Comments=x', headers: { 'content-type': 'application/x-www-form-urlencoded' }, deliberate: 'a request the service refuses' }), 415, 2002);
+    expectError(await api('PUT', p, { token: t, deliberate: 'a request the service refuses' }), 400, 2003);
+    expectError(await api('PUT', p, { token: t, body: '', headers: { 'content-type': 'application/json' }, deliberate: 'a request the service refuses' }), 400, 2003);
+    expectError(await api('PUT', p, { token: t, json: '{"Comments": ', deliberate: 'a request the service refuses' }), 400, 2001);
+    expectError(await api('PUT', p, { token: t, json: '["x"]', deliberate: 'a request the service refuses' }), 400, 2006);
     expect(emu.state.proposals[fx.proposals.open].Status).toBe('Open');
     expect((await api('PUT', p, { token: t, json: {} })).status).toBe(204);
   });
@@ -91,9 +91,9 @@ describe('proposal status', () => {
     const id = fx.proposals.open;
     expectError(await api('PUT', `/proposals/${id}/open`, { token: t, json: { ProviderEmail: 'not-an-email' } }), 400, 2010);
     expectError(await api('PUT', `/proposals/${id}/open`, { token: t, json: { UserEmail: 'a@b' } }), 400, 2010);
-    expectError(await api('PUT', `/proposals/${id}/onhold`, { token: t, json: { ActionSource: 'Robot' } }), 400, 4006);
+    expectError(await api('PUT', `/proposals/${id}/onhold`, { token: t, json: { ActionSource: 'Robot' }, deliberate: 'a request the service refuses' }), 400, 4006);
     expectError(await api('PUT', `/proposals/${id}/reject`, { token: t, json: { RejectReasonCodeId: 99 } }), 400, 4007);
-    expectError(await api('PUT', `/proposals/${id}/reject`, { token: t, json: { RejectReasonCodeId: 'x' } }), 400, 2006);
+    expectError(await api('PUT', `/proposals/${id}/reject`, { token: t, json: { RejectReasonCodeId: 'x' }, deliberate: 'a request the service refuses' }), 400, 2006);
     expect(emu.state.proposals[id].Status).toBe('Open');
     const ok = await api('PUT', `/proposals/${id}/reject`, { token: t, json: { RejectReasonCodeId: 1, ActionSource: 'DecisionEngine' } });
     expect(ok.status).toBe(204);
@@ -152,22 +152,22 @@ describe('proposal status', () => {
     // false: ignored
     await api('PUT', `/proposals/${fx.proposals.rejected}/reject?useProposalAlertEmails=false`, { token: t, json: {} });
     expect(emu.state.notifications.at(-1).recipients).toEqual([fx.providers.main.email, fx.users.subscriber.email]);
-    expectError(await api('PUT', `/proposals/${fx.proposals.rejected}/reject?useProposalAlertEmails=maybe`, { token: t, json: {} }), 400, 4008);
+    expectError(await api('PUT', `/proposals/${fx.proposals.rejected}/reject?useProposalAlertEmails=maybe`, { token: t, json: {}, deliberate: 'a request the service refuses' }), 400, 4008);
   });
 
   test('useProposalAlertEmails is ignored on open, onhold and approve', async () => {
     const t = await token();
-    const r = await api('PUT', `/proposals/${fx.proposals.open}/onhold?useProposalAlertEmails=true`, { token: t, json: {} });
+    const r = await api('PUT', `/proposals/${fx.proposals.open}/onhold?useProposalAlertEmails=true`, { token: t, json: {}, deliberate: 'a request the service refuses' });
     expect(r.status).toBe(204);
     expect(emu.state.notifications.at(-1)).toMatchObject({ useProposalAlertEmails: false, recipients: [fx.providers.main.email, fx.users.subscriber.email] });
-    expect((await api('PUT', `/proposals/${fx.proposals.open}/approve?useProposalAlertEmails=maybe`, { token: t, json: {} })).status).toBe(204);
+    expect((await api('PUT', `/proposals/${fx.proposals.open}/approve?useProposalAlertEmails=maybe`, { token: t, json: {}, deliberate: 'a request the service refuses' })).status).toBe(204);
   });
 
   test('unknown proposal 404; a non-integer id 400; an unknown action 404', async () => {
     const t = await token();
     expectError(await api('PUT', '/proposals/12345/approve', { token: t, json: {} }), 404, 5004);
-    expectError(await api('PUT', '/proposals/abc/approve', { token: t, json: {} }), 400, 2004);
-    expectError(await api('PUT', `/proposals/${fx.proposals.open}/cancel`, { token: t, json: {} }), 404, 5000);
+    expectError(await api('PUT', '/proposals/abc/approve', { token: t, json: {}, deliberate: 'a request the service refuses' }), 400, 2004);
+    expectError(await api('PUT', `/proposals/${fx.proposals.open}/cancel`, { token: t, json: {}, deliberate: 'a request the service refuses' }), 404, 5000);
   });
 
   test('GET /proposals/RejectionReasons lists {Id, Code, Description}', async () => {

@@ -31,7 +31,7 @@ describe('request log and options', () => {
   test('each request is logged in order with method, paths, query, lower-cased headers, parsed body, status and attribution', async () => {
     const t = await token();
     emu.clearRequests();
-    await api('POST', `/workorders/${fx.workOrders.checklist}/notes?x=1&x=2&y=%20z`, { token: t, json: { NoteData: 'hello' }, headers: { 'X-Trace': 'abc' } });
+    await api('POST', `/workorders/${fx.workOrders.checklist}/notes?x=1&x=2&y=%20z`, { token: t, json: { Note: 'hello' }, headers: { 'X-Trace': 'abc' }, deliberate: 'query parameters the notes call does not take' });
     await api('GET', `/odata/workorders(${fx.workOrders.checklist})`, { token: t });
     expect(emu.requests).toHaveLength(2);
     const [a, b] = emu.requests;
@@ -40,15 +40,15 @@ describe('request log and options', () => {
       method: 'POST',
       path: `/api/v3/workorders/${fx.workOrders.checklist}/notes`,
       query: { x: ['1', '2'], y: ' z' },
-      body: { NoteData: 'hello' },
+      body: { Note: 'hello' },
       status: 201,
       clientId: fx.clients.main.clientId,
       username: fx.users.subscriber.username,
       tokenKind: 'oauth',
     });
     expect(a.headers['x-trace']).toBe('abc');
-    expect(a.rawBody?.toString()).toBe('{"NoteData":"hello"}');
-    expect(a.bodySize).toBe(20);
+    expect(a.rawBody?.toString()).toBe('{"Note":"hello"}');
+    expect(a.bodySize).toBe(16);
     expect(b.rawPath).toBe(`/api/v3/odata/workorders(${fx.workOrders.checklist})`);
     const tokenLog = emu.tokenRequests();
     expect(tokenLog).toHaveLength(0);
@@ -83,7 +83,8 @@ describe('request log and options', () => {
         body: fd,
       });
       expect(r.status).toBe(201);
-      expect((await r.json()).Size).toBe(big.length);
+      expect(await r.json()).toEqual([lean.state.attachments.at(-1).Id]);
+      expect(lean.state.attachments.at(-1).Size).toBe(big.length);
       const entry = lean.requests.at(-1);
       expect(entry?.rawBody).toBeUndefined();
       expect(entry?.bodySize).toBeGreaterThan(big.length);

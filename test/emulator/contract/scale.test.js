@@ -43,19 +43,19 @@ describe('tenants at scale and deployed date precision (trigger issue 17)', () =
   }
 
   test('datePrecisionMs 1000: the dates the service writes are whole seconds, so two changes within a second share UpdatedDate; setDatePrecision / POST /__emulator/time', async () => {
-    const e = await startEmulator({ datePrecisionMs: 1000 });
+    const e = await startEmulator({ datePrecisionMs: 1000, serviceTimeZone: 'UTC', twinsInLocationZone: false });
     try {
       expect(Object.values(e.state.workOrders).every((w) => /\.000$/.test(w.UpdatedDate) && /\.000$/.test(w.CallDate))).toBe(true);
       e.setClockSkew(Date.parse('2031-06-01T10:00:00.100Z') - Date.now());
       const a = e.setWorkOrderStatus(90000001, 'IN PROGRESS', 'ON SITE');
-      const first = a.UpdatedDateDto;
+      const first = a.UpdatedDate_DTO;
       const b = e.setWorkOrderStatus(90000001, 'COMPLETED', 'PENDING CONFIRMATION');
       expect(first).toBe('2031-06-01T10:00:00.000+00:00');
-      expect(b.UpdatedDateDto).toBe(first);
-      expect(e.createWorkOrder({ UpdatedDate: '2031-06-01T10:00:05.999Z' }).UpdatedDateDto).toBe('2031-06-01T10:00:05.000+00:00');
+      expect(b.UpdatedDate_DTO).toBe(first);
+      expect(e.createWorkOrder({ UpdatedDate: '2031-06-01T10:00:05.999Z' }).UpdatedDate_DTO).toBe('2031-06-01T10:00:05.000+00:00');
       const r = await fetch(`${e.origin}/__emulator/time`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ datePrecisionMs: 1 }) });
       expect((await r.json()).datePrecisionMs).toBe(1);
-      expect(e.updateWorkOrder(90000002, { UpdatedDate: '2031-06-01T10:00:05.999Z' }).UpdatedDateDto).toBe('2031-06-01T10:00:05.999+00:00');
+      expect(e.updateWorkOrder(90000002, { UpdatedDate: '2031-06-01T10:00:05.999Z' }).UpdatedDate_DTO).toBe('2031-06-01T10:00:05.999+00:00');
       expect(() => e.setDatePrecision(0)).toThrow(/datePrecisionMs/);
     } finally {
       await e.close();
@@ -84,8 +84,8 @@ describe('tenants at scale and deployed date precision (trigger issue 17)', () =
       const ids = [];
       let last;
       for (;;) {
-        const page = await get({ $filter: `UpdatedDate lt ${t0}${last ? ` and Id lt ${last}` : ''} and LocationId eq 502`, $orderby: 'Id desc', $top: 50, $select: 'Id,Status,UpdatedDateDto' });
-        expect(Object.keys(page.value[0] ?? { Id: 0, Status: 0, UpdatedDateDto: 0 })).toEqual(['Id', 'Status', 'UpdatedDateDto']);
+        const page = await get({ $filter: `UpdatedDate lt ${t0}${last ? ` and Id lt ${last}` : ''} and LocationId eq 502`, $orderby: 'Id desc', $top: 50, $select: 'Id,Status,UpdatedDate_DTO' });
+        expect(Object.keys(page.value[0] ?? { Id: 0, Status: 0, UpdatedDate_DTO: 0 })).toEqual(['Id', 'Status', 'UpdatedDate_DTO']);
         if (page.value.length === 0) break;
         ids.push(...page.value.map((/** @type {any} */ w) => w.Id));
         last = ids[ids.length - 1];
@@ -108,7 +108,7 @@ describe('tenants at scale and deployed date precision (trigger issue 17)', () =
       // ordering by another key selects the first records without sorting all: same as a full sort
       const byTrade = await get({ $orderby: 'Trade desc,UpdatedDate asc', $top: 50, $skip: 20 });
       const all = Object.values(e.state.workOrders).filter((w) => w.SubscriberId === 1001);
-      const sorted = [...all].sort((a, b) => (a.Trade < b.Trade ? 1 : a.Trade > b.Trade ? -1 : Date.parse(a.UpdatedDateDto) - Date.parse(b.UpdatedDateDto) || a.Id - b.Id));
+      const sorted = [...all].sort((a, b) => (a.Trade < b.Trade ? 1 : a.Trade > b.Trade ? -1 : Date.parse(a.UpdatedDate_DTO) - Date.parse(b.UpdatedDate_DTO) || a.Id - b.Id));
       expect(byTrade.value.map((/** @type {any} */ w) => w.Id)).toEqual(sorted.slice(20, 70).map((w) => w.Id));
     } finally {
       await e.close();

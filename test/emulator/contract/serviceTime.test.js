@@ -1,8 +1,9 @@
 'use strict';
 
 /**
- * The service's clock: its time zone (X local without offset, XDto with offset; fixed offsets,
- * daylight saving, setServiceTimeZone) and its skew against real time (clockSkewMs, advanceTime).
+ * The service's clock: its time zone (US Eastern by default: X local without offset; the offset
+ * twin X_DTO in the location's zone; fixed offsets, daylight saving, setServiceTimeZone) and its
+ * skew against real time (clockSkewMs, advanceTime).
  * Every test starts a fresh emulator on a free port (./helpers.js) and talks to it over real HTTP.
  */
 
@@ -25,30 +26,48 @@ useEmulator((e) => {
   fx = e.fixtures;
 });
 
-describe('the service time zone: X local without offset, XDto with offset', () => {
-  test('default UTC: X has no offset, XDto ends in +00:00, same wall time', async () => {
-    const wo = emu.createWorkOrder({ CallDate: '2026-03-29T01:30:00Z' });
-    expect(wo).toMatchObject({
-      CallDate: '2026-03-29T01:30:00.000',
-      CallDateDto: '2026-03-29T01:30:00.000+00:00',
-      CreatedDateDto: '2026-03-29T01:30:00.000+00:00',
-      UpdatedDateDto: '2026-03-29T01:30:00.000+00:00',
-      ScheduledDateDto: '2026-03-31T01:30:00.000+00:00',
+describe('the service time zone: X is US Eastern local time without offset, X_DTO the same instant with its offset', () => {
+  test('default US Eastern (daylight saving included); the twins in the location\'s zone (Dallas: US Central)', async () => {
+    expect(emu.serviceTimeZone).toBe('America/New_York');
+    const dallas = emu.createWorkOrder({ CallDate: '2026-03-29T01:30:00Z' }); // location 501, Dallas
+    expect(dallas).toMatchObject({
+      CallDate: '2026-03-28T21:30:00.000', // EDT (-04:00)
+      CallDate_DTO: '2026-03-28T20:30:00.000-05:00', // CDT
+      CreatedDate_DTO: '2026-03-28T20:30:00.000-05:00',
+      UpdatedDate_DTO: '2026-03-28T20:30:00.000-05:00',
+      ScheduledDate_DTO: '2026-03-30T20:30:00.000-05:00',
     });
-    expect(emu.serviceTimeZone).toBe('UTC');
+    const boston = emu.createWorkOrder({ LocationId: 701, CallDate: '2026-01-15T12:00:00Z' });
+    expect([boston.CallDate, boston.CallDate_DTO]).toEqual(['2026-01-15T07:00:00.000', '2026-01-15T07:00:00.000-05:00']);
+    // the November fall-back: 01:30 Eastern exists twice; the twin tells them apart
+    const first = emu.createWorkOrder({ LocationId: 701, UpdatedDate_DTO: '2026-11-01T01:30:00-04:00' });
+    const second = emu.createWorkOrder({ LocationId: 701, UpdatedDate_DTO: '2026-11-01T01:30:00-05:00' });
+    expect(first.UpdatedDate).toBe(second.UpdatedDate);
+    expect(Date.parse(second.UpdatedDate_DTO) - Date.parse(first.UpdatedDate_DTO)).toBe(3600e3);
+    // the OData reads compare instants: the Dallas record's twin (-05:00) against an Eastern literal
+    const t = await token();
+    expect(idsOf(await odata(t, { $filter: `Id eq ${dallas.Id} and CallDate eq 2026-03-28T21:30:00-04:00` }))).toEqual([dallas.Id]);
+    expect(idsOf(await odata(t, { $filter: `Id eq ${dallas.Id} and CallDate eq 2026-03-28T21:30:00` }))).toEqual([dallas.Id]);
+  });
+
+  test('twinsInLocationZone: false writes the twins in the service\'s zone', async () => {
+    await restart({ twinsInLocationZone: false });
+    const wo = emu.createWorkOrder({ CallDate: '2026-03-29T01:30:00Z' });
+    expect([wo.CallDate, wo.CallDate_DTO]).toEqual(['2026-03-28T21:30:00.000', '2026-03-28T21:30:00.000-04:00']);
+    for (const w of Object.values(emu.state.workOrders)) expect(w.UpdatedDate_DTO.startsWith(w.UpdatedDate)).toBe(true);
   });
 
   test('Europe/Berlin: offsets follow daylight saving; fixtures, new records, notes and check-ins use it', async () => {
-    await restart({ serviceTimeZone: 'Europe/Berlin' });
+    await restart({ serviceTimeZone: 'Europe/Berlin', twinsInLocationZone: false });
     const t = await token();
     const mine = `Id ge ${fx.workOrders.firstNewId}`; // only the records of this test
     const w1 = emu.createWorkOrder({ UpdatedDate: '2026-03-29T00:30:00Z' }); // before the spring change
     const w2 = emu.createWorkOrder({ UpdatedDate: '2026-03-29T01:30:00Z' }); // after it
-    expect([w1.UpdatedDate, w1.UpdatedDateDto]).toEqual(['2026-03-29T01:30:00.000', '2026-03-29T01:30:00.000+01:00']);
-    expect([w2.UpdatedDate, w2.UpdatedDateDto]).toEqual(['2026-03-29T03:30:00.000', '2026-03-29T03:30:00.000+02:00']);
+    expect([w1.UpdatedDate, w1.UpdatedDate_DTO]).toEqual(['2026-03-29T01:30:00.000', '2026-03-29T01:30:00.000+01:00']);
+    expect([w2.UpdatedDate, w2.UpdatedDate_DTO]).toEqual(['2026-03-29T03:30:00.000', '2026-03-29T03:30:00.000+02:00']);
     // autumn: one wall time twice, different offsets; created in reverse instant order
-    const late = emu.createWorkOrder({ UpdatedDateDto: '2026-10-25T02:30:00+01:00' });
-    const early = emu.createWorkOrder({ UpdatedDateDto: '2026-10-25T02:30:00+02:00' });
+    const late = emu.createWorkOrder({ UpdatedDate_DTO: '2026-10-25T02:30:00+01:00' });
+    const early = emu.createWorkOrder({ UpdatedDateDto: '2026-10-25T02:30:00+02:00' }); // the older spelling is read too
     expect(late.UpdatedDate).toBe(early.UpdatedDate);
     const autumn = await odata(t, { $filter: `${mine} and UpdatedDate ge 2026-10-01T00:00:00Z and UpdatedDate lt 2026-11-01T00:00:00Z`, $orderby: 'UpdatedDate asc' });
     expect(idsOf(autumn)).toEqual([early.Id, late.Id]);
@@ -62,23 +81,23 @@ describe('the service time zone: X local without offset, XDto with offset', () =
     // the fixtures: every date pair is the same instant written in Berlin time
     for (const w of Object.values(emu.state.workOrders)) {
       for (const f of ['CallDate', 'ScheduledDate', 'CreatedDate', 'UpdatedDate']) {
-        expect(w[`${f}Dto`]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0[12]:00$/);
-        expect(w[`${f}Dto`].startsWith(w[f])).toBe(true);
+        expect(w[`${f}_DTO`]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0[12]:00$/);
+        expect(w[`${f}_DTO`].startsWith(w[f])).toBe(true);
       }
     }
     // a note date without offset is Berlin time; check-in writes Berlin time
-    const n = await api('POST', `/workorders/${w1.Id}/notes`, { token: t, json: { NoteData: 'x', ScheduledDate: '2026-07-01T09:00:00' } });
-    expect(n.body.ScheduledDateDto).toBe('2026-07-01T09:00:00.000+02:00');
-    expect(n.body.DateCreatedDto).toMatch(/\+0[12]:00$/);
-    const ci = await api('POST', `/workorders/${w1.Id}/universalCheckIn`, { token: t });
-    expect(ci.body.ActivityDateDto).toMatch(/\+0[12]:00$/);
-    expect(emu.workOrder(w1.Id).UpdatedDateDto).toMatch(/\+0[12]:00$/);
+    const n = await api('POST', `/workorders/${w1.Id}/notes`, { token: t, json: { Note: 'x', ScheduledDate: '2026-07-01T09:00:00' } });
+    expect(n.status).toBe(201);
+    expect(emu.notesOf(w1.Id).at(-1).ScheduledDate).toBe('2026-07-01T09:00:00.000');
+    const ci = await api('POST', `/workorders/${w1.Id}/universalCheckIn`, { token: t, json: { Latitude: 32.7, Longitude: -96.8 } });
+    expect(ci.status).toBe(200);
+    expect(emu.workOrder(w1.Id).UpdatedDate_DTO).toMatch(/\+0[12]:00$/);
   });
 
   test('fixed offsets: utcOffsetMinutes or serviceTimeZone "+05:30"; bad zones and both options are refused', async () => {
-    await restart({ utcOffsetMinutes: -300 });
-    expect(emu.createWorkOrder({ CallDate: '2026-01-15T12:00:00Z' }).CallDateDto).toBe('2026-01-15T07:00:00.000-05:00');
-    expect(emu.createWorkOrder({ CallDate: '2026-01-15T12:00:00' }).CallDateDto).toBe('2026-01-15T12:00:00.000-05:00');
+    await restart({ utcOffsetMinutes: -300, twinsInLocationZone: false });
+    expect(emu.createWorkOrder({ CallDate: '2026-01-15T12:00:00Z' }).CallDate_DTO).toBe('2026-01-15T07:00:00.000-05:00');
+    expect(emu.createWorkOrder({ CallDate: '2026-01-15T12:00:00' }).CallDate_DTO).toBe('2026-01-15T12:00:00.000-05:00');
     expect(emu.serviceTimeZone).toBe('-05:00');
     await restart({ serviceTimeZone: '+05:30' });
     expect(emu.createWorkOrder({ CallDate: '2026-01-15T12:00:00Z' }).CallDate).toBe('2026-01-15T17:30:00.000');
@@ -88,17 +107,17 @@ describe('the service time zone: X local without offset, XDto with offset', () =
   });
 
   test('setServiceTimeZone() rewrites every stored date for the new zone; instants do not change', async () => {
-    const wo = emu.createWorkOrder({ UpdatedDate: '2026-07-01T10:00:00Z' });
+    const wo = emu.createWorkOrder({ LocationId: 504, UpdatedDate: '2026-07-01T10:00:00Z' });
     const note = emu.notesOf(fx.notes.workOrderId)[0];
-    const noteInstant = Date.parse(note.DateCreatedDto);
-    emu.setServiceTimeZone('America/New_York');
-    expect([wo.UpdatedDate, wo.UpdatedDateDto]).toEqual(['2026-07-01T06:00:00.000', '2026-07-01T06:00:00.000-04:00']);
-    expect(Date.parse(note.DateCreatedDto)).toBe(noteInstant);
-    expect(note.DateCreatedDto).toMatch(/-0[45]:00$/);
+    const noteInstant = note._at;
+    emu.setServiceTimeZone('UTC');
+    expect([wo.UpdatedDate, wo.UpdatedDate_DTO]).toEqual(['2026-07-01T10:00:00.000', '2026-07-01T05:00:00.000-05:00']);
+    expect(note.DateCreated).toBe(new Date(noteInstant).toISOString().replace('Z', ''));
+    expect(emu.formatDate('2026-12-01T12:00:00Z')).toEqual({ local: '2026-12-01T12:00:00.000', dto: '2026-12-01T12:00:00.000+00:00', offset: '+00:00' });
+    const r = await fetch(`${emu.origin}/__emulator/time`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ serviceTimeZone: 'America/New_York' }) });
+    expect((await r.json()).serviceTimeZone).toBe('America/New_York');
+    expect(wo.UpdatedDate).toBe('2026-07-01T06:00:00.000');
     expect(emu.formatDate('2026-12-01T12:00:00Z')).toEqual({ local: '2026-12-01T07:00:00.000', dto: '2026-12-01T07:00:00.000-05:00', offset: '-05:00' });
-    const r = await fetch(`${emu.origin}/__emulator/time`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ serviceTimeZone: 'UTC' }) });
-    expect((await r.json()).serviceTimeZone).toBe('UTC');
-    expect(wo.UpdatedDateDto).toBe('2026-07-01T10:00:00.000+00:00');
   });
 });
 
@@ -108,7 +127,7 @@ describe('service clock skew', () => {
     expect(emu.clockSkewMs).toBe(120000);
     const before = Date.now();
     const wo = emu.createWorkOrder();
-    const stamped = Date.parse(wo.UpdatedDateDto);
+    const stamped = Date.parse(wo.UpdatedDate_DTO);
     expect(stamped).toBeGreaterThanOrEqual(before + 120000);
     expect(stamped).toBeLessThan(Date.now() + 120000 + 1000);
     const r = await fetch(`${emu.baseUrl}/v3/workorders`);
@@ -123,12 +142,12 @@ describe('service clock skew', () => {
   test('setClockSkew() sets it absolutely (behind: negative), advanceTime() adds; the control endpoint does both', async () => {
     emu.setClockSkew(-120000);
     const wo = emu.createWorkOrder();
-    expect(Date.parse(wo.UpdatedDateDto)).toBeLessThanOrEqual(Date.now() - 119000);
+    expect(Date.parse(wo.UpdatedDate_DTO)).toBeLessThanOrEqual(Date.now() - 119000);
     emu.advanceTime(60);
     expect(emu.clockSkewMs).toBe(-60000);
     const r = await fetch(`${emu.origin}/__emulator/time`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ skewMs: 120000, advanceSeconds: 30 }) });
     const info = await r.json();
-    expect(info).toMatchObject({ skewMs: 150000, serviceTimeZone: 'UTC', utcOffset: '+00:00' });
+    expect(info).toMatchObject({ skewMs: 150000, serviceTimeZone: 'America/New_York', utcOffset: expect.stringMatching(/^-0[45]:00$/) });
     expect(Date.parse(info.nowDto)).toBeGreaterThan(Date.now() + 140000);
     const g = await (await fetch(`${emu.origin}/__emulator/time`)).json();
     expect(g.skewMs).toBe(150000);

@@ -217,7 +217,7 @@ describe('API authorization', () => {
     const p = await api('PUT', `/proposals/${fx.proposals.open}/approve`, { token: t, json: {} });
     expectError(p, 401, 1011);
     expect(p.body.ErrorMessage).toMatch(/security permissions/);
-    expectError(await api('POST', `/workorders/${fx.workOrders.checklist}/notes`, { token: t, json: { NoteData: 'x' } }), 401, 1011);
+    expectError(await api('POST', `/workorders/${fx.workOrders.checklist}/notes`, { token: t, json: { Note: 'x' } }), 401, 1011);
     expect(emu.state.proposals[fx.proposals.open].Status).toBe('Open');
   });
 });
@@ -239,7 +239,7 @@ describe('child subscriber scoping', () => {
     const list = await api('GET', '/odata/workorders?$count=true', { token: child });
     expect(list.status).toBe(200);
     expect(list.body['@odata.count']).toBe(fx.workOrders.child2001.length);
-    expect(list.body.value.every((/** @type {any} */ w) => w.SubscriberId === 2001)).toBe(true);
+    expect(list.body.value.every((/** @type {any} */ w) => w.Subscriber.Id === 2001)).toBe(true);
     expect((await api('GET', `/workorders/${fx.workOrders.child2001[0]}`, { token: child })).status).toBe(200);
     expectError(await api('GET', `/workorders/${fx.workOrders.child2002[0]}`, { token: child }), 404, 5002);
     expectError(await api('GET', `/workorders/${fx.workOrders.checklist}`, { token: child }), 404, 5002);

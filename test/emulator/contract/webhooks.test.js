@@ -85,9 +85,10 @@ async function token(who = 'manager') {
   return (await r.json()).access_token;
 }
 
-/** @param {string} method @param {string} p @param {{ who?: string, body?: any, raw?: string }} [o] */
+/** @param {string} method @param {string} p @param {{ who?: string, body?: any, raw?: string, deliberate?: string }} [o]  `deliberate`: invalid on purpose (the contract test does not count it) */
 async function api(method, p, o = {}) {
   const headers = { authorization: `Bearer ${await token(o.who ?? 'manager')}` };
+  if (o.deliberate) headers['x-contract-deliberate'] = o.deliberate;
   let body;
   if (o.body !== undefined) {
     headers['content-type'] = 'application/json';
@@ -149,6 +150,7 @@ describe('webhook management', () => {
         Description: 'for tests',
         Url: 'http://127.0.0.1:9/x',
         Enabled: true,
+        ResetOptions: false,
         Subscriptions: [
           { Id: created.json.SubscriptionsResponses[0], Name: 'wo', EventTypes: ['WorkOrderCreated', 'WorkOrderStatusChanged'], Rules: { Trades: ['HVAC'], Categories: [], Statuses: [] } },
           { Id: created.json.SubscriptionsResponses[1], Name: 'p', EventTypes: ['ProposalApproved'], Rules: null },
@@ -185,7 +187,7 @@ describe('webhook management', () => {
     expect(after.Subscriptions[0].Id).toBe(c.SubscriptionsResponses[0]);
     const foreignSub = await api('PUT', `/NotificationWebHooks/${c.Id}`, { body: { Name: 'b', Url: 'http://127.0.0.1:9/b', Subscriptions: [{ Id: 1, Name: 'x', EventTypes: ['WorkOrderCreated'] }] } });
     expect(foreignSub.status).toBe(400);
-    const missingName = await api('PUT', `/NotificationWebHooks/${c.Id}`, { body: { Url: 'http://127.0.0.1:9/b', Subscriptions: [{ Name: 'x', EventTypes: ['WorkOrderCreated'] }] } });
+    const missingName = await api('PUT', `/NotificationWebHooks/${c.Id}`, { body: { Url: 'http://127.0.0.1:9/b', Subscriptions: [{ Name: 'x', EventTypes: ['WorkOrderCreated'] }] }, deliberate: 'Name is required' });
     expect(missingName.status).toBe(400);
     expect((await api('DELETE', `/NotificationWebHooks/${c.Id}`)).status).toBe(204);
     const again = await api('DELETE', `/NotificationWebHooks/${c.Id}`);
@@ -201,12 +203,12 @@ describe('webhook management', () => {
     expect([many.status, many.json.ErrorCode]).toEqual([400, 4033]);
     const twenty = await api('POST', '/NotificationWebHooks', { body: { Name: 'a', Url: 'http://127.0.0.1:9/a', Subscriptions: Array.from({ length: 20 }, (_, i) => sub(i)) } });
     expect(twenty.status).toBe(201);
-    const unknownType = await api('POST', '/NotificationWebHooks', { body: webhook('http://127.0.0.1:9/a', ['WorkOrderExploded']) });
+    const unknownType = await api('POST', '/NotificationWebHooks', { body: webhook('http://127.0.0.1:9/a', ['WorkOrderExploded']), deliberate: 'an event type the service does not know' });
     expect([unknownType.status, unknownType.json.ErrorCode]).toEqual([400, 4032]);
     expect(unknownType.json.ErrorMessage).toMatch(/WorkOrderExploded/);
     const otherKnown = await api('POST', '/NotificationWebHooks', { body: webhook('http://127.0.0.1:9/a', ['InvoiceCreated']) });
     expect(otherKnown.status).toBe(201);
-    expect((await api('POST', '/NotificationWebHooks', { body: { Url: 'http://127.0.0.1:9/a', Subscriptions: [sub(1)] } })).status).toBe(400);
+    expect((await api('POST', '/NotificationWebHooks', { body: { Url: 'http://127.0.0.1:9/a', Subscriptions: [sub(1)] }, deliberate: 'Name is required' })).status).toBe(400);
     expect((await api('POST', '/NotificationWebHooks', { body: { Name: 'a', Url: 'not a url', Subscriptions: [sub(1)] } })).status).toBe(400);
     for (let i = 2; i < 20; i++) expect((await api('POST', '/NotificationWebHooks', { body: webhook(`http://127.0.0.1:9/${i}`) })).status).toBe(201);
     expect((await api('GET', '/NotificationWebHooks')).json).toHaveLength(20);
@@ -289,7 +291,8 @@ describe('deliveries', () => {
       ['WorkOrderStatusChanged', 'UPDATE', 'WoRootNotification', 1],
     ]);
     expect(got[1].json.Object).toMatchObject({ Id: wo.Id, Trade: 'PLUMBING', SubscriberId: 1001, ProviderId: 3001, Status: { Primary: 'IN PROGRESS', Extended: 'ON SITE' }, UpdatedBy: { UserName: 'emulator' } });
-    expect(got[1].json.Object.UpdatedDate_DTO).toBe(emu.workOrder(wo.Id).UpdatedDateDto);
+    expect(got[1].json.Object.UpdatedDate_DTO).toBe(emu.workOrder(wo.Id).UpdatedDate_DTO);
+    expect(got[1].json.Object).toMatchObject({ LocationName: emu.workOrder(wo.Id).Location.Name, LocationStoreId: emu.workOrder(wo.Id).Location.StoreId });
     expect(emu.deliveries.map((d) => [d.eventType, d.status, d.attempt, d.ok])).toEqual([
       ['WorkOrderCreated', 200, 1, true],
       ['WorkOrderStatusChanged', 200, 1, true],
@@ -347,14 +350,13 @@ describe('deliveries', () => {
     const tok = await token('manager');
     const call = (method, p, body, type = 'application/json') =>
       fetch(`${emu.baseUrl}/v3${p}`, { method, headers: { authorization: `Bearer ${tok}`, ...(type ? { 'content-type': type } : {}) }, body });
-    const note = await (await call('POST', `/workorders/${90000005}/notes`, JSON.stringify({ NoteData: 'from the API' }))).text();
-    const noteId = /"Id":(\d+)/.exec(note)[1];
+    const noteId = await (await call('POST', `/workorders/${90000005}/notes`, JSON.stringify({ Note: 'from the API' }))).text();
     expect(BigInt(noteId) > 2n ** 53n).toBe(true);
     const form = new FormData();
     form.append('file', new Blob([Buffer.from('photo')], { type: 'image/jpeg' }), 'p.jpg');
     expect((await fetch(`${emu.baseUrl}/v3/workorders/90000005/notes/${noteId}/attachments`, { method: 'POST', headers: { authorization: `Bearer ${tok}` }, body: form })).status).toBe(201);
-    expect((await call('POST', '/workorders/90000001/universalCheckIn', '{}')).status).toBe(201);
-    expect((await call('POST', '/workorders/90000001/universalCheckOut', JSON.stringify({ WorkCompleted: true }))).status).toBe(201);
+    expect((await call('POST', '/workorders/90000001/universalCheckIn', '{"Latitude":32.7767,"Longitude":-96.797}')).status).toBe(200);
+    expect((await call('POST', '/workorders/90000001/universalCheckOut', JSON.stringify({ Latitude: 32.7767, Longitude: -96.797, PrimaryStatus: 'Completed' }))).status).toBe(200);
     expect((await call('PUT', '/proposals/61001/approve', '{}')).status).toBe(204);
     expect((await call('PUT', '/proposals/61002/open', '{}')).status).toBe(204);
     expect((await call('PUT', '/proposals/61007/onhold', '{}')).status).toBe(204);
@@ -506,7 +508,7 @@ describe('deliveries', () => {
     expect([failed.status, failed.json.ErrorCode]).toEqual([400, 503]);
     expect(failed.json.ErrorMessage).toMatch(/HTTP 404/);
     expect(bad.got).toHaveLength(1);
-    const noUrl = await api('POST', '/test/webhooks/notifications', { body: {} });
+    const noUrl = await api('POST', '/test/webhooks/notifications', { body: {}, deliberate: 'Url is required' });
     expect(noUrl.status).toBe(400);
     expect(emu.deliveries.filter((d) => d.test).map((d) => [d.status, d.ok])).toEqual([[200, true], [404, false]]);
   });

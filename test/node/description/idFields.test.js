@@ -39,6 +39,7 @@ describe('ID fields: empty, never 0, never clamped, required ones flagged', () =
 		expect([...types].sort()).toEqual(
 			[
 				'assetId:string',
+				'attachmentIds:string',
 				'categoryId:string',
 				'checkListResponseId:string',
 				'checklistId:string',
@@ -50,6 +51,9 @@ describe('ID fields: empty, never 0, never clamped, required ones flagged', () =
 				'location:resourceLocator',
 				'locationId:string',
 				'locationIds:string',
+				'signatureAttachmentId:string',
+				'storeId:string',
+				'unableObtainSignatureNoteId:string',
 				'noteId:string',
 				'optionId:resourceLocator',
 				'pictureId:string',
@@ -89,12 +93,12 @@ describe('ID fields: empty, never 0, never clamped, required ones flagged', () =
 		expect(noteId.placeholder).toMatch(/leave empty for the whole work order/i);
 	});
 
-	test('check-in/out: Latitude and Longitude start empty (nothing is sent when they are only added)', () => {
+	test('check-in/out: Latitude and Longitude are top-level fields (the reference requires the position) and start empty', () => {
 		for (const operation of ['checkIn', 'checkOut']) {
 			const fields = shown(freshParameters({ resource: 'workOrder', operation })).filter(({ path }) => /itude$/.test(path));
 			expect(fields.map(({ path, p }) => [path, p.default])).toEqual([
-				['additionalFields.latitude', ''],
-				['additionalFields.longitude', ''],
+				['latitude', ''],
+				['longitude', ''],
 			]);
 		}
 	});

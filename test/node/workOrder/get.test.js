@@ -8,7 +8,11 @@ const { useEnvironment, items, expectBearer, expectGet, pairedIndexes, expectVal
 
 const env = useEnvironment();
 
-const plain = (value) => JSON.parse(JSON.stringify(value));
+const { parsedShape } = require('../workOrderNote/notes');
+const { parse, stringify } = require('../../emulator/lossless-json');
+
+/** A work order as the node emits it (the lossless parse: integers beyond 2^53 as exact strings). */
+const plain = (value) => parsedShape(parse(stringify(value)));
 
 describe('workOrder.get', () => {
 	test('GET /workorders/{id}; the item is the work order', async () => {
@@ -18,6 +22,15 @@ describe('workOrder.get', () => {
 		expectGet(r.api[0], { path: '/api/v3/workorders/90000005' });
 		expectBearer(env, r.api[0]);
 		expect(r.output).toEqual([{ json: plain(env.emulator.state.workOrders[90000005]), pairedItem: { item: 0 } }]);
+		// the reference's WorkOrder: nested Location and Status, notes summary, dates with their _DTO twins
+		const wo = r.output[0].json;
+		expect(wo.Location).toMatchObject({ Id: 501, StoreId: 'S501', Name: 'Store #501 Dallas Downtown', TimeZoneIanaName: 'America/Chicago' });
+		expect(Object.keys(wo.Status)).toEqual(['Primary', 'Extended', 'CanCreateInvoice']);
+		expect(wo.Notes.Count).toEqual({ Total: 4, Own: 4 });
+		expect(wo.Notes.Last.Id).toBe('9223372036854775807');
+		expect(wo.UpdatedDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);
+		expect(wo.UpdatedDate_DTO).toMatch(/-0[56]:00$/);
+		expect(Date.parse(wo.UpdatedDate_DTO)).toBe(env.emulator.parseDate(wo.UpdatedDate));
 	});
 
 	test('several input items -> one request per item, outputs paired', async () => {

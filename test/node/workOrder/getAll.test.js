@@ -1,13 +1,19 @@
 'use strict';
 /**
- * workOrder.getAll (OData): paging of 50 with $skip, Return All / Limit, $filter / $orderby /
- * $select passed through, the Location ID option, and the service's refusal of a bad $filter.
+ * workOrder.getAll (OData): paging of 50 with $skip, Return All / Limit, the Filters as OData
+ * clauses on the reference's property paths (Status/Primary, Location/StoreId, contains(...),
+ * UpdatedDate with an offset literal), $filter / $orderby / $select passed through, the Location ID
+ * option, and the service's refusal of a bad $filter or an unknown property.
  */
 const { useEnvironment, items, expectBearer, expectGet, pairedIndexes, expectValidationError, expectApiError, responseJson } = require('../helpers');
+const { parsedShape } = require('../workOrderNote/notes');
+const { deliberately } = require('../../contract');
 
 const env = useEnvironment();
 
-const plain = (value) => JSON.parse(JSON.stringify(value));
+/** A work order as the node emits it (the lossless parse: integers beyond 2^53 as exact strings). */
+const { parse, stringify } = require('../../emulator/lossless-json');
+const plain = (value) => parsedShape(parse(stringify(value)));
 
 describe('workOrder.getAll (OData)', () => {
 	const path = '/api/v3/odata/workorders';
@@ -51,6 +57,57 @@ describe('workOrder.getAll (OData)', () => {
 		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'getAll', limit: 5 } });
 		expect(r.api.map((q) => q.query)).toEqual([{ $top: '5', $skip: '0', $count: 'true' }]);
 		expect(r.output.map((o) => o.json.Id)).toEqual([90000001, 90000002, 90000003, 90000004, 90000005]);
+	});
+
+	test('the Filters become clauses on the reference\'s property paths, ANDed with the OData Filter', async () => {
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrder',
+				operation: 'getAll',
+				returnAll: true,
+				filters: { status: 'OPEN, IN PROGRESS', trade: 'HVAC', storeId: 'S501', search: "Dallas", updatedAfter: '2020-11-01T01:30:00' },
+				options: { filter: 'Nte ge 300' },
+			},
+		});
+		expect(r.error).toBeUndefined();
+		expect(r.api[0].query.$filter).toBe(
+			"(contains(Number,'Dallas') or contains(Location/Name,'Dallas') or contains(Location/StoreId,'Dallas')) and " +
+				"(Status/Primary eq 'OPEN' or Status/Primary eq 'IN PROGRESS') and Trade eq 'HVAC' and Location/StoreId eq 'S501' and " +
+				'UpdatedDate ge 2020-11-01T01:30:00.000-04:00 and (Nte ge 300)',
+		);
+		const expected = Object.values(env.emulator.state.workOrders)
+			.filter((w) => w.SubscriberId === 1001 && ['OPEN', 'IN PROGRESS'].includes(w.Status.Primary) && w.Trade === 'HVAC' && w.Location.StoreId === 'S501' && w.Nte >= 300)
+			.map((w) => w.Id)
+			.sort((a, b) => a - b);
+		expect(expected.length).toBeGreaterThan(1);
+		expect(r.output.map((o) => o.json.Id)).toEqual(expected);
+		expect(r.output.every((o) => o.json.Location.Name === 'Store #501 Dallas Downtown')).toBe(true);
+	});
+
+	test('Filters: location IDs, extended status, category, priority, created before', async () => {
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrder',
+				operation: 'getAll',
+				limit: 5,
+				filters: { locationIds: '502, 504', extendedStatus: 'DISPATCH CONFIRMED', category: 'REPAIR', priority: 'P3 - Normal', createdBefore: '2999-01-01T00:00:00Z' },
+			},
+		});
+		expect(r.error).toBeUndefined();
+		expect(r.api[0].query.$filter).toBe(
+			"Status/Extended eq 'DISPATCH CONFIRMED' and Category eq 'REPAIR' and Priority eq 'P3 - Normal' and (LocationId eq 502 or LocationId eq 504) and CreatedDate lt 2998-12-31T19:00:00.000-05:00",
+		);
+		expect(r.output.length).toBeGreaterThan(0);
+		expect(r.output.every((o) => [502, 504].includes(o.json.LocationId) && o.json.Status.Extended === 'DISPATCH CONFIRMED')).toBe(true);
+	});
+
+	test.each([
+		['location IDs', { locationIds: '502, x' }, 'filters.locationIds', /positive whole numbers/],
+		['a date', { updatedAfter: 'last week' }, 'filters.updatedAfter', /ISO 8601/],
+	])('a bad filter (%s) is refused before any request', async (_name, filters, parameter, problem) => {
+		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'getAll', limit: 1, filters } });
+		expectValidationError(r, { parameter, item: 0, problem });
+		expect(r.api).toHaveLength(0);
 	});
 
 	test('$filter, $orderby and $select are passed through', async () => {
@@ -100,13 +157,21 @@ describe('workOrder.getAll (OData)', () => {
 		expect(r.output.every((o) => o.json.LocationId === 503)).toBe(true);
 	});
 
-	test('an invalid $filter: the service refusal is a NodeApiError carrying its message', async () => {
-		const r = await env.run({
-			parameters: { resource: 'workOrder', operation: 'getAll', returnAll: true, options: { filter: 'Nte xor 500' } },
-		});
+	test('an invalid $filter: the service refusal (an OData error body) is a NodeApiError carrying its message', async () => {
+		const r = await deliberately('a $filter the service cannot parse', () =>
+			env.run({ parameters: { resource: 'workOrder', operation: 'getAll', returnAll: true, options: { filter: 'Nte xor 500' } } }),
+		);
 		expect(r.api).toHaveLength(1);
 		expect(r.api[0].query.$filter).toBe('Nte xor 500');
-		expectApiError(r, { status: 400, serviceMessage: "$filter: operator 'xor' at position 4 is not supported", code: 2008 });
+		expect(responseJson(r.api[0]).error.message).toContain("operator 'xor'");
+		expectApiError(r, { status: 400, serviceMessage: "$filter: operator 'xor' at position 4 is not supported" });
+	});
+
+	test('a property the work order does not have (the old LocationName): 400, "Could not find a property"', async () => {
+		const r = await deliberately('LocationName is not a WorkOrder property', () =>
+			env.run({ parameters: { resource: 'workOrder', operation: 'getAll', limit: 1, options: { filter: "LocationName eq 'Store #501 Dallas Downtown'" } } }),
+		);
+		expectApiError(r, { status: 400, serviceMessage: "Could not find a property named 'LocationName' on type 'WorkOrder'" });
 	});
 
 	test('several input items -> separate lists, each paired to its item', async () => {

@@ -62,7 +62,7 @@ describe('Work Order parameter: resource locator and the values older workflows 
 	});
 
 	test('a write (check-in) reaches the work order chosen From List', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'checkIn', workOrderId: rl('list', '90000013') } });
+		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'checkIn', workOrderId: rl('list', '90000013'), latitude: '32.7555', longitude: '-97.3308' } });
 		expect(r.error).toBeUndefined();
 		expect(r.api.map((q) => `${q.method} ${q.path}`)).toEqual(['POST /api/v3/workorders/90000013/universalCheckIn']);
 	});

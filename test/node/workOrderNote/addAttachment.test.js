@@ -1,7 +1,9 @@
 'use strict';
 /**
  * workOrderNote.addAttachment: POST /workorders/{wo}/notes/{id}/attachments as multipart with the
- * item's binary file, to int64 note IDs (2^31, 2^53 + 1, 2^63 - 1, a created note above 2^53).
+ * reference's parts (AddAttachmentsRequest: a JSON array describing the file; file: the item's
+ * binary), to int64 note IDs (2^31, 2^53 + 1, 2^63 - 1, a created note above 2^53). The 201 answer
+ * has no documented body: the item says what was done, with the new attachment IDs when they came.
  */
 const { useEnvironment, expectBearer, pairedIndexes, expectValidationError, expectApiError } = require('../helpers');
 const notes = require('./notes');
@@ -31,17 +33,55 @@ describe('workOrderNote.addAttachment', () => {
 		expect(q.query).toEqual({});
 		expect(q.headers['content-type']).toMatch(/^multipart\/form-data; boundary=\S+$/);
 		expectBearer(env, q);
-		expect(q.parts).toHaveLength(1);
-		expect(q.parts[0]).toMatchObject({ name: 'file', filename: 'gauge reading.png', contentType: 'image/png', size: PNG.length });
-		expect(Buffer.compare(q.parts[0].data, PNG)).toBe(0);
+		expect(q.parts.map((p) => p.name)).toEqual(['AddAttachmentsRequest', 'file']);
+		expect(q.parts[0].json).toEqual([{ Name: 'gauge reading.png', Type: 'File', MediaType: 'image/png' }]);
+		expect(q.parts[1]).toMatchObject({ name: 'file', filename: 'gauge reading.png', contentType: 'image/png', size: PNG.length });
+		expect(Buffer.compare(q.parts[1].data, PNG)).toBe(0);
 		expect(q.status).toBe(201);
 
 		const stored = env.emulator.state.attachments.at(-1);
 		expect(stored.NoteId).toBe(BigInt(noteId));
 		expect(Buffer.compare(stored.data, PNG)).toBe(0);
-		expect(r.output).toEqual([{ json: attachmentOut(stored), pairedItem: { item: 0 } }]);
-		expect(r.output[0].json.NoteId).toBe(expectedNoteId);
-		expect(r.output[0].json).toMatchObject({ WorkOrderId: WO, FileName: 'gauge reading.png', ContentType: 'image/png', Size: PNG.length });
+		expect(r.output).toEqual([
+			{ json: { success: true, operation: 'addAttachment', workOrderId: WO, noteId: expectedNoteId, Ids: [stored.Id] }, pairedItem: { item: 0 } },
+		]);
+		expect(attachmentOut(env, stored)).toMatchObject({ Name: 'gauge reading.png', NoteId: expectedNoteId });
+	});
+
+	test('the options describe the file in the AddAttachmentsRequest part', async () => {
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'addAttachment',
+				workOrderId: WO,
+				noteId: BIG53,
+				binaryPropertyName: 'data',
+				options: { description: 'Nameplate photo', fileName: 'nameplate.png', visibility: 'notProvider', isInvoiceDigitalCopy: false },
+			},
+			items: [fileItem({}, 'data', PNG, 'IMG_0001.png', 'image/png')],
+		});
+		expect(r.error).toBeUndefined();
+		expect(r.api[0].parts[0]).toMatchObject({ name: 'AddAttachmentsRequest', contentType: 'application/json' });
+		expect(r.api[0].parts[0].json).toEqual([
+			{ Name: 'nameplate.png', Type: 'File', MediaType: 'image/png', Description: 'Nameplate photo', Visibility: 2, IsInvoiceDigitalCopy: false },
+		]);
+		const stored = env.emulator.state.attachments.at(-1);
+		expect(attachmentOut(env, stored)).toMatchObject({ Name: 'nameplate.png', Description: 'Nameplate photo', Visibility: 2, NoteId: BIG53 });
+	});
+
+	test('the service answers nothing: the item says what was done, without IDs', async () => {
+		env.emulator.setAnswers({ noteAttachmentsCreated: 'empty' });
+		try {
+			const r = await env.run({
+				parameters: { resource: 'workOrderNote', operation: 'addAttachment', workOrderId: WO, noteId: BIG31, binaryPropertyName: 'data' },
+				items: [fileItem({}, 'data', PNG, 'p.png', 'image/png')],
+			});
+			expect(r.api[0].status).toBe(201);
+			expect(r.api[0].responseBody ?? '').toBe('');
+			expect(r.output.map((o) => o.json)).toEqual([{ success: true, operation: 'addAttachment', workOrderId: WO, noteId: BIG31 }]);
+		} finally {
+			env.emulator.setAnswers({ noteAttachmentsCreated: 'ids' });
+		}
 	});
 
 	test('to the created note (ID > 2^53)', async () => {
@@ -57,7 +97,7 @@ describe('workOrderNote.addAttachment', () => {
 		});
 		expect(r.error).toBeUndefined();
 		expect(r.api[0].path).toBe(`/api/v3/workorders/${CREATE_WO}/notes/${noteId}/attachments`);
-		expect(r.output[0].json.NoteId).toBe(noteId);
+		expect(r.output[0].json).toMatchObject({ noteId, Ids: [note.Attachments.at(-1).Id] });
 		expect(note.Attachments.at(-1).FileName).toBe('quote.pdf');
 	});
 
@@ -78,13 +118,13 @@ describe('workOrderNote.addAttachment', () => {
 			`/api/v3/workorders/${WO}/notes/${BIG31}/attachments`,
 			`/api/v3/workorders/${WO}/notes/${MAX64}/attachments`,
 		]);
-		expect(Buffer.compare(r.api[0].parts[0].data, a)).toBe(0);
-		expect(Buffer.compare(r.api[1].parts[0].data, c)).toBe(0);
-		expect(r.api[1].parts[0]).toMatchObject({ filename: 'c.bin', contentType: 'application/octet-stream' });
+		expect(Buffer.compare(r.api[0].parts[1].data, a)).toBe(0);
+		expect(Buffer.compare(r.api[1].parts[1].data, c)).toBe(0);
+		expect(r.api[1].parts[1]).toMatchObject({ filename: 'c.bin', contentType: 'application/octet-stream' });
 		expect(pairedIndexes(r.output)).toEqual([0, 1, 2]);
-		expect(r.output[0].json).toMatchObject({ FileName: 'a.txt', NoteId: BIG31 });
+		expect(r.output[0].json).toMatchObject({ success: true, noteId: BIG31 });
 		expect(r.output[1].json.error).toContain('Invalid Input Binary Field (parameter "binaryPropertyName") in item 1');
-		expect(r.output[2].json).toMatchObject({ FileName: 'c.bin', NoteId: MAX64 });
+		expect(r.output[2].json).toMatchObject({ success: true, noteId: MAX64 });
 	});
 
 	test.each([
@@ -104,7 +144,7 @@ describe('workOrderNote.addAttachment', () => {
 		});
 		expectValidationError(r, { parameter, item: 1, problem });
 		expect(r.api).toHaveLength(1);
-		expect(r.api[0].parts[0].filename).toBe('ok.txt');
+		expect(r.api[0].parts[1].filename).toBe('ok.txt');
 	});
 
 	test('the service refusal for an unknown note is a NodeApiError', async () => {

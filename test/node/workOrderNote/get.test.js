@@ -30,10 +30,18 @@ describe('workOrderNote.get', () => {
 		expect(r.output[0].pairedItem).toEqual({ item: 0 });
 	});
 
+	test('the answer is Note[] ({ value: [note] }, an array even for one note): the item is the note', async () => {
+		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'get', workOrderId: WO, noteId: BIG53 } });
+		const body = require('../helpers').responseJson(r.api[0]);
+		expect(body.value).toHaveLength(1);
+		expect(r.output.map((o) => o.json.Id)).toEqual([BIG53]);
+		expect(r.output[0].json['@odata.context']).toBeUndefined();
+	});
+
 	test('IDs from a previous getAll output (all text) round-trip through get', async () => {
 		const list = await env.run({ parameters: { resource: 'workOrderNote', operation: 'getAll', workOrderId: WO, returnAll: true } });
 		const r = await env.run({
-			parameters: { resource: 'workOrderNote', operation: 'get', workOrderId: '={{ $json.WorkOrderId }}', noteId: '={{ $json.Id }}' },
+			parameters: { resource: 'workOrderNote', operation: 'get', workOrderId: WO, noteId: '={{ $json.Id }}' },
 			items: list.output.map((o) => ({ json: o.json })),
 		});
 		expect(r.error).toBeUndefined();

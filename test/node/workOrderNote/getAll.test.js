@@ -23,11 +23,12 @@ beforeAll(() => {
 		const note = {
 			...template,
 			Id: id,
-			WorkOrderId: PAGED_WO,
+			Number: k,
 			NoteData: `Paged note ${k}`,
-			DateCreated: new Date(at).toISOString().replace('Z', ''),
-			DateCreatedDto: new Date(at).toISOString().replace('Z', '+00:00'),
+			DateCreated: env.emulator.time.local(at),
 			Attachments: [],
+			_workOrderId: PAGED_WO,
+			_at: at,
 			_createdAt: 0,
 		};
 		env.emulator.state.notes[PAGED_WO].push(note);
@@ -36,13 +37,14 @@ beforeAll(() => {
 });
 
 describe('workOrderNote.getAll', () => {
-	test('lists the notes of a work order: { Notes, AllNotesCount } split into items, IDs exact', async () => {
+	test('lists the notes of a work order: the NotesPage { Notes, AllNotesCount, ... } split into items, IDs exact', async () => {
 		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'getAll', workOrderId: WO, returnAll: true } });
 		expect(r.error).toBeUndefined();
 		expect(r.api).toHaveLength(1);
 		expectGet(r.api[0], { path: `/api/v3/workorders/${WO}/notes`, query: { paging: '1:50' } });
 		expectBearer(env, r.api[0]);
 		const body = responseJson(r.api[0]);
+		expect(Object.keys(body)).toEqual(['Notes', 'AllNotesCount', 'UserNotesCount', 'SystemNotesCount']);
 		expect(body.AllNotesCount).toBe(4);
 		// every note ID is a decimal string, below 2^53 as well as above: one type for the field
 		expect(r.output.map((o) => o.json.Id)).toEqual([MAX64, BIG53, BIG31, '15001']);
@@ -57,9 +59,9 @@ describe('workOrderNote.getAll', () => {
 		expect(r.api.map((q) => q.query)).toEqual([{ paging: '1:50' }, { paging: '2:50' }]);
 		r.api.forEach((q) => expectGet(q, { path: `/api/v3/workorders/${PAGED_WO}/notes`, query: q.query }));
 		const pages = r.api.map(responseJson);
-		expect(pages.map((p) => [p.Page, p.PageSize, p.Notes.length, p.AllNotesCount])).toEqual([
-			[1, 50, 50, 60],
-			[2, 50, 10, 60],
+		expect(pages.map((p) => [p.Notes.length, p.AllNotesCount])).toEqual([
+			[50, 60],
+			[10, 60],
 		]);
 		expect(r.output).toHaveLength(60);
 		expect(r.output.map((o) => o.json.Id)).toEqual(INJECTED.map(idText));
@@ -109,5 +111,14 @@ describe('workOrderNote.getAll', () => {
 		expect(r.output.map((o) => o.json.Id ?? null)).toEqual([MAX64, BIG53, null, '15002', null]);
 		expect(r.output[2].json.error).toContain('Invalid Work Order ID (parameter "workOrderId") in item 1');
 		expect(r.output[4].json.error).toContain('Work order 12345 was not found');
+	});
+
+	test('the notes are the reference\'s Note objects: DateCreated in US Eastern local time, no offset twin', async () => {
+		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'getAll', workOrderId: WO, limit: 1 } });
+		const note = r.output[0].json;
+		expect(Object.keys(note)).toEqual(['Id', 'Number', 'NoteData', 'DateCreated', 'ScheduledDate', 'FollowUpDate', 'ActionRequired', 'MailedTo', 'CreatedBy', 'CompanyName', 'Attachments', 'Visibility', 'NoteType', 'IsAttachmentNote']);
+		const stored = env.emulator.state.notes[WO].find((n) => n.Id === BigInt(note.Id));
+		expect(note.DateCreated).toBe(env.emulator.formatDate(stored._at).local);
+		expect(note.DateCreated).not.toMatch(/Z|[+-]\d{2}:\d{2}$/);
 	});
 });

@@ -19,6 +19,7 @@ beforeAll(async () => {
 	});
 	expect(r.error).toBeUndefined();
 	expect(r.api.map((q) => q.status)).toEqual([201, 201, 201]);
+	expect(r.output.map((o) => o.json.operation)).toEqual(['addAttachment', 'addAttachment', 'addAttachment']);
 });
 
 describe('workOrderNote.getAttachments', () => {
@@ -36,9 +37,10 @@ describe('workOrderNote.getAttachments', () => {
 		const expected = env.emulator.state.attachments
 			.filter((a) => a.WorkOrderId === WO && a.NoteId === BigInt(BIG53))
 			.sort((a, b) => a.Id - b.Id)
-			.map(attachmentOut);
+			.map((a) => attachmentOut(env, a));
 		expect(expected.length).toBeGreaterThanOrEqual(2); // the fixture's capacitor.jpg + the one added above
-		expect(expected[0].FileName).toBe('capacitor.jpg');
+		expect(expected[0].Name).toBe('capacitor.jpg');
+		expect(Object.keys(r.output[0].json)).toEqual(['Id', 'Description', 'Name', 'TimeStamp', 'Uri', 'NoteId', 'Visibility']);
 		expect(r.output.map((o) => o.json)).toEqual(expected);
 		expect(r.output.every((o) => o.json.NoteId === BIG53)).toBe(true);
 		expect(new Set(pairedIndexes(r.output))).toEqual(new Set([0]));
@@ -50,7 +52,7 @@ describe('workOrderNote.getAttachments', () => {
 		});
 		expect(r.error).toBeUndefined();
 		expectGet(r.api[0], { path: `/api/v3/odata/workorders(${WO})/attachments`, query: { $top: '50', $skip: '0', $count: 'true' } });
-		const expected = env.emulator.state.attachments.filter((a) => a.WorkOrderId === WO).sort((a, b) => a.Id - b.Id).map(attachmentOut);
+		const expected = env.emulator.state.attachments.filter((a) => a.WorkOrderId === WO).sort((a, b) => a.Id - b.Id).map((a) => attachmentOut(env, a));
 		expect(r.output.map((o) => o.json)).toEqual(expected);
 		expect(new Set(r.output.map((o) => o.json.NoteId))).toEqual(new Set([BIG53, MAX64, BIG31]));
 	});

@@ -1,4 +1,5 @@
 'use strict';
+const { publicNote, publicAttachment } = require('../../emulator/notes');
 /**
  * What the workOrderNote tests share (not a test file): the fixture's note IDs (2^31, 2^53 + 1,
  * 2^63 - 1) and the shapes in which the node emits what the emulator sent (IDs as exact decimal
@@ -41,17 +42,17 @@ function nodeShape(note) {
 	return out;
 }
 
-/** The emulator's stored note, in its public (wire) shape. */
+/** The emulator's stored note, in its public (wire) shape: the reference's Note. */
 function storedNote(env, woId, id) {
 	const note = env.emulator.state.notes[woId].find((n) => n.Id === BigInt(id));
 	expect(note).toBeDefined();
-	const { _createdAt, ...rest } = note;
-	return { ...rest, Attachments: rest.Attachments.map(({ sha256, data, ...a }) => a) };
+	return publicNote(env.emulator, note);
 }
 
-function attachmentOut(a) {
-	const { sha256, data, ...rest } = a;
-	return { ...parsedShape(rest), NoteId: idText(rest.NoteId) };
+/** What the node emits for a stored attachment: the reference's Attachment, its NoteId as text. */
+function attachmentOut(env, a) {
+	const out = parsedShape(publicAttachment(env.emulator, a));
+	return { ...out, NoteId: idText(out.NoteId) };
 }
 
 function fileItem(json, key, data, fileName, mimeType) {

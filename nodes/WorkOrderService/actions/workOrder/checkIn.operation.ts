@@ -4,19 +4,45 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { workOrderIdField } from '../../helpers/fields';
 import { collectionOf, readFields } from '../../helpers/fieldList';
 import { readWorkOrderId } from '../../helpers/params';
+import { withOffsets } from '../../helpers/sendValues';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
 
-import { checkInOutFields } from './checkInOutFields';
+import {
+	REPAIR,
+	commonOptions,
+	customWorkTypeProperty,
+	positionFields,
+	readPosition,
+	readWorkTypeId,
+	timeOption,
+	workTypeProperty,
+} from './checkInOutFields';
+
+/**
+ * Check In: POST /workorders/{id}/universalCheckIn with the reference's CheckInRequest. A repair
+ * (the default work type) needs the technician's position. The service answers `{ MechanicId }`,
+ * the ID of the recorded check-in.
+ */
+
+export const meta = { verb: 'checked in', safeToRepeat: false };
+
+const options = [...commonOptions, timeOption('Check-In Time', 'checkInTime', 'CheckInTime')];
 
 export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['checkIn'] } }, [
 	workOrderIdField,
-	collectionOf('additionalFields', checkInOutFields),
+	workTypeProperty,
+	customWorkTypeProperty,
+	...positionFields.map((f) => f.property),
+	collectionOf('additionalFields', options),
 ]);
 
-/** POST /workorders/{id}/universalCheckIn: a technician arrived. */
+/** The item: the service's answer (`MechanicId`) with the work order's ID. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const workOrderId = readWorkOrderId(this, i);
-	const { body } = readFields(this, i, checkInOutFields, 'additionalFields');
-	const result = await client.request({ method: 'POST', path: `/workorders/${workOrderId}/universalCheckIn`, body, itemIndex: i });
-	return [asRecord(result) ?? { workOrderId, operation: 'checkIn', success: true }];
+	const workTypeId = readWorkTypeId(this, i);
+	const position = readPosition(this, i, workTypeId === REPAIR ? 'for a repair check-in (Work Type Repair)' : undefined);
+	const { body: chosen } = readFields(this, i, options, 'additionalFields');
+	const body = withOffsets(this, i, { WorkTypeId: workTypeId, ...position, ...chosen }, ['CheckInTime']);
+	const answer = await client.send({ method: 'POST', path: `/workorders/${workOrderId}/universalCheckIn`, body, itemIndex: i });
+	return [{ workOrderId, ...(asRecord(answer.body) ?? { success: true, operation: 'checkIn' }) }];
 }

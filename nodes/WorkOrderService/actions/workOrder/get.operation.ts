@@ -6,6 +6,8 @@ import { readWorkOrderId } from '../../helpers/params';
 import { simplifyProperty, simplifyWorkOrders } from '../../helpers/simplify';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
 
+export const meta = { safeToRepeat: true };
+
 export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['get'] } }, [workOrderIdField, simplifyProperty]);
 
 /** GET /workorders/{id}. */

@@ -6,19 +6,22 @@ import { collectionOf, readFields, readParameter, trimmedText, type FieldSpec } 
 import { readLimit } from '../../helpers/limit';
 import { simplifyProperty, simplifyWorkOrders } from '../../helpers/simplify';
 import { optionalPositiveInteger } from '../../helpers/validation';
+import { workOrderFilterClauses, workOrderFilterProperties } from '../../helpers/workOrderFilters';
 import { ODATA_LIST, readList, type WorkOrderServiceClient } from '../../transport';
+
+export const meta = { safeToRepeat: true };
 
 /** Options sent as OData query options, in the order they are checked. */
 const queryOptions: FieldSpec[] = [
 	{
 		property: {
-			displayName: 'Filter',
+			displayName: 'OData Filter',
 			name: 'filter',
 			type: 'string',
 			default: '',
-			placeholder: "Status/Primary eq 'OPEN'",
+			placeholder: "Status/Primary eq 'OPEN' and Location/StoreId eq 'S501'",
 			description:
-				'OData $filter expression, e.g. <code>LocationId eq 12</code>. The service lists the last 90 days unless the filter says otherwise.',
+				'More of the OData $filter, ANDed with the Filters, on the work order\'s properties (e.g. <code>LocationId eq 501</code>, <code>Location/Name</code>, <code>Status/Primary</code>). The service lists the last 90 days unless the filter says otherwise.',
 		},
 		key: '$filter', in: 'query', check: trimmedText,
 	},
@@ -28,8 +31,8 @@ const queryOptions: FieldSpec[] = [
 			name: 'orderBy',
 			type: 'string',
 			default: '',
-			placeholder: 'CreatedDate desc',
-			description: 'OData $orderby expression',
+			placeholder: 'UpdatedDate desc',
+			description: 'OData $orderby expression on the work order\'s properties',
 		},
 		key: '$orderby', in: 'query', check: trimmedText,
 	},
@@ -39,8 +42,8 @@ const queryOptions: FieldSpec[] = [
 			name: 'select',
 			type: 'string',
 			default: '',
-			placeholder: 'Number,Status,Trade',
-			description: 'Comma-separated fields to return (OData $select)',
+			placeholder: 'e.g. Number,Trade,Status,Location',
+			description: 'Comma-separated properties to return (OData $select)',
 		},
 		key: '$select', in: 'query', check: trimmedText,
 	},
@@ -51,19 +54,23 @@ const locationIdProperty = idField({
 	displayName: 'Location ID',
 	name: 'locationId',
 	example: '501',
-	description: 'Only work orders of this location. Leave empty for all locations.',
+	description: 'Only work orders of this location (read from /odata/locations({ID})/workorders). Leave empty for all locations.',
 });
 
 export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['getAll'] } }, [
 	...returnAllOrLimitFields,
+	collectionOf('filters', workOrderFilterProperties),
 	simplifyProperty,
 	collectionOf('options', [...queryOptions, locationIdProperty]),
 ]);
 
-/** GET /odata/workorders (or /odata/locations({id})/workorders), page by page. */
+/** GET /odata/workorders (or /odata/locations({id})/workorders), page by page; the Filters and the OData Filter ANDed. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const limit = readLimit(this, i);
+	const clauses = workOrderFilterClauses(this, i);
 	const { qs } = readFields(this, i, queryOptions, 'options');
+	if (qs.$filter !== undefined) clauses.push(clauses.length ? `(${String(qs.$filter)})` : String(qs.$filter));
+	if (clauses.length) qs.$filter = clauses.join(' and ');
 	const locationId = readParameter(this, i, locationIdProperty, optionalPositiveInteger, 'options');
 	const path = locationId === undefined ? '/odata/workorders' : `/odata/locations(${locationId})/workorders`;
 	const records = await readList(this, client, ODATA_LIST, { path, qs, limit, itemIndex: i });

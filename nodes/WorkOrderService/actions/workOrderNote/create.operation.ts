@@ -2,11 +2,20 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
-import { collectionOf, numberBetween, readFields, type FieldSpec } from '../../helpers/fieldList';
-import { noteOut } from '../../helpers/noteIds';
+import { collectionOf, readFields, type Check, type FieldSpec } from '../../helpers/fieldList';
 import { readWorkOrderId } from '../../helpers/params';
-import { optionalBoolean, optionalDateTime, optionalEmailList, requiredText } from '../../helpers/validation';
-import { asRecord, type WorkOrderServiceClient } from '../../transport';
+import { dateTimeToSend, idList, withOffsets } from '../../helpers/sendValues';
+import { invalid, optionalBoolean, optionalEmailList, optionalText, requiredText } from '../../helpers/validation';
+import { writeResult } from '../../helpers/writeResult';
+import type { WorkOrderServiceClient } from '../../transport';
+
+/**
+ * Create Note: POST /workorders/{id}/notes with the reference's CreateNoteRequest (`Note`, the
+ * text, is its only required field). The service answers 201 without a documented body ("maybe the
+ * new note ID, maybe nothing"): the item says what was done and carries the ID when one came.
+ */
+
+export const meta = { verb: 'created', safeToRepeat: false };
 
 const noteField: FieldSpec = {
 	property: {
@@ -16,13 +25,40 @@ const noteField: FieldSpec = {
 		required: true,
 		default: '',
 		typeOptions: { rows: 4 },
-		description: 'Text of the note',
+		description: 'Text of the note (sent as Note)',
 	},
-	key: 'NoteData', check: requiredText,
+	key: 'Note', check: requiredText,
+};
+
+/** Visibility 0 to 3 (the reference's scale), by name. */
+const VISIBILITY = { all: 0, notExternalSubscriber: 1, notProvider: 2, subscriberOnly: 3 } as const;
+
+/** A Visibility option, or (from an expression) its number 0 to 3. */
+const visibilityCheck: Check<number | undefined> = (node, itemIndex, field, value) => {
+	if (value === undefined || value === null || value === '') return undefined;
+	if (typeof value === 'string' && Object.prototype.hasOwnProperty.call(VISIBILITY, value)) return VISIBILITY[value as keyof typeof VISIBILITY];
+	if ((typeof value === 'number' || typeof value === 'string') && /^[0-3]$/.test(String(value).trim())) return Number(value);
+	throw invalid(node, itemIndex, field, 'must be all, notExternalSubscriber, notProvider or subscriberOnly (or 0 to 3)', value);
 };
 
 /** The optional fields, in the order they are checked. */
 const additionalFields: FieldSpec[] = [
+	{
+		property: {
+			displayName: 'Visibility',
+			name: 'visibility',
+			type: 'options',
+			default: 'all',
+			options: [
+				{ name: 'All', value: 'all', description: 'Everyone on the work order (0)' },
+				{ name: 'Not External Subscriber', value: 'notExternalSubscriber', description: 'Hidden from external subscriber users (1)' },
+				{ name: 'Not Provider', value: 'notProvider', description: 'Hidden from the provider (2)' },
+				{ name: 'Subscriber Only', value: 'subscriberOnly', description: 'Only the subscriber sees it (3)' },
+			],
+			description: 'Who may see the note (Visibility)',
+		},
+		key: 'Visibility', check: visibilityCheck,
+	},
 	{
 		property: {
 			displayName: 'Mailed To',
@@ -30,7 +66,7 @@ const additionalFields: FieldSpec[] = [
 			type: 'string',
 			default: '',
 			placeholder: 'ops@example.com;tech@example.com',
-			description: 'E-mail addresses to send the note to, separated by semicolons',
+			description: 'E-mail addresses to send the note to, separated by semicolons (MailedTo)',
 		},
 		key: 'MailedTo', check: optionalEmailList,
 	},
@@ -40,9 +76,29 @@ const additionalFields: FieldSpec[] = [
 			name: 'actionRequired',
 			type: 'boolean',
 			default: false,
-			description: 'Whether the note asks the recipient to act',
+			description: 'Whether the note is flagged as needing action (ActionRequired)',
 		},
 		key: 'ActionRequired', check: optionalBoolean,
+	},
+	{
+		property: {
+			displayName: 'Scheduled Date',
+			name: 'scheduledDate',
+			type: 'dateTime',
+			default: '',
+			description: 'Date and time tied to the note (ScheduledDate). Without an offset it is read in the workflow\'s time zone.',
+		},
+		key: 'ScheduledDate', check: dateTimeToSend,
+	},
+	{
+		property: {
+			displayName: 'Follow-Up Date',
+			name: 'followUpDate',
+			type: 'dateTime',
+			default: '',
+			description: 'When to follow up (FollowUpDate). Without an offset it is read in the workflow\'s time zone.',
+		},
+		key: 'FollowUpDate', check: dateTimeToSend,
 	},
 	{
 		property: {
@@ -50,7 +106,7 @@ const additionalFields: FieldSpec[] = [
 			name: 'notifyFollowers',
 			type: 'boolean',
 			default: false,
-			description: 'Whether followers of the work order are notified',
+			description: 'Whether to e-mail the work order\'s followers (NotifyFollowers)',
 		},
 		key: 'NotifyFollowers', check: optionalBoolean,
 	},
@@ -60,49 +116,30 @@ const additionalFields: FieldSpec[] = [
 			name: 'doNotSendEmail',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to suppress the e-mail the service would send for the note',
+			description: 'Whether to send no e-mail for this note (DoNotSendEmail)',
 		},
 		key: 'DoNotSendEmail', check: optionalBoolean,
 	},
 	{
 		property: {
-			displayName: 'Is Pinned',
-			name: 'isPinned',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to pin the note at the top of the work order',
-		},
-		key: 'IsPinned', check: optionalBoolean,
-	},
-	{
-		property: {
-			displayName: 'Scheduled Date',
-			name: 'scheduledDate',
-			type: 'dateTime',
+			displayName: 'Attachment IDs',
+			name: 'attachmentIds',
+			type: 'string',
 			default: '',
-			description: 'Date the note refers to (e.g. a scheduled visit)',
+			placeholder: 'e.g. 880101, 880102',
+			description: 'IDs of attachments already uploaded to the work order to link to the note, comma-separated (AttachmentsIds)',
 		},
-		key: 'ScheduledDate', check: optionalDateTime,
+		key: 'AttachmentsIds', check: idList,
 	},
 	{
 		property: {
-			displayName: 'Follow-Up Date',
-			name: 'followUpDate',
-			type: 'dateTime',
+			displayName: 'Actor',
+			name: 'actor',
+			type: 'string',
 			default: '',
-			description: 'When to follow up on the note',
+			description: 'Name recorded as the note\'s actor (Actor)',
 		},
-		key: 'FollowUpDate', check: optionalDateTime,
-	},
-	{
-		property: {
-			displayName: 'Visibility',
-			name: 'visibility',
-			type: 'number',
-			default: 0,
-			description: 'Visibility code of the note as the service defines it (0 = visible to everyone on the work order)',
-		},
-		key: 'Visibility', check: numberBetween(0, 2147483647, true),
+		key: 'Actor', check: optionalText,
 	},
 ];
 
@@ -112,13 +149,13 @@ export const description = updateDisplayOptions({ show: { resource: ['workOrderN
 	collectionOf('additionalFields', additionalFields),
 ]);
 
-/** POST /workorders/{id}/notes; the item is the new note, its IDs as text. */
+/** POST /workorders/{id}/notes; the item: success, operation, workOrderId and the new note's Id (as text) when the service sent one. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
 	const workOrderId = readWorkOrderId(this, i);
-	const body = {
+	const body = withOffsets(this, i, {
 		...readFields(this, i, [noteField]).body,
 		...readFields(this, i, additionalFields, 'additionalFields').body,
-	};
-	const result = await client.request({ method: 'POST', path: `/workorders/${workOrderId}/notes`, body, itemIndex: i });
-	return [noteOut(asRecord(result) ?? {})];
+	}, ['ScheduledDate', 'FollowUpDate']);
+	const answer = await client.send({ method: 'POST', path: `/workorders/${workOrderId}/notes`, body, itemIndex: i });
+	return [writeResult('create', { workOrderId }, answer, { idsAsText: true })];
 }

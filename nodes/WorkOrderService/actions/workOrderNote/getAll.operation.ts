@@ -7,6 +7,8 @@ import { noteOut } from '../../helpers/noteIds';
 import { readWorkOrderId } from '../../helpers/params';
 import { NOTES_LIST, readList, type WorkOrderServiceClient } from '../../transport';
 
+export const meta = { safeToRepeat: true };
+
 export const description = updateDisplayOptions({ show: { resource: ['workOrderNote'], operation: ['getAll'] } }, [
 	workOrderIdField,
 	...returnAllOrLimitFields,

@@ -19,6 +19,8 @@ const noteIdProperty: INodeProperties = {
 		'ID of the note whose attachments to list (a 64-bit number, e.g. 9007199254740993). Leave empty to list every attachment of the work order.',
 };
 
+export const meta = { safeToRepeat: true };
+
 export const description = updateDisplayOptions({ show: { resource: ['workOrderNote'], operation: ['getAttachments'] } }, [
 	workOrderIdField,
 	noteIdProperty,
