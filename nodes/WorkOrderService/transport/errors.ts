@@ -93,39 +93,36 @@ export function isNotSentCode(code: string | undefined): boolean {
 }
 
 /**
- * What the socket of a failed request says (n8n 2.x keeps the request error as `cause`; n8n 1.x
- * drops it): nothing dispatched to the kernel, or a TLS handshake that never completed, means
- * nothing reached the service. A reused keep-alive socket says nothing about this request.
+ * Whether the request left this process, from public APIs only: axios' documented `request` of
+ * the request error (n8n 2.x keeps that error as `cause`; n8n 1.x drops it) is Node's
+ * http.ClientRequest, whose Writable `writableFinished` says whether every byte of it was handed
+ * to the operating system. Not flushed (refused, connect timeout, reset before the request was
+ * written) means nothing reached the service. A reused keep-alive socket proves nothing.
  */
-export function socketEvidence(error: unknown): 'notSent' | 'sent' | undefined {
+export function requestFlushed(error: unknown): boolean | undefined {
 	const request = asObject(asObject(error)?.request);
-	if (!request) return undefined;
-	const socket = asObject(request.socket) ?? asObject(asObject(request._currentRequest)?.socket);
-	if (!socket) return undefined;
-	if (request.reusedSocket === true) return 'sent';
-	if (socket.encrypted === true && socket._secureEstablished === false) return 'notSent';
-	const dispatched = socket._bytesDispatched;
-	if (typeof dispatched !== 'number') return undefined;
-	return dispatched > 0 ? 'sent' : 'notSent';
+	if (!request || typeof request.writableFinished !== 'boolean') return undefined;
+	if (request.reusedSocket === true) return true;
+	return request.writableFinished;
 }
 
 /** Walks an error and its causes for the HTTP response, the network code or a login failure. */
 export function readHttpFailure(error: unknown): HttpFailure {
 	const failure: HttpFailure = { headers: {}, bodyText: '' };
-	const evidence = walkCauses(error, failure);
+	const flushed = walkCauses(error, failure);
 	if (failure.authErrorMessage !== undefined) return failure;
 	if (failure.status === undefined) readN8n1Error(asObject(error), failure);
 	if (failure.status === undefined && failure.networkCode !== undefined) {
-		// The socket knows best; without it (n8n 1.x) only the code can prove that nothing was sent.
-		failure.notSent = evidence !== undefined ? evidence === 'notSent' : isNotSentCode(failure.networkCode);
+		// The request's own state knows best; without it (n8n 1.x) only the code can prove that nothing was sent.
+		failure.notSent = isNotSentCode(failure.networkCode) || flushed === false;
 	}
 	return failure;
 }
 
-/** The error and its `cause` chain (n8n 2.x keeps the request error there): response, code, login failure, socket. */
-function walkCauses(error: unknown, failure: HttpFailure): 'notSent' | 'sent' | undefined {
+/** The error and its `cause` chain (n8n 2.x keeps the request error there): response, code, login failure, whether the request was flushed. */
+function walkCauses(error: unknown, failure: HttpFailure): boolean | undefined {
 	const seen = new Set<unknown>();
-	let evidence: 'notSent' | 'sent' | undefined;
+	let flushed: boolean | undefined;
 	let current: unknown = error;
 	while (current !== undefined && current !== null && !seen.has(current) && seen.size < 6) {
 		seen.add(current);
@@ -146,10 +143,10 @@ function walkCauses(error: unknown, failure: HttpFailure): 'notSent' | 'sent' | 
 		if (failure.networkCode === undefined && code && (NETWORK_CODES.has(code) || /^E[A-Z_]+$/.test(code) || isTlsCode(code))) {
 			failure.networkCode = code;
 		}
-		evidence ??= socketEvidence(current);
+		flushed ??= requestFlushed(current);
 		current = obj.cause;
 	}
-	return evidence;
+	return flushed;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { sleep } from 'n8n-workflow';
+import * as workflow from 'n8n-workflow';
 
 /**
  * One request budget per application (API Base URL + client id) in each n8n process. Every
@@ -137,8 +137,20 @@ interface Waiter {
 	resend: boolean;
 	allowanceMs: number;
 	pauseClockAtEnqueue: number;
-	resolve(ticket: Ticket): void;
-	reject(error: Error): void;
+	/** Set once: the start, or why it never came. */
+	ticket?: Ticket;
+	error?: Error;
+	/** Wakes the waiting call (set while it waits without a timer). */
+	nudge?: () => void;
+}
+
+/**
+ * n8n's sleep, ended early by `signal` (n8n 2.x: `sleep(ms, signal)`; n8n 1.x: `sleepWithAbort`):
+ * an aborted wait clears its timer, so no timer outlives the waiting call that set it.
+ */
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+	const withAbort = (workflow as unknown as { sleepWithAbort?: typeof workflow.sleep }).sleepWithAbort ?? workflow.sleep;
+	await withAbort(Math.max(0, ms), signal).catch(() => undefined);
 }
 
 interface Model {
@@ -200,7 +212,11 @@ export class Budget {
 
 	private turn = 0;
 
-	private timerAt = 0;
+	/** When `dispatch` next has something to start (undefined: on an answer). */
+	private wakeAtMs?: number;
+
+	/** The one waiting call that sleeps until `wakeAtMs`, and how to end its sleep early. */
+	private alarm?: { waiter: Waiter; at: number; controller: AbortController };
 
 	private lastBusyAt = Date.now();
 
@@ -465,7 +481,7 @@ export class Budget {
 		const next = Math.max(0, this.pausedUntil - now);
 		if (waited + next <= waiter.allowanceMs) return true;
 		waiter.lane.remove(waiter);
-		waiter.reject(new MaxWaitExceeded(waiter.account.waitedMs + waited, next));
+		this.settle(waiter, undefined, new MaxWaitExceeded(waiter.account.waitedMs + waited, next));
 		return false;
 	}
 
@@ -578,6 +594,7 @@ export class Budget {
 
 	/** Starts every request that may start now; sets a timer for the next one that may start later. */
 	private dispatch(): void {
+		this.wakeAtMs = undefined;
 		for (;;) {
 			const now = Date.now();
 			this.lanes = this.lanes.filter((l) => l.waiting > 0 || l.inFlight > 0);
@@ -610,7 +627,51 @@ export class Budget {
 		this.nextSlot = now + this.pacingMs();
 		waiter.account.waitedMs += this.pauseClock(now) - waiter.pauseClockAtEnqueue;
 		this.lastBusyAt = now;
-		waiter.resolve({ sentAt: now, probe, episode: this.episode, bisectFrom });
+		this.settle(waiter, { sentAt: now, probe, episode: this.episode, bisectFrom });
+	}
+
+	/** A waiter's wait is over: it leaves with its start or its error; an alarm it held goes to another waiter. */
+	private settle(waiter: Waiter, ticket?: Ticket, error?: Error): void {
+		waiter.ticket = ticket;
+		waiter.error = error;
+		waiter.nudge?.();
+		if (this.alarm?.waiter !== waiter) return;
+		this.alarm.controller.abort();
+		this.alarm = undefined;
+		this.nudgeOne();
+	}
+
+	/** Wakes one waiting call (without a timer) so that it takes over the alarm. */
+	private nudgeOne(): void {
+		if (this.wakeAtMs === undefined) return;
+		for (const lane of this.lanes) {
+			const sleeper = lane.all().find((w) => w.nudge !== undefined);
+			if (sleeper) return sleeper.nudge?.();
+		}
+	}
+
+	/**
+	 * The waiting call of `waiter` (Lane.acquire): sleeps until the next start is due when no other
+	 * waiter holds that alarm, else until it is started, rejected or asked to take the alarm. The
+	 * only timer of the budget lives here, inside a call that waits, and is cleared when its waiter
+	 * leaves: when nobody waits, nothing is scheduled.
+	 */
+	async waitFor(waiter: Waiter): Promise<Ticket> {
+		while (waiter.ticket === undefined && waiter.error === undefined) {
+			const at = this.wakeAtMs;
+			if (at !== undefined && this.alarm === undefined) {
+				const alarm = { waiter, at, controller: new AbortController() };
+				this.alarm = alarm;
+				await pause(at - Date.now(), alarm.controller.signal);
+				if (this.alarm === alarm) this.alarm = undefined;
+				if (!alarm.controller.signal.aborted) this.dispatch();
+			} else {
+				await new Promise<void>((resolve) => (waiter.nudge = resolve));
+				waiter.nudge = undefined;
+			}
+		}
+		if (waiter.error) throw waiter.error;
+		return waiter.ticket as Ticket;
 	}
 
 	/** Round-robin over lanes with a waiter and room under their Concurrency. */
@@ -645,15 +706,15 @@ export class Budget {
 		}
 	}
 
-	/** Dispatches again at `at` (n8n's `sleep`: community nodes may not use timers directly; a later wake-up already set does no harm). */
+	/** Dispatches again at `at`: the alarm of a waiting call (see `waitFor`); an earlier one replaces a later one. */
 	private wakeAt(at: number): void {
-		const now = Date.now();
-		if (this.timerAt > now && this.timerAt <= at) return;
-		this.timerAt = at;
-		void sleep(Math.max(0, at - now)).then(() => {
-			if (this.timerAt === at) this.timerAt = 0;
-			this.dispatch();
-		});
+		this.wakeAtMs = at;
+		if (this.alarm && this.alarm.at <= at) return;
+		if (this.alarm) {
+			this.alarm.controller.abort();
+			this.alarm = undefined;
+		}
+		this.nudgeOne();
 	}
 }
 
@@ -682,20 +743,11 @@ export class Lane {
 	 * against it, queueing at the learned pace does not). Rejects with MaxWaitExceeded.
 	 */
 	async acquire(account: RequestAccount, resend: boolean, allowanceMs: number): Promise<Ticket> {
-		return await new Promise<Ticket>((resolve, reject) => {
-			const waiter: Waiter = {
-				lane: this,
-				account,
-				resend,
-				allowanceMs,
-				pauseClockAtEnqueue: this.budget.pauseClock(),
-				resolve,
-				reject,
-			};
-			const first = !this.used;
-			this.used = true;
-			this.budget.enqueue(waiter, first);
-		});
+		const waiter: Waiter = { lane: this, account, resend, allowanceMs, pauseClockAtEnqueue: this.budget.pauseClock() };
+		const first = !this.used;
+		this.used = true;
+		this.budget.enqueue(waiter, first);
+		return await this.budget.waitFor(waiter);
 	}
 
 	release(ticket: Ticket, verdict: Verdict, account: RequestAccount): void {
