@@ -131,7 +131,7 @@ describe('authenticate: n8n applies Authorization: Bearer <token>, only to the A
 	/** The credential as stored after a login with its current settings (tokenIdentity as the login writes it). */
 	function loggedIn(name, extra = {}) {
 		const data = name === 'workOrderServiceApi' ? H.passwordCredential(emulator) : H.contractorCredential(emulator);
-		const { loginConfig } = require('../../dist/nodes/WorkOrderService/auth/tokenClient');
+		const { loginConfig } = require('../../dist/nodes/WorkOrderService/auth/tokens');
 		return { ...data, accessToken: 'tok.e2e-1234', tokenIdentity: loginConfig(KIND[name], data).identity, ...extra };
 	}
 	async function sign(name, credentials, request) {

@@ -79,9 +79,12 @@ describe('one login serves a whole execution and the next ones', () => {
 		expect(Number(stored.accessTokenExpiresAt)).toBeGreaterThan(Date.now() + 590_000);
 		expect(Number(stored.accessTokenExpiresAt)).toBeLessThanOrEqual(Date.now() + 600_000);
 		expect(Number(stored.refreshTokenExpiresAt)).toBeGreaterThan(Date.now() + 29 * DAY * 1000);
+		// n8n persists what preAuthentication returns, as for any expirable credential: once per
+		// request that found the token empty (at most the Concurrency), always the one token
 		const updates = harness.credentials.updates.filter((u) => u.id === CRED);
-		expect(updates).toHaveLength(1);
-		expect(updates[0].via).toBe('updateCredentials');
+		expect(updates.length).toBeGreaterThanOrEqual(1);
+		expect(updates.length).toBeLessThanOrEqual(20);
+		expect(updates.every((u) => u.via === 'updateCredentials' && u.data.accessToken === issued.access_token)).toBe(true);
 	});
 
 	test('a second execution within the token lifetime makes no token request', async () => {

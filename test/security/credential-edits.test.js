@@ -84,7 +84,11 @@ describe.each(Object.keys(TYPES))('%s credential', (authentication) => {
 		expect(tokenCalls[0].body.username).toBe(credentialFor(b, authentication).username);
 		// and A got nothing from the second run
 		expect(a.requests).toHaveLength(0);
-		expect(harness.credentials.get(id).tokenIdentity).toContain(b.baseUrl.toLowerCase());
+		// the token's identity is the new settings' one-way digest: it names no URL, user or secret
+		const { loginConfig } = require('../../dist/nodes/WorkOrderService/auth/tokens');
+		const now = harness.credentials.get(id);
+		expect(now.tokenIdentity).toBe(loginConfig(authentication === 'contractor' ? 'contractor' : 'password', now).identity);
+		expect(now.tokenIdentity).toMatch(/^[0-9a-f]{64}$/);
 	});
 
 	test('only the API Base URL moved: the old token does not go to the new API; a fresh login first', async () => {

@@ -9,7 +9,7 @@ const {
 	unreachableError,
 } = require('../../dist/nodes/WorkOrderService/auth/tokenResponse');
 const { loginConfig } = require('../../dist/nodes/WorkOrderService/auth/loginConfig');
-const { isWorkOrderServiceAuthError } = require('../../dist/nodes/WorkOrderService/auth/http');
+const { isWorkOrderServiceAuthError } = require('../../dist/nodes/WorkOrderService/transport/http');
 
 const CLIENT_SECRET = 'cs-Very$ecret/42';
 const PASSWORD = 'pw hunter2+more';

@@ -12,18 +12,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { bodyToText, headerValue, originOf } from '../auth/http';
 import { SecretSet, credentialSecrets } from '../auth/secrets';
-import {
-	adoptStored,
-	claimPersist,
-	isOwnToken,
-	isUsable,
-	knownTokens,
-	obtainToken,
-	rejectToken,
-} from '../auth/tokenBroker';
-import { loginConfig, normalizeBaseUrl, type LoginConfig, type StoredToken } from '../auth/tokenClient';
+import { knownTokens, loginConfig, normalizeBaseUrl, type LoginConfig } from '../auth/tokens';
+import { bodyToText, headerValue, originOf } from './http';
 import {
 	failureText,
 	readHttpFailure,
@@ -38,7 +29,6 @@ import { MaxWaitExceeded, budgetFor, ownThrottles, type Lane, type RequestAccoun
 import { parseJsonLossless } from './losslessJson';
 import { buildMultipart, type MultipartPart } from './multipart';
 import {
-	MAX_RENEWALS,
 	READ_METHODS,
 	decide,
 	isThrottle,
@@ -59,7 +49,7 @@ import {
  *
  * One request, top to bottom: `send` prepares the call, then loops: wait for a start in the
  * budget (`Lane.acquire`), make one `attempt`, tell the budget what came back, ask the policy
- * (policy.ts `decide`: ok, redirect, renew, retry, fail) and do what it says. Errors are worded by
+ * (policy.ts `decide`: ok, redirect, retry, fail) and do what it says. Errors are worded by
  * the builders in errors.ts and redacted here.
  *
  * Rules it enforces:
@@ -67,8 +57,10 @@ import {
  *   by n8n's request layer; the client follows a redirect itself only to the same origin (any
  *   method for 307/308, reads for 301/302/303) and refuses one to another origin with an error
  *   naming that origin.
- * - Logins are coordinated (see credentials/common/tokenBroker.ts): a 401 renews the token once
- *   (the body, always a Buffer, is sent again) and any concurrent requests share the renewal.
+ * - Every request goes through n8n's `httpRequestWithAuthentication`: the credential signs it, n8n
+ *   logs in through the credential's `preAuthentication` when the stored token is empty and once
+ *   more after a 401 (auth/tokens.ts: one login at a time per identity), and persists the token.
+ *   A login the token endpoint throttled is sent again after the wait it names, within Max Wait.
  * - Throttling (429; 503 with a Retry-After header or saying it is a rate limit) is handled by the
  *   application's budget (limiter.ts): it means "not processed", so every method is sent again,
  *   within Max Wait; a throttled answer counts against Max Retries only when no other request
@@ -154,7 +146,7 @@ export interface ApiResponse {
 
 /** What one attempt brought back: an answer (any status) or a failure without one. */
 type Attempt =
-	| { kind: 'answer'; status: number; headers: Record<string, unknown>; body: unknown; sentToken?: string }
+	| { kind: 'answer'; status: number; headers: Record<string, unknown>; body: unknown }
 	| { kind: 'failure'; failure: HttpFailure; error: unknown };
 
 interface Resolved {
@@ -162,9 +154,8 @@ interface Resolved {
 	/** {API Base URL}/v3 */
 	apiUrl: string;
 	apiOrigin: string;
-	/** Token logins (password grant, contractor) are coordinated by the client; OAuth2 by n8n. */
+	/** The token login's settings (password grant, contractor): its identity names the tokens to redact. */
 	login?: LoginConfig;
-	nodeCredentials: { id: string; name: string };
 }
 
 /**
@@ -220,10 +211,6 @@ export class WorkOrderServiceClient {
 	readonly secrets = new SecretSet();
 
 	private resolved?: Promise<Resolved>;
-
-	private token?: StoredToken;
-
-	private lastToken?: IDataObject;
 
 	private lane?: Lane;
 
@@ -284,14 +271,7 @@ export class WorkOrderServiceClient {
 					description: 'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
 				});
 			}
-			const node = this.ctx.getNode();
-			const details = node.credentials?.[this.credentialType];
-			const resolved: Resolved = {
-				credentials,
-				apiUrl: `${base}/v3`,
-				apiOrigin: originOf(base) ?? base,
-				nodeCredentials: { id: String(details?.id ?? ''), name: String(details?.name ?? this.credentialType) },
-			};
+			const resolved: Resolved = { credentials, apiUrl: `${base}/v3`, apiOrigin: originOf(base) ?? base };
 			if (this.authentication !== 'oAuth2') {
 				resolved.login = loginConfig(this.authentication === 'password' ? 'password' : 'contractor', credentials);
 				this.secrets.merge(resolved.login.secrets);
@@ -317,15 +297,15 @@ export class WorkOrderServiceClient {
 		const state = await this.prepare(resolved, request);
 		for (;;) {
 			const ticket = await this.startIn(lane, request, state);
-			const attempt = await this.attempt(resolved, state.call);
+			const attempt = await this.attempt(state.call);
 			const outcome = outcomeOf(attempt);
 			lane.release(ticket, verdictOf(outcome), state.account);
 			state.attempts++;
 			state.answered ||= outcome.status !== undefined;
-			const decision = decide(outcome, this.standing(resolved, state, attempt, lane));
+			const decision = decide(outcome, this.standing(resolved, state, lane));
 			if (decision.kind === 'ok') return this.succeeded(request, state, attempt);
 			if (decision.kind === 'fail') throw await this.failed(request, state, outcome, attempt, decision);
-			await this.follow(resolved, state, outcome, attempt, decision);
+			await this.follow(state, outcome, attempt, decision);
 		}
 	}
 
@@ -358,7 +338,6 @@ export class WorkOrderServiceClient {
 			attempts: 0,
 			retries: 0,
 			redirects: 0,
-			renewals: 0,
 			answered: false,
 			maybeProcessed: false,
 			resend: false,
@@ -375,17 +354,12 @@ export class WorkOrderServiceClient {
 	}
 
 	/** Where the request stands, for the policy. */
-	private standing(resolved: Resolved, state: RequestState, attempt: Attempt, lane: Lane): Standing {
-		const renewable =
-			resolved.login !== undefined &&
-			attempt.kind === 'answer' &&
-			(state.renewals === 0 || (state.renewals < MAX_RENEWALS && !isOwnToken(resolved.login, attempt.sentToken)));
+	private standing(resolved: Resolved, state: RequestState, lane: Lane): Standing {
 		return {
 			method: state.call.method,
 			url: state.call.url,
 			apiOrigin: resolved.apiOrigin,
 			redirects: state.redirects,
-			renewable,
 			retries: state.retries,
 			ownThrottles: ownThrottles(state.account),
 			waitedMs: state.account.waitedMs,
@@ -401,17 +375,12 @@ export class WorkOrderServiceClient {
 		return { statusCode: answer.status, headers: answer.headers, body: parseBody(answer.headers, answer.body) };
 	}
 
-	/** Redirect, renew or retry, as the policy decided. */
-	private async follow(resolved: Resolved, state: RequestState, outcome: Outcome, attempt: Attempt, decision: Decision): Promise<void> {
+	/** Redirect or retry, as the policy decided. */
+	private async follow(state: RequestState, outcome: Outcome, attempt: Attempt, decision: Decision): Promise<void> {
 		if (decision.kind === 'redirect') {
 			state.redirects++;
 			state.call.url = decision.url;
 			state.call.qs = undefined;
-		} else if (decision.kind === 'renew' && resolved.login && attempt.kind === 'answer') {
-			// whoever renews first, everyone uses the result
-			state.renewals++;
-			rejectToken(resolved.login, attempt.sentToken ?? '');
-			if (this.token?.accessToken === attempt.sentToken) this.token = undefined;
 		} else if (decision.kind === 'retry') {
 			this.noteFailure(state, outcome, attempt);
 			state.account.waitedMs += decision.waitMs;
@@ -468,31 +437,12 @@ export class WorkOrderServiceClient {
 		return built;
 	}
 
-	/** A usable token for a coordinated login; `persist` when n8n should save it with this request. */
-	private async currentToken(resolved: Resolved): Promise<{ token: StoredToken; persist: boolean }> {
-		const login = resolved.login as LoginConfig;
-		if (!isUsable(this.token, login)) {
-			this.token =
-				adoptStored(login, resolved.credentials, resolved.nodeCredentials.id) ??
-				(await obtainToken(
-					login,
-					{
-						httpRequest: async (options) => await this.ctx.helpers.httpRequest(options),
-						readStored: async () => (await this.ctx.getCredentials(this.credentialType)) as IDataObject,
-						tokenTimeoutMs: this.settings.timeoutMs,
-						credentialId: resolved.nodeCredentials.id,
-					},
-					// once this execution held a token, that (not the credential as first read) is what it knew
-					this.lastToken ?? resolved.credentials,
-				));
-			this.lastToken = { ...this.token };
-			this.secrets.add(this.token.accessToken).add(this.token.refreshToken);
-		}
-		return { token: this.token, persist: claimPersist(login, this.token, resolved.nodeCredentials.id) };
-	}
-
-	/** One attempt: the request through n8n's request layer, signed for the credential; never throws. */
-	private async attempt(resolved: Resolved, call: Call): Promise<Attempt> {
+	/**
+	 * One attempt through n8n's `httpRequestWithAuthentication`, as any node sends: the credential
+	 * signs it (and logs in first when needed). Never throws: an error status, a failure without an
+	 * answer or a failed login comes back as what it is.
+	 */
+	private async attempt(call: Call): Promise<Attempt> {
 		const options: IHttpRequestOptions = {
 			method: call.method as IHttpRequestMethods,
 			url: call.url,
@@ -506,35 +456,13 @@ export class WorkOrderServiceClient {
 		if (call.qs) options.qs = { ...call.qs };
 		if (call.body !== undefined) options.body = call.body;
 		try {
-			return resolved.login ? await this.sendWithLogin(resolved, options) : await this.sendWithOAuth2(options);
+			const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.credentialType, options)) as FullResponse;
+			return { kind: 'answer', status: response.statusCode, headers: response.headers ?? {}, body: response.body };
 		} catch (error) {
 			const failure = readHttpFailure(error);
 			if (failure.status !== undefined) return { kind: 'answer', status: failure.status, headers: failure.headers, body: failure.bodyText };
 			return { kind: 'failure', failure, error };
 		}
-	}
-
-	/** OAuth2 (authorization code): n8n signs the request and refreshes the token under its own lock. */
-	private async sendWithOAuth2(options: IHttpRequestOptions): Promise<Attempt> {
-		const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.credentialType, options)) as FullResponse;
-		return { kind: 'answer', status: response.statusCode, headers: response.headers ?? {}, body: response.body };
-	}
-
-	/**
-	 * A token login (password grant, contractor): the client's token goes in as the credential's
-	 * data. n8n saves what preAuthentication returns when the token field is empty: that is how a
-	 * token obtained here is persisted (once per token and process).
-	 */
-	private async sendWithLogin(resolved: Resolved, options: IHttpRequestOptions): Promise<Attempt> {
-		const { token, persist } = await this.currentToken(resolved);
-		const data: ICredentialDataDecryptedObject = { ...resolved.credentials, ...token, accessToken: persist ? '' : token.accessToken };
-		options.ignoreHttpStatusErrors = true;
-		const credentialsDecrypted = { id: resolved.nodeCredentials.id, name: resolved.nodeCredentials.name, type: this.credentialType, data };
-		const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.credentialType, options, {
-			credentialsDecrypted,
-		})) as FullResponse;
-		const sentToken = typeof data.accessToken === 'string' ? data.accessToken : undefined;
-		return { kind: 'answer', status: response.statusCode, headers: response.headers ?? {}, body: response.body, sentToken };
 	}
 
 	/** The credential could not be read or is set up wrongly: nothing was sent. */
@@ -545,7 +473,7 @@ export class WorkOrderServiceClient {
 		return new NodeOperationError(this.ctx.getNode(), error as Error, { itemIndex: request.itemIndex });
 	}
 
-	/** Adds every token known now (stored credential, tokens renewed by n8n or by other executions). */
+	/** Adds every token known now (stored credential, tokens renewed by other requests in this process). */
 	private async refreshSecrets(): Promise<void> {
 		const resolved = await this.resolved?.catch(() => undefined);
 		if (resolved?.login) for (const token of knownTokens(resolved.login)) this.secrets.add(token);
@@ -606,7 +534,6 @@ interface RequestState {
 	/** Retries after failures other than throttling (5xx, network): each counts against Max Retries. */
 	retries: number;
 	redirects: number;
-	renewals: number;
 	/** The service answered at least once (any status). */
 	answered: boolean;
 	/** An attempt may have been processed: a 5xx answer, or no answer after the request was written. */

@@ -1,4 +1,4 @@
-import { bodyToText, headerValue, isWorkOrderServiceAuthError, serviceErrorCode, serviceMessage } from '../auth/http';
+import { bodyToText, headerValue, isWorkOrderServiceAuthError, serviceErrorCode, serviceMessage } from './http';
 import { SecretSet } from '../auth/secrets';
 
 /**
@@ -13,7 +13,7 @@ export {
 	parseRetryAfter,
 	serviceErrorCode,
 	serviceMessage,
-} from '../auth/http';
+} from './http';
 
 export interface HttpFailure {
 	/** HTTP status when the service answered. */
@@ -26,6 +26,8 @@ export interface HttpFailure {
 	/** A token login failed; its message is already safe to show. */
 	authErrorMessage?: string;
 	authErrorKind?: string;
+	/** A throttled login: when the token endpoint takes requests again. */
+	authRetryAfterMs?: number;
 	/** Any other message n8n produced (e.g. an OAuth2 credential that must be reconnected). */
 	otherMessage?: string;
 	/**
@@ -131,6 +133,7 @@ function walkCauses(error: unknown, failure: HttpFailure): boolean | undefined {
 		if (isWorkOrderServiceAuthError(current)) {
 			failure.authErrorMessage = current.message;
 			failure.authErrorKind = current.kind;
+			failure.authRetryAfterMs = current.retryAfterMs;
 			return undefined;
 		}
 		const response = asObject(obj.response);

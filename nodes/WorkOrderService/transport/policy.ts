@@ -1,4 +1,4 @@
-import { headerValue, originOf, parseRetryAfter, serviceMessage } from '../auth/http';
+import { headerValue, originOf, parseRetryAfter, serviceMessage } from './http';
 import type { HttpFailure } from './errors';
 import { backoffMs, type Verdict } from './limiter';
 
@@ -11,25 +11,21 @@ import { backoffMs, type Verdict } from './limiter';
  * | 2xx                                            | ok        |                         |                               |                            |
  * | 3xx to the same origin (GET/HEAD, or 307/308)  | redirect  | to the new URL          | none                          | no (at most 5)             |
  * | 3xx elsewhere, without Location, or a rewrite  | fail      |                         |                               |                            |
- * | 401 with a token login, not yet renewed        | renew     | with a new token        | none                          | no (at most 3 renewals)    |
+ * | login throttled by the token endpoint          | retry     | every method            | the wait the login names      | no                         |
  * | throttled (429; 503 with Retry-After or words) | retry     | every method            | the budget's (pause or gate)  | only if alone in episode   |
  * | not sent (refused, DNS, TLS, connect timeout)  | retry     | every method            | Retry-After or backoff        | yes                        |
  * | 5xx, or no answer after the request was sent   | retry     | GET/HEAD/OPTIONS/PUT/DELETE | Retry-After or backoff    | yes                        |
  * | no answer within the Timeout (request sent)    | fail      | never                   |                               |                            |
  * | other 4xx, a login failure                     | fail      |                         |                               |                            |
  *
- * Backoff: 0.5-1 s, 1-2 s, 2-4 s, ... (jitter), at most 30 s. Max Wait bounds the sum of waits.
+ * A 401 is final here: n8n already logged in again through the credential's preAuthentication and
+ * sent the request once more. Backoff: 0.5-1 s, 1-2 s, 2-4 s, ... (jitter), at most 30 s. Max Wait
+ * bounds the sum of waits.
  */
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 export const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const MAX_REDIRECTS = 5;
-/**
- * A request refused with 401 is sent again after one renewal; again only while the token it was
- * refused with had been read from n8n's store (another worker may have saved it just before the
- * service revoked every token), never after a token this process itself just obtained.
- */
-export const MAX_RENEWALS = 3;
 
 /** One attempt's outcome as the policy sees it. */
 export interface Outcome {
@@ -47,8 +43,6 @@ export interface Standing {
 	url: string;
 	apiOrigin: string;
 	redirects: number;
-	/** The token login may renew now (the client knows which tokens it obtained itself). */
-	renewable: boolean;
 	/** Retries after failures other than throttling so far. */
 	retries: number;
 	/** Throttled answers this request had alone in their episode (limiter.ownThrottles). */
@@ -63,7 +57,6 @@ export interface Standing {
 export type Decision =
 	| { kind: 'ok' }
 	| { kind: 'redirect'; url: string }
-	| { kind: 'renew' }
 	/** `waitMs`: added to the request's waited time; `sleep`: the client waits it itself (else the budget does). */
 	| { kind: 'retry'; waitMs: number; sleep: boolean; countsAsRetry: boolean }
 	| { kind: 'fail'; gaveUp?: string; redirectReason?: string };
@@ -155,7 +148,11 @@ export function decide(outcome: Outcome, at: Standing, random: () => number = Ma
 	const status = outcome.status;
 	if (status !== undefined && status >= 200 && status < 300 && outcome.failure === undefined) return { kind: 'ok' };
 	if (status !== undefined && status >= 300 && status < 400) return redirectDecision(outcome, at);
-	if (status === 401 && at.renewable) return { kind: 'renew' };
+	const loginWait = outcome.failure?.authErrorKind === 'throttled' ? outcome.failure.authRetryAfterMs : undefined;
+	if (loginWait !== undefined) {
+		if (at.waitedMs + loginWait > at.maxWaitMs) return { kind: 'fail', gaveUp: maxWaitReason(loginWait, at.maxWaitMs) };
+		return { kind: 'retry', waitMs: loginWait, sleep: true, countsAsRetry: false };
+	}
 	if (outcome.failure?.authErrorMessage === undefined && isThrottle(status, outcome.headers, outcome.bodyText)) return throttledDecision(at);
 	return failureDecision(outcome, at, random);
 }
