@@ -124,9 +124,37 @@ describe.each(Object.keys(TYPES))('%s credential', (authentication) => {
 		const r = await run(id, authentication);
 		expect(r.error).toBeUndefined();
 		const api = a.requests.filter((q) => q.path.startsWith('/api/'));
-		expect(api.map((q) => q.username)).toEqual([edited.username.toLowerCase() === otherKey ? otherKey : edited.username]);
+		// the old token is not sent (it was issued for other settings): the service answers 401, n8n logs in afresh
+		expect(api[0].headers.authorization).toBeUndefined();
+		expect(api[0].status).toBe(401);
+		expect(api.slice(1).map((q) => q.username)).toEqual([edited.username.toLowerCase() === otherKey ? otherKey : edited.username]);
 		expect(api.map((q) => q.headers.authorization)).not.toContain(`Bearer ${old.accessToken}`);
 		expect(a.tokenRequests().map((t) => [t.body.username, t.body.refresh_token])).toEqual([[edited.username, undefined]]);
+	});
+
+	test.each([['password'], ['client secret']])('the %s changed (on the service and in n8n): the old token, still valid there, is never sent again', async (what) => {
+		const id = `secret-${what}-${authentication}`;
+		await run(id, authentication, credentialFor(a, authentication));
+		const old = harness.credentials.get(id);
+		const record = what === 'password' ? a.state.users[old.username.toLowerCase()] : a.state.clients[old.clientId];
+		const field = what === 'password' ? 'password' : 'clientSecret';
+		const before = record[field];
+		record[field] = `${before}-rotated`;
+		try {
+			const edited = { ...old, [field]: record[field] };
+			harness.credentials.set(id, { name: id, type: TYPES[authentication], data: edited });
+			a.clearRequests();
+			const r = await run(id, authentication);
+			expect(r.error).toBeUndefined();
+			expect(tokensSeenBy(a)).not.toContain(old.accessToken);
+			const logins = a.tokenRequests();
+			expect(logins.map((t) => t.body.refresh_token)).toEqual([undefined]);
+			if (what === 'password') expect(logins[0].body.password).toBe(edited.password);
+			else expect(logins[0].headers.authorization).toBe(`Basic ${Buffer.from(`${old.clientId}:${edited.clientSecret}`).toString('base64')}`);
+		} finally {
+			record[field] = before;
+		}
+		expect(harness.credentials.get(id).accessToken).not.toBe(old.accessToken);
 	});
 
 	test('another client: a fresh login with that client', async () => {
@@ -138,7 +166,9 @@ describe.each(Object.keys(TYPES))('%s credential', (authentication) => {
 		a.clearRequests();
 		const r = await run(id, authentication);
 		expect(r.error).toBeUndefined();
-		expect(a.requests.filter((q) => q.path.startsWith('/api/')).map((q) => q.clientId)).toEqual([second.clientId]);
+		const api = a.requests.filter((q) => q.path.startsWith('/api/'));
+		expect([api[0].headers.authorization, api[0].status]).toEqual([undefined, 401]);
+		expect(api.slice(1).map((q) => q.clientId)).toEqual([second.clientId]);
 		expect(a.tokenRequests().map((t) => t.clientId)).toEqual([second.clientId]);
 	});
 });

@@ -7,8 +7,8 @@ const {
 	readTokenAnswer,
 	describeNetworkError,
 	unreachableError,
-} = require('../../dist/nodes/WorkOrderService/auth/tokenResponse');
-const { loginConfig } = require('../../dist/nodes/WorkOrderService/auth/loginConfig');
+} = require('../../dist/nodes/WorkOrderService/auth/tokenEndpoint');
+const { loginConfig } = require('../../dist/nodes/WorkOrderService/auth/tokens');
 const { isWorkOrderServiceAuthError } = require('../../dist/nodes/WorkOrderService/transport/http');
 
 const CLIENT_SECRET = 'cs-Very$ecret/42';

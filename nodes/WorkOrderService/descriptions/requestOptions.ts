@@ -50,7 +50,7 @@ const options: INodeProperties[] = [
 		default: 60,
 		typeOptions: { minValue: 1 },
 		description:
-			'How long to wait for the service to answer one request (token requests: at most 30 s). A request that got no answer in time is not sent again.',
+			'How long to wait for the service to answer one request (a token request waits up to 30 s). A request that got no answer in time is not sent again.',
 	},
 ];
 
