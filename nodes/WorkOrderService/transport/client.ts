@@ -113,15 +113,15 @@ function numberSetting(value: unknown, fallback: number, min: number, max: numbe
 	return Math.min(max, Math.max(min, n));
 }
 
-/** The node's "Request Options" collection, read once per execution. */
-export function readSettings(raw: IDataObject | undefined): RequestSettings {
+/** The node's "Request Options" collection, read once per execution; `concurrency`: the default when it sets none. */
+export function readSettings(raw: IDataObject | undefined, concurrency = DEFAULT_SETTINGS.concurrency): RequestSettings {
 	const options = raw ?? {};
 	return {
 		maxRetries: Math.floor(numberSetting(options.maxRetries, DEFAULT_SETTINGS.maxRetries, 0, 10)),
 		maxWaitMs: numberSetting(options.maxWaitSeconds, DEFAULT_SETTINGS.maxWaitMs / 1000, 0, 3600) * 1000,
 		requestsPerMinute: numberSetting(options.requestsPerMinute, DEFAULT_SETTINGS.requestsPerMinute, 0, 100_000),
 		timeoutMs: numberSetting(options.timeoutSeconds, DEFAULT_SETTINGS.timeoutMs / 1000, 1, 3600) * 1000,
-		concurrency: Math.floor(numberSetting(options.concurrency, DEFAULT_SETTINGS.concurrency, 1, 100)),
+		concurrency: Math.floor(numberSetting(options.concurrency, concurrency, 1, 100)),
 	};
 }
 
@@ -247,16 +247,16 @@ export class WorkOrderServiceClient {
 
 	/**
 	 * The client for a node context: the node's Authentication and its Request Options (read once;
-	 * they cannot vary per item).
+	 * they cannot vary per item). `concurrency`: the default when Request Options set none.
 	 */
-	static forNode(ctx: ClientContext): WorkOrderServiceClient {
+	static forNode(ctx: ClientContext, concurrency?: number): WorkOrderServiceClient {
 		let raw: IDataObject | undefined;
 		try {
 			raw = nodeParameter(ctx, 'requestOptions', {}) as IDataObject | undefined;
 		} catch {
 			raw = undefined;
 		}
-		return new WorkOrderServiceClient(ctx, readAuthentication(ctx), readSettings(raw));
+		return new WorkOrderServiceClient(ctx, readAuthentication(ctx), readSettings(raw, concurrency));
 	}
 
 	private async resolve(): Promise<Resolved> {

@@ -16,6 +16,7 @@ import { readWorkOrderId } from '../../helpers/params';
 import { TEXT_ANSWER_MAX_LENGTH, acknowledgementAnswer, numericAnswer, positiveInteger } from '../../helpers/validation';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
 import type { MultipartPart } from '../../transport/multipart';
+import type { OperationMeta } from '../operation';
 
 const QUESTION_TYPES = ['acknowledgement', 'selector', 'textEntry', 'numericInput'] as const;
 type QuestionType = (typeof QUESTION_TYPES)[number];
@@ -171,6 +172,8 @@ export const photoProperty: INodeProperties = {
 
 const shownFor = (questionType: QuestionType, fields: FieldSpec[]): INodeProperties[] =>
 	fields.map(({ property }) => ({ ...property, displayOptions: { show: { questionType: [questionType] } } }));
+
+export const meta: OperationMeta = { verb: 'submitted', safeToRepeat: false, file: { parameter: 'binaryPropertyName', required: false } };
 
 export const description = updateDisplayOptions({ show: { resource: ['checklistResponse'], operation: ['submit'] } }, [
 	{ ...workOrderIdField, description: 'The work order the answer belongs to (EntityID)' },

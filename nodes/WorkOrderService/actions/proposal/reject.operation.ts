@@ -6,6 +6,7 @@ import { optionalBoolean, optionalPositiveInteger, positiveInteger } from '../..
 import type { WorkOrderServiceClient } from '../../transport';
 
 import { proposalIdProperty, statusChangeFields } from './fields';
+import type { OperationMeta } from '../operation';
 
 const fields: FieldSpec[] = [
 	...statusChangeFields,
@@ -33,6 +34,8 @@ const fields: FieldSpec[] = [
 		key: 'useProposalAlertEmails', in: 'query', check: optionalBoolean,
 	},
 ];
+
+export const meta: OperationMeta = { verb: 'rejected', safeToRepeat: true };
 
 export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['reject'] } }, [
 	proposalIdProperty,

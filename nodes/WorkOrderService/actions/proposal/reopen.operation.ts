@@ -6,6 +6,9 @@ import { positiveInteger } from '../../helpers/validation';
 import type { WorkOrderServiceClient } from '../../transport';
 
 import { proposalIdProperty, statusChangeFields } from './fields';
+import type { OperationMeta } from '../operation';
+
+export const meta: OperationMeta = { verb: 'reopened', safeToRepeat: true };
 
 export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['reopen'] } }, [
 	proposalIdProperty,

@@ -7,6 +7,9 @@ import { readWorkOrderId } from '../../helpers/params';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
 
 import { checkInOutFields } from './checkInOutFields';
+import type { OperationMeta } from '../operation';
+
+export const meta: OperationMeta = { verb: 'checked in', safeToRepeat: false };
 
 export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['checkIn'] } }, [
 	workOrderIdField,

@@ -8,6 +8,7 @@ import { optionalBoolean } from '../../helpers/validation';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
 
 import { checkInOutFields } from './checkInOutFields';
+import type { OperationMeta } from '../operation';
 
 const fields: FieldSpec[] = [
 	...checkInOutFields,
@@ -22,6 +23,8 @@ const fields: FieldSpec[] = [
 		key: 'WorkCompleted', check: optionalBoolean,
 	},
 ];
+
+export const meta: OperationMeta = { verb: 'checked out', safeToRepeat: false };
 
 export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['checkOut'] } }, [
 	workOrderIdField,

@@ -4,6 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { workOrderIdField } from '../../helpers/fields';
 import { readWorkOrderId } from '../../helpers/params';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
+import type { OperationMeta } from '../operation';
+
+export const meta: OperationMeta = { safeToRepeat: true };
 
 export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['get'] } }, [workOrderIdField]);
 

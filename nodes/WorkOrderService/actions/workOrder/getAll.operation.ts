@@ -6,6 +6,7 @@ import { collectionOf, readFields, readParameter, trimmedText, type FieldSpec } 
 import { readLimit } from '../../helpers/limit';
 import { optionalPositiveInteger } from '../../helpers/validation';
 import { ODATA_LIST, readList, type WorkOrderServiceClient } from '../../transport';
+import type { OperationMeta } from '../operation';
 
 /** Options sent as OData query options, in the order they are checked. */
 const queryOptions: FieldSpec[] = [
@@ -52,6 +53,8 @@ const locationIdProperty = idField({
 	example: '501',
 	description: 'Only work orders of this location. Leave empty for all locations.',
 });
+
+export const meta: OperationMeta = { safeToRepeat: true };
 
 export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['getAll'] } }, [
 	...returnAllOrLimitFields,

@@ -8,6 +8,9 @@ import { attachmentOut } from '../../helpers/noteIds';
 import { readWorkOrderId } from '../../helpers/params';
 import { int64Id } from '../../helpers/validation';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
+import type { OperationMeta } from '../operation';
+
+export const meta: OperationMeta = { verb: 'attached', safeToRepeat: false, file: { parameter: 'binaryPropertyName', required: true } };
 
 export const description = updateDisplayOptions({ show: { resource: ['workOrderNote'], operation: ['addAttachment'] } }, [
 	workOrderIdField,

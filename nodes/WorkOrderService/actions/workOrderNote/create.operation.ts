@@ -7,6 +7,7 @@ import { noteOut } from '../../helpers/noteIds';
 import { readWorkOrderId } from '../../helpers/params';
 import { optionalBoolean, optionalDateTime, optionalEmailList, requiredText } from '../../helpers/validation';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
+import type { OperationMeta } from '../operation';
 
 const noteField: FieldSpec = {
 	property: {
@@ -105,6 +106,8 @@ const additionalFields: FieldSpec[] = [
 		key: 'Visibility', check: numberBetween(0, 2147483647, true),
 	},
 ];
+
+export const meta: OperationMeta = { verb: 'created', safeToRepeat: false };
 
 export const description = updateDisplayOptions({ show: { resource: ['workOrderNote'], operation: ['create'] } }, [
 	workOrderIdField,
