@@ -11,6 +11,7 @@ const URL_ = `${ORIGIN}/api/v3/workorders/1`;
 
 /** Where a fresh request stands; `extra` overrides. */
 const at = (extra = {}) => ({
+	loginWaits: 0,
 	method: 'GET',
 	url: URL_,
 	apiOrigin: ORIGIN,
@@ -61,6 +62,7 @@ describe('decide: one row per case', () => {
 		expect(decide(throttled(5000), at())).toEqual({ kind: 'retry', waitMs: 5000, sleep: true, countsAsRetry: false });
 		expect(decide(throttled(5000), at({ retries: 3, maxRetries: 3 }))).toEqual({ kind: 'retry', waitMs: 5000, sleep: true, countsAsRetry: false });
 		expect(decide(throttled(5000), at({ waitedMs: 118_000, maxWaitMs: 120_000 }))).toMatchObject({ kind: 'fail', gaveUp: expect.stringMatching(/Max Wait/) });
+		expect(decide(throttled(250), at({ loginWaits: 8 }))).toMatchObject({ kind: 'fail', gaveUp: expect.stringMatching(/throttled 8 logins in a row/) });
 	});
 
 });

@@ -338,6 +338,7 @@ export class WorkOrderServiceClient {
 			attempts: 0,
 			retries: 0,
 			redirects: 0,
+			loginWaits: 0,
 			answered: false,
 			maybeProcessed: false,
 			resend: false,
@@ -361,6 +362,7 @@ export class WorkOrderServiceClient {
 			apiOrigin: resolved.apiOrigin,
 			redirects: state.redirects,
 			retries: state.retries,
+			loginWaits: state.loginWaits,
 			ownThrottles: ownThrottles(state.account),
 			waitedMs: state.account.waitedMs,
 			throttleWait: lane.budget.waitAfterThrottle(),
@@ -385,6 +387,7 @@ export class WorkOrderServiceClient {
 			this.noteFailure(state, outcome, attempt);
 			state.account.waitedMs += decision.waitMs;
 			if (decision.countsAsRetry) state.retries++;
+			if (outcome.failure?.authErrorKind === 'throttled') state.loginWaits++;
 			if (decision.sleep && decision.waitMs > 0) await sleep(decision.waitMs);
 			state.resend = true;
 		}
@@ -534,6 +537,8 @@ interface RequestState {
 	/** Retries after failures other than throttling (5xx, network): each counts against Max Retries. */
 	retries: number;
 	redirects: number;
+	/** Waits for a throttled login. */
+	loginWaits: number;
 	/** The service answered at least once (any status). */
 	answered: boolean;
 	/** An attempt may have been processed: a 5xx answer, or no answer after the request was written. */

@@ -26,6 +26,8 @@ import { backoffMs, type Verdict } from './limiter';
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 export const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const MAX_REDIRECTS = 5;
+/** A request waits for a throttled login at most this many times (each wait as the token endpoint names it). */
+export const MAX_LOGIN_WAITS = 8;
 
 /** One attempt's outcome as the policy sees it. */
 export interface Outcome {
@@ -45,6 +47,8 @@ export interface Standing {
 	redirects: number;
 	/** Retries after failures other than throttling so far. */
 	retries: number;
+	/** Waits for a throttled login so far. */
+	loginWaits: number;
 	/** Throttled answers this request had alone in their episode (limiter.ownThrottles). */
 	ownThrottles: number;
 	waitedMs: number;
@@ -150,6 +154,7 @@ export function decide(outcome: Outcome, at: Standing, random: () => number = Ma
 	if (status !== undefined && status >= 300 && status < 400) return redirectDecision(outcome, at);
 	const loginWait = outcome.failure?.authErrorKind === 'throttled' ? outcome.failure.authRetryAfterMs : undefined;
 	if (loginWait !== undefined) {
+		if (at.loginWaits >= MAX_LOGIN_WAITS) return { kind: 'fail', gaveUp: `the token endpoint throttled ${MAX_LOGIN_WAITS} logins in a row` };
 		if (at.waitedMs + loginWait > at.maxWaitMs) return { kind: 'fail', gaveUp: maxWaitReason(loginWait, at.maxWaitMs) };
 		return { kind: 'retry', waitMs: loginWait, sleep: true, countsAsRetry: false };
 	}
