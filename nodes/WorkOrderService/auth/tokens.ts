@@ -279,21 +279,20 @@ async function login(config: LoginConfig, http: HttpRequestFn, entry: Entry, ref
 async function step(config: LoginConfig, http: HttpRequestFn, entry: Entry, request: TokenRequest, refusable = false): Promise<TokenResponse | undefined> {
 	const waitMs = entry.throttledUntil - Date.now();
 	if (waitMs > 0) throw throttledError(config, request.purpose, undefined, waitMs);
-	try {
-		const reading = await requestToken(http, config, request);
-		if (reading.kind === 'token') {
-			config.secrets.add(reading.token.accessToken).add(reading.token.refreshToken);
-			remember(entry.seen, reading.token.accessToken);
-			remember(entry.seen, reading.token.refreshToken);
-			return reading.token;
-		}
-		const wait = Math.max(MIN_THROTTLE_WAIT_MS, reading.retryAfterMs ?? 5_000);
-		entry.throttledUntil = Date.now() + wait;
-		throw throttledError(config, request.purpose, reading.status, wait);
-	} catch (error) {
+	const reading = await requestToken(http, config, request).catch((error: unknown) => {
 		if (refusable && isWorkOrderServiceAuthError(error) && error.kind === 'invalidGrant') return undefined;
 		throw error;
+	});
+	if (reading === undefined) return undefined;
+	if (reading.kind === 'token') {
+		config.secrets.add(reading.token.accessToken).add(reading.token.refreshToken);
+		remember(entry.seen, reading.token.accessToken);
+		remember(entry.seen, reading.token.refreshToken);
+		return reading.token;
 	}
+	const wait = Math.max(MIN_THROTTLE_WAIT_MS, reading.retryAfterMs ?? 5_000);
+	entry.throttledUntil = Date.now() + wait;
+	throw throttledError(config, request.purpose, reading.status, wait);
 }
 
 function throttledError(config: LoginConfig, purpose: string, status: number | undefined, waitMs: number) {

@@ -8,15 +8,17 @@ import type {
 	ILoadOptionsFunctions,
 	IPollFunctions,
 	IWebhookFunctions,
-	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { SecretSet, credentialSecrets } from '../auth/secrets';
+import { readSettings, type RequestSettings } from '../descriptions/requestOptions';
 import { knownTokens, loginConfig, normalizeBaseUrl, type LoginConfig } from '../auth/tokens';
-import { bodyToText, headerValue, originOf } from './http';
+import { bodyToText, originOf } from './http';
 import {
 	failureText,
+	keptError,
+	makeApiError,
 	readHttpFailure,
 	redirectText,
 	routeOf,
@@ -26,7 +28,7 @@ import {
 	type HttpFailure,
 } from './errors';
 import { MaxWaitExceeded, budgetFor, ownThrottles, type Lane, type RequestAccount, type Ticket } from './limiter';
-import { parseJsonLossless } from './losslessJson';
+import { parseBody } from './losslessJson';
 import { buildMultipart, type MultipartPart } from './multipart';
 import {
 	READ_METHODS,
@@ -41,89 +43,29 @@ import {
 } from './policy';
 
 /**
- * The only code of the node that speaks HTTP. One client per execution (built by the router, the
- * trigger's poll or a dropdown's loader) holds what every request needs: the credential type and
- * its settings, the API Base URL, the secrets to keep out of messages, the request settings and
- * the execution's lane in its application's request budget (limiter.ts). Operations hand it a
- * path and get parsed bodies back; the router reads what became of each item's requests.
+ * The only code of the node that speaks HTTP. One client per execution (router, trigger poll,
+ * dropdown loader) holds the credential type, the API Base URL, the secrets to redact, the
+ * Request Options and the execution's lane in its application's budget (limiter.ts).
  *
- * One request, top to bottom: `send` prepares the call, then loops: wait for a start in the
- * budget (`Lane.acquire`), make one `attempt`, tell the budget what came back, ask the policy
- * (policy.ts `decide`: ok, redirect, retry, fail) and do what it says. Errors are worded by
- * the builders in errors.ts and redacted here.
- *
- * Rules it enforces:
- * - The token goes only to the origin of the credential's API Base URL. Redirects are not followed
- *   by n8n's request layer; the client follows a redirect itself only to the same origin (any
- *   method for 307/308, reads for 301/302/303) and refuses one to another origin with an error
- *   naming that origin.
- * - Every request goes through n8n's `httpRequestWithAuthentication`: the credential signs it, n8n
- *   logs in through the credential's `preAuthentication` when the stored token is empty and once
- *   more after a 401 (auth/tokens.ts: one login at a time per identity), and persists the token.
- *   A login the token endpoint throttled is sent again after the wait it names, within Max Wait.
- * - Throttling (429; 503 with a Retry-After header or saying it is a rate limit) is handled by the
- *   application's budget (limiter.ts): it means "not processed", so every method is sent again,
- *   within Max Wait; a throttled answer counts against Max Retries only when no other request
- *   was throttled with it.
- * - A failure before any byte was sent (refused, no such host, TLS, connect timeout) is retried
- *   for every method within Max Retries and reported as not sent. 5xx answers and failures after
- *   the request was written are retried for reads and status changes only: a POST that may have
- *   been processed is never resent, and a request that got no answer within the Timeout is not
- *   resent either.
+ * One request (`send`): prepare the call once, then loop: wait for a start in the budget, make one
+ * attempt through n8n's `httpRequestWithAuthentication` (the credential signs it; n8n logs in
+ * through the credential's `preAuthentication` when the token is empty and once more after a 401,
+ * auth/tokens.ts), tell the budget what came back, and do what the policy decides (policy.ts:
+ * ok, redirect to the same origin, retry, fail). Errors are worded in errors.ts, redacted here.
+ * What became of each item's requests (recorded, maybe, answered, not sent) is kept for the
+ * router's batch report.
  */
 
 export type AuthenticationMethod = 'password' | 'oAuth2' | 'contractor';
 
-const PASSWORD_GRANT_CREDENTIAL = 'workOrderServiceApi';
 const CODE_GRANT_CREDENTIAL = 'workOrderServiceOAuth2Api';
-const CONTRACTOR_CREDENTIAL = 'workOrderServiceContractorApi';
-
 export const CREDENTIAL_TYPES: Record<AuthenticationMethod, string> = {
-	password: PASSWORD_GRANT_CREDENTIAL,
+	password: 'workOrderServiceApi',
 	oAuth2: CODE_GRANT_CREDENTIAL,
-	contractor: CONTRACTOR_CREDENTIAL,
+	contractor: 'workOrderServiceContractorApi',
 };
 
-export type ClientContext =
-	| IExecuteFunctions
-	| ILoadOptionsFunctions
-	| IPollFunctions
-	| IHookFunctions
-	| IWebhookFunctions;
-
-export interface RequestSettings {
-	maxRetries: number;
-	maxWaitMs: number;
-	requestsPerMinute: number;
-	timeoutMs: number;
-	concurrency: number;
-}
-
-export const DEFAULT_SETTINGS: RequestSettings = {
-	maxRetries: 3,
-	maxWaitMs: 120_000,
-	requestsPerMinute: 0,
-	timeoutMs: 60_000,
-	concurrency: 20,
-};
-
-function numberSetting(value: unknown, fallback: number, min: number, max: number): number {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof n !== 'number' || !Number.isFinite(n)) return fallback;
-	return Math.min(max, Math.max(min, n));
-}
-
-/** The node's "Request Options" collection, read once per execution; `concurrency`: the default when it sets none. */
-export function readSettings(raw: IDataObject | undefined, concurrency = DEFAULT_SETTINGS.concurrency): RequestSettings {
-	const options = raw ?? {};
-	return {
-		maxRetries: Math.floor(numberSetting(options.maxRetries, DEFAULT_SETTINGS.maxRetries, 0, 10)),
-		maxWaitMs: numberSetting(options.maxWaitSeconds, DEFAULT_SETTINGS.maxWaitMs / 1000, 0, 3600) * 1000,
-		requestsPerMinute: numberSetting(options.requestsPerMinute, DEFAULT_SETTINGS.requestsPerMinute, 0, 100_000),
-		timeoutMs: numberSetting(options.timeoutSeconds, DEFAULT_SETTINGS.timeoutMs / 1000, 1, 3600) * 1000,
-		concurrency: Math.floor(numberSetting(options.concurrency, concurrency, 1, 100)),
-	};
-}
+export type ClientContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions | IWebhookFunctions;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -149,14 +91,8 @@ type Attempt =
 	| { kind: 'answer'; status: number; headers: Record<string, unknown>; body: unknown }
 	| { kind: 'failure'; failure: HttpFailure; error: unknown };
 
-interface Resolved {
-	credentials: ICredentialDataDecryptedObject;
-	/** {API Base URL}/v3 */
-	apiUrl: string;
-	apiOrigin: string;
-	/** The token login's settings (password grant, contractor): its identity names the tokens to redact. */
-	login?: LoginConfig;
-}
+/** The credential as read once: `apiUrl` = {API Base URL}/v3; `login` (token credentials): its identity names the tokens to redact. */
+type Resolved = { credentials: ICredentialDataDecryptedObject; apiUrl: string; apiOrigin: string; login?: LoginConfig };
 
 /**
  * What became of one item's requests, strongest first: a write the service answered with
@@ -174,46 +110,12 @@ export function outcomeOfError(error: unknown): ItemOutcome | undefined {
 	return error !== null && typeof error === 'object' ? errorOutcomes.get(error) : undefined;
 }
 
-function parseBody(headers: Record<string, unknown>, raw: unknown): unknown {
-	const text = bodyToText(raw);
-	if (text.trim() === '') return undefined;
-	const contentType = headerValue(headers, 'content-type') ?? '';
-	if (/json/i.test(contentType) || /^\s*[[{]/.test(text)) {
-		try {
-			return parseJsonLossless(text);
-		} catch {
-			// fall through: return the text as it came
-		}
-	}
-	return text;
-}
-
-/** A plain object with the same own properties; no key (`__proto__` included) can touch a prototype. */
-export function ownRecord(entries: Iterable<[string, unknown]>): IDataObject {
-	const record: IDataObject = {};
-	for (const [key, value] of entries) {
-		Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
-	}
-	return record;
-}
-
-/** The body as one record: an object as it came, anything else wrapped as `{ value }`, nothing as undefined. */
-export function asRecord(body: unknown): IDataObject | undefined {
-	if (body === undefined) return undefined;
-	if (body !== null && typeof body === 'object' && !Array.isArray(body)) return body as IDataObject;
-	return { value: body as string };
-}
-
 export class WorkOrderServiceClient {
 	readonly credentialType: string;
-
 	/** Every secret in every encoding: credential fields and every token seen in this run. */
 	readonly secrets = new SecretSet();
-
 	private resolved?: Promise<Resolved>;
-
 	private lane?: Lane;
-
 	/** What became of each item's requests (the strongest outcome per item index). */
 	private readonly outcomes = new Map<number, ItemOutcome>();
 
@@ -402,13 +304,8 @@ export class WorkOrderServiceClient {
 		state.maybeProcessed ||= mayHaveBeenProcessed(outcome);
 	}
 
-	private async failed(
-		request: ApiRequest,
-		state: RequestState,
-		outcome: Outcome,
-		attempt: Attempt,
-		decision: Extract<Decision, { kind: 'fail' }>,
-	): Promise<Error> {
+	/** The error of a request the policy gave up on (a redirect it did not follow, or the last failure). */
+	private async failed(request: ApiRequest, state: RequestState, outcome: Outcome, attempt: Attempt, decision: Extract<Decision, { kind: 'fail' }>): Promise<Error> {
 		if (decision.redirectReason !== undefined) {
 			this.noteOutcome(request.itemIndex, 'answered');
 			const info = { attempts: state.attempts, waitedMs: state.account.waitedMs };
@@ -492,60 +389,39 @@ export class WorkOrderServiceClient {
 	private async apiError(request: ApiRequest, text: ErrorText): Promise<NodeApiError> {
 		await this.refreshSecrets();
 		const redact = (value: string) => this.secrets.redact(value);
-		return makeApiError(this.ctx, redact(text.message), redact(text.description), text.httpCode, request.itemIndex);
+		return makeApiError(this.ctx.getNode(), { message: redact(text.message), description: redact(text.description), httpCode: text.httpCode }, request.itemIndex);
 	}
 
 	private async failureError(request: ApiRequest, failure: HttpFailure, original: unknown, info: AttemptInfo): Promise<Error> {
-		if (
-			failure.authErrorMessage === undefined &&
-			failure.status === undefined &&
-			failure.networkCode === undefined &&
-			(original instanceof NodeApiError || original instanceof NodeOperationError)
-		) {
-			return await this.keptError(request, original);
+		const notHttp = failure.authErrorMessage === undefined && failure.status === undefined && failure.networkCode === undefined;
+		if (notHttp && (original instanceof NodeApiError || original instanceof NodeOperationError)) {
+			await this.refreshSecrets();
+			return keptError(this.ctx.getNode(), original, (text) => this.secrets.redact(text), request.itemIndex);
 		}
 		const throttled = isThrottle(failure.status, failure.headers, failure.bodyText);
 		return await this.apiError(request, failureText(routeOf(request.method, request.path), failure, info, this.settings, throttled));
 	}
-
-	/** Not an HTTP failure (e.g. an OAuth2 credential that must be reconnected): n8n's error, redacted, for the item. */
-	private async keptError(request: ApiRequest, original: NodeApiError | NodeOperationError): Promise<Error> {
-		await this.refreshSecrets();
-		if (request.itemIndex !== undefined) original.context.itemIndex = request.itemIndex;
-		original.message = this.secrets.redact(original.message);
-		if (original.description) original.description = this.secrets.redact(original.description);
-		if (original instanceof NodeApiError) return new NodeApiError(this.ctx.getNode(), original as unknown as JsonObject);
-		return new NodeOperationError(this.ctx.getNode(), original);
-	}
 }
 
 /** What goes out on every attempt (a redirect changes the URL). */
-interface Call {
-	method: string;
-	url: string;
-	qs?: IDataObject;
-	headers: IDataObject;
-	body?: Buffer | string;
-}
+type Call = { method: string; url: string; qs?: IDataObject; headers: IDataObject; body?: Buffer | string };
 
-/** One request's state across its attempts. */
+/**
+ * One request's state across its attempts: what the budget charges it (`account`: time waited,
+ * throttling episodes); `retries` (5xx, network) count against Max Retries; `answered`: the
+ * service answered once (any status); `maybeProcessed`: a 5xx, or no answer after the request
+ * was written; `resend`: the next start goes first in its lane; `last`: the failure to report.
+ */
 interface RequestState {
 	call: Call;
-	/** What the budget charges: time waited, throttling episodes. */
 	account: RequestAccount;
 	attempts: number;
-	/** Retries after failures other than throttling (5xx, network): each counts against Max Retries. */
 	retries: number;
 	redirects: number;
-	/** Waits for a throttled login. */
 	loginWaits: number;
-	/** The service answered at least once (any status). */
 	answered: boolean;
-	/** An attempt may have been processed: a 5xx answer, or no answer after the request was written. */
 	maybeProcessed: boolean;
-	/** The next start is a resend (it goes first in its lane). */
 	resend: boolean;
-	/** The last failure, for the error should the request give up. */
 	last?: { failure: HttpFailure; error: unknown };
 }
 
@@ -555,23 +431,6 @@ type FullResponse = { statusCode: number; headers?: Record<string, unknown>; bod
 function outcomeOf(attempt: Attempt): Outcome {
 	if (attempt.kind === 'failure') return { headers: attempt.failure.headers, bodyText: attempt.failure.bodyText, failure: attempt.failure };
 	return { status: attempt.status, headers: attempt.headers, bodyText: bodyToText(attempt.body) };
-}
-
-function makeApiError(
-	ctx: ClientContext,
-	message: string,
-	description: string,
-	httpCode: string | undefined,
-	itemIndex: number | undefined,
-): NodeApiError {
-	const errorObject: JsonObject = { message, description };
-	if (httpCode) errorObject.httpCode = httpCode;
-	const error = new NodeApiError(ctx.getNode(), errorObject, { message, description, httpCode, itemIndex });
-	// NodeApiError swaps a message that mentions a network code (ECONNREFUSED, ...) for generic
-	// text; ours already says what happened and what to check, so keep it.
-	error.message = message;
-	error.description = description;
-	return error;
 }
 
 /** A node parameter that cannot vary per item, in any kind of context. */

@@ -1,3 +1,6 @@
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
 import { bodyToText, headerValue, isWorkOrderServiceAuthError, serviceErrorCode, serviceMessage } from './http';
 import { SecretSet } from '../auth/secrets';
 
@@ -355,4 +358,26 @@ export function redact(text: string, secrets: Iterable<string> | SecretSet): str
 	const set = new SecretSet();
 	for (const secret of secrets) set.add(secret);
 	return set.redact(text);
+}
+
+/** The error n8n shows for these words (already redacted), for the request's item. */
+export function makeApiError(node: INode, text: ErrorText, itemIndex: number | undefined): NodeApiError {
+	const { message, description, httpCode } = text;
+	const errorObject: JsonObject = { message, description };
+	if (httpCode) errorObject.httpCode = httpCode;
+	const error = new NodeApiError(node, errorObject, { message, description, httpCode, itemIndex });
+	// NodeApiError swaps a message that mentions a network code (ECONNREFUSED, ...) for generic
+	// text; ours already says what happened and what to check, so keep it.
+	error.message = message;
+	error.description = description;
+	return error;
+}
+
+/** An error n8n raised that is no HTTP failure (e.g. an OAuth2 credential to reconnect), redacted, for the item. */
+export function keptError(node: INode, original: NodeApiError | NodeOperationError, redact: (text: string) => string, itemIndex: number | undefined): Error {
+	if (itemIndex !== undefined) original.context.itemIndex = itemIndex;
+	original.message = redact(original.message);
+	if (original.description) original.description = redact(original.description);
+	if (original instanceof NodeApiError) return new NodeApiError(node, original as unknown as JsonObject);
+	return new NodeOperationError(node, original);
 }

@@ -28,6 +28,8 @@
  * Invalid input throws the very SyntaxError `JSON.parse(text)` throws.
  */
 
+import { bodyToText, headerValue } from './http';
+
 /** Number.MAX_SAFE_INTEGER (2^53 - 1) as digits; exactly 16 of them. */
 const MAX_SAFE_DIGITS = '9007199254740991';
 
@@ -314,4 +316,19 @@ export function checkInt64(value: unknown): Int64Check {
 export function toInt64String(value: unknown): string | undefined {
 	const result = checkInt64(value);
 	return result.ok ? result.value : undefined;
+}
+
+/** An answer's body: JSON (exact int64) when it says or looks so, else its text; undefined when empty. */
+export function parseBody(headers: Record<string, unknown>, raw: unknown): unknown {
+	const text = bodyToText(raw);
+	if (text.trim() === '') return undefined;
+	const contentType = headerValue(headers, 'content-type') ?? '';
+	if (/json/i.test(contentType) || /^\s*[[{]/.test(text)) {
+		try {
+			return parseJsonLossless(text);
+		} catch {
+			// fall through: return the text as it came
+		}
+	}
+	return text;
 }
