@@ -174,7 +174,8 @@ export function timeOf(value: string): number | undefined {
 /** What this process knows about one identity. */
 interface Entry {
 	current?: StoredToken;
-	rejected: string[];
+	/** Access tokens the service refused, and when this process first saw that. */
+	rejected: Map<string, number>;
 	/** Access tokens `authenticate` signed a request with, and when. */
 	sent: Map<string, number>;
 	inflight?: Promise<StoredToken>;
@@ -189,10 +190,15 @@ const entries = new Map<string, Entry>();
 function entryOf(identity: string): Entry {
 	let entry = entries.get(identity);
 	if (entry) entries.delete(identity);
-	else entry = { rejected: [], sent: new Map(), throttledUntil: 0, seen: [] };
+	else entry = { rejected: new Map(), sent: new Map(), throttledUntil: 0, seen: [] };
 	entries.set(identity, entry);
 	if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
 	return entry;
+}
+
+function noteRefused(entry: Entry, accessToken: string): void {
+	if (!entry.rejected.has(accessToken)) entry.rejected.set(accessToken, Date.now());
+	if (entry.rejected.size > MAX_REMEMBERED) entry.rejected.delete(entry.rejected.keys().next().value as string);
 }
 
 function remember(list: string[], value: string | undefined): void {
@@ -204,7 +210,7 @@ function remember(list: string[], value: string | undefined): void {
 /** A token for this identity that was not rejected and does not expire within the margin. */
 export function isUsable(token: StoredToken | undefined, config: LoginConfig, now = Date.now()): token is StoredToken {
 	if (!token || token.accessToken === '' || token.tokenIdentity !== config.identity) return false;
-	if (entryOf(config.identity).rejected.includes(token.accessToken)) return false;
+	if (entryOf(config.identity).rejected.has(token.accessToken)) return false;
 	const expiry = timeOf(token.accessTokenExpiresAt);
 	if (expiry === undefined) return true;
 	const issued = timeOf(token.accessTokenIssuedAt);
@@ -220,7 +226,7 @@ export function knownTokens(config: LoginConfig): string[] {
 /** Whether the service refused this token: this process signed a request with it lately, or saw it refused. */
 function wasRefused(entry: Entry, accessToken: string): boolean {
 	const at = entry.sent.get(accessToken);
-	return entry.rejected.includes(accessToken) || (at !== undefined && Date.now() - at < SENT_RECENTLY_MS);
+	return entry.rejected.has(accessToken) || (at !== undefined && Date.now() - at < SENT_RECENTLY_MS);
 }
 
 /**
@@ -236,10 +242,12 @@ export async function preAuthenticate(kind: LoginKind, helpers: IHttpRequestHelp
 	const entry = entryOf(config.identity);
 	const http = helpers.helpers.httpRequest;
 	const refused = presented !== undefined && wasRefused(entry, presented.accessToken);
-	if (refused) remember(entry.rejected, presented.accessToken);
+	if (refused) noteRefused(entry, presented.accessToken);
 	// a login of these settings and secrets in flight: a fresh token request, shared
 	if (entry.inflight) return { ...(await entry.inflight) };
-	if (refused && isUsable(entry.current, config)) return { ...entry.current };
+	// a token obtained since the refusal was first seen (one obtained before may be revoked with it)
+	const since = refused ? (entry.rejected.get(presented.accessToken) ?? 0) : Infinity;
+	if (isUsable(entry.current, config) && (timeOf(entry.current.accessTokenIssuedAt) ?? 0) >= since) return { ...entry.current };
 	const refresh = refused ? refreshTokenOf(presented, config) : undefined;
 	const flight = login(config, http, entry, refresh).finally(() => {
 		if (entry.inflight === flight) entry.inflight = undefined;
