@@ -86,11 +86,6 @@ export interface ApiResponse {
 	body: unknown;
 }
 
-/** What one attempt brought back: an answer (any status) or a failure without one. */
-type Attempt =
-	| { kind: 'answer'; status: number; headers: Record<string, unknown>; body: unknown }
-	| { kind: 'failure'; failure: HttpFailure; error: unknown };
-
 /** The credential as read once: `apiUrl` = {API Base URL}/v3; `login` (token credentials): its identity names the tokens to redact. */
 type Resolved = { credentials: ICredentialDataDecryptedObject; apiUrl: string; apiOrigin: string; login?: LoginConfig };
 
@@ -199,15 +194,14 @@ export class WorkOrderServiceClient {
 		const state = await this.prepare(resolved, request);
 		for (;;) {
 			const ticket = await this.startIn(lane, request, state);
-			const attempt = await this.attempt(state.call);
-			const outcome = outcomeOf(attempt);
+			const outcome = await this.attempt(state.call);
 			lane.release(ticket, verdictOf(outcome), state.account);
 			state.attempts++;
 			state.answered ||= outcome.status !== undefined;
 			const decision = decide(outcome, this.standing(resolved, state, lane));
-			if (decision.kind === 'ok') return this.succeeded(request, state, attempt);
-			if (decision.kind === 'fail') throw await this.failed(request, state, outcome, attempt, decision);
-			await this.follow(state, outcome, attempt, decision);
+			if (decision.kind === 'ok') return this.succeeded(request, state, outcome);
+			if (decision.kind === 'fail') throw await this.failed(request, state, outcome, decision);
+			await this.follow(state, outcome, decision);
 		}
 	}
 
@@ -273,20 +267,19 @@ export class WorkOrderServiceClient {
 		};
 	}
 
-	private succeeded(request: ApiRequest, state: RequestState, attempt: Attempt): ApiResponse {
-		const answer = attempt as Extract<Attempt, { kind: 'answer' }>;
+	private succeeded(request: ApiRequest, state: RequestState, outcome: Outcome): ApiResponse {
 		this.noteOutcome(request.itemIndex, READ_METHODS.has(state.call.method) ? 'answered' : 'recorded');
-		return { statusCode: answer.status, headers: answer.headers, body: parseBody(answer.headers, answer.body) };
+		return { statusCode: outcome.status as number, headers: outcome.headers, body: parseBody(outcome.headers, outcome.body) };
 	}
 
 	/** Redirect or retry, as the policy decided. */
-	private async follow(state: RequestState, outcome: Outcome, attempt: Attempt, decision: Decision): Promise<void> {
+	private async follow(state: RequestState, outcome: Outcome, decision: Decision): Promise<void> {
 		if (decision.kind === 'redirect') {
 			state.redirects++;
 			state.call.url = decision.url;
 			state.call.qs = undefined;
 		} else if (decision.kind === 'retry') {
-			this.noteFailure(state, outcome, attempt);
+			this.noteFailure(state, outcome);
 			state.account.waitedMs += decision.waitMs;
 			if (decision.countsAsRetry) state.retries++;
 			if (outcome.failure?.authErrorKind === 'throttled') state.loginWaits++;
@@ -296,22 +289,22 @@ export class WorkOrderServiceClient {
 	}
 
 	/** Keeps the failure (for the error, should the request give up) and whether it may have been processed. */
-	private noteFailure(state: RequestState, outcome: Outcome, attempt: Attempt): void {
+	private noteFailure(state: RequestState, outcome: Outcome): void {
 		state.last = {
 			failure: outcome.failure ?? { status: outcome.status, headers: outcome.headers, bodyText: outcome.bodyText },
-			error: attempt.kind === 'failure' ? attempt.error : undefined,
+			error: outcome.failure ? outcome.error : undefined,
 		};
 		state.maybeProcessed ||= mayHaveBeenProcessed(outcome);
 	}
 
 	/** The error of a request the policy gave up on (a redirect it did not follow, or the last failure). */
-	private async failed(request: ApiRequest, state: RequestState, outcome: Outcome, attempt: Attempt, decision: Extract<Decision, { kind: 'fail' }>): Promise<Error> {
+	private async failed(request: ApiRequest, state: RequestState, outcome: Outcome, decision: Extract<Decision, { kind: 'fail' }>): Promise<Error> {
 		if (decision.redirectReason !== undefined) {
 			this.noteOutcome(request.itemIndex, 'answered');
 			const info = { attempts: state.attempts, waitedMs: state.account.waitedMs };
 			return await this.apiError(request, redirectText(routeOf(request.method, request.path), outcome.status as number, decision.redirectReason, info));
 		}
-		this.noteFailure(state, outcome, attempt);
+		this.noteFailure(state, outcome);
 		return await this.finalError(request, state, decision.gaveUp);
 	}
 
@@ -342,7 +335,7 @@ export class WorkOrderServiceClient {
 	 * signs it (and logs in first when needed). Never throws: an error status, a failure without an
 	 * answer or a failed login comes back as what it is.
 	 */
-	private async attempt(call: Call): Promise<Attempt> {
+	private async attempt(call: Call): Promise<Outcome> {
 		const options: IHttpRequestOptions = {
 			method: call.method as IHttpRequestMethods,
 			url: call.url,
@@ -357,11 +350,12 @@ export class WorkOrderServiceClient {
 		if (call.body !== undefined) options.body = call.body;
 		try {
 			const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.credentialType, options)) as FullResponse;
-			return { kind: 'answer', status: response.statusCode, headers: response.headers ?? {}, body: response.body };
+			const headers = response.headers ?? {};
+			return { status: response.statusCode, headers, bodyText: bodyToText(response.body), body: response.body };
 		} catch (error) {
 			const failure = readHttpFailure(error);
-			if (failure.status !== undefined) return { kind: 'answer', status: failure.status, headers: failure.headers, body: failure.bodyText };
-			return { kind: 'failure', failure, error };
+			if (failure.status !== undefined) return { status: failure.status, headers: failure.headers, bodyText: failure.bodyText, body: failure.bodyText };
+			return { headers: failure.headers, bodyText: failure.bodyText, failure, error };
 		}
 	}
 
@@ -426,12 +420,6 @@ interface RequestState {
 }
 
 type FullResponse = { statusCode: number; headers?: Record<string, unknown>; body?: unknown };
-
-/** An attempt as the policy sees it. */
-function outcomeOf(attempt: Attempt): Outcome {
-	if (attempt.kind === 'failure') return { headers: attempt.failure.headers, bodyText: attempt.failure.bodyText, failure: attempt.failure };
-	return { status: attempt.status, headers: attempt.headers, bodyText: bodyToText(attempt.body) };
-}
 
 /** A node parameter that cannot vary per item, in any kind of context. */
 export function nodeParameter(ctx: ClientContext, name: string, fallback: unknown): unknown {

@@ -29,14 +29,18 @@ export const MAX_REDIRECTS = 5;
 /** A request waits for a throttled login at most this many times (each wait as the token endpoint names it). */
 export const MAX_LOGIN_WAITS = 8;
 
-/** One attempt's outcome as the policy sees it. */
+/**
+ * What one attempt brought back: the service's answer (`status`, any), or a failure without one
+ * (`failure`: a network failure or a failed login, read from n8n's `error`).
+ */
 export interface Outcome {
-	/** HTTP status, when the service answered. */
 	status?: number;
 	headers: Record<string, unknown>;
 	bodyText: string;
-	/** The failure read from n8n's error, when the request threw (an answer or none). */
+	/** The body as n8n's request layer handed it over (for the parser). */
+	body?: unknown;
 	failure?: HttpFailure;
+	error?: unknown;
 }
 
 /** Where the request stands. */
