@@ -12,6 +12,7 @@ const URL_ = `${ORIGIN}/api/v3/workorders/1`;
 /** Where a fresh request stands; `extra` overrides. */
 const at = (extra = {}) => ({
 	loginWaits: 0,
+	renewable: false,
 	method: 'GET',
 	url: URL_,
 	apiOrigin: ORIGIN,
@@ -48,6 +49,7 @@ describe('decide: one row per case', () => {
 		['no answer within the Timeout, GET: not resent', noAnswer('ECONNABORTED', false), at(), { kind: 'fail' }],
 		['404', answer(404), at(), { kind: 'fail' }],
 		['401 (n8n already logged in again and sent it once more)', answer(401), at(), { kind: 'fail' }],
+		['401 handed back by n8n 1.x (not met by n8n): sent again once, for n8n to log in', answer(401), at({ renewable: true }), { kind: 'renew' }],
 		['a 503 without any sign of throttling on a POST', answer(503, {}, 'Upstream unavailable'), at({ method: 'POST' }), { kind: 'fail' }],
 	])('%s', (_name, outcome, standing, expected) => {
 		expect(decide(outcome, standing, fixed)).toEqual(expected);

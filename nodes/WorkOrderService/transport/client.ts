@@ -16,6 +16,7 @@ import { readSettings, type RequestSettings } from '../descriptions/requestOptio
 import { knownTokens, loginConfig, normalizeBaseUrl, type LoginConfig } from '../auth/tokens';
 import { bodyToText, originOf } from './http';
 import {
+	ERRORS_KEEP_RESPONSE,
 	failureText,
 	keptError,
 	makeApiError,
@@ -194,7 +195,7 @@ export class WorkOrderServiceClient {
 		const state = await this.prepare(resolved, request);
 		for (;;) {
 			const ticket = await this.startIn(lane, request, state);
-			const outcome = await this.attempt(state.call);
+			const outcome = await this.attempt(state.call, state.strict);
 			lane.release(ticket, verdictOf(outcome), state.account);
 			state.attempts++;
 			state.answered ||= outcome.status !== undefined;
@@ -234,6 +235,7 @@ export class WorkOrderServiceClient {
 			attempts: 0,
 			retries: 0,
 			redirects: 0,
+			strict: ERRORS_KEEP_RESPONSE,
 			loginWaits: 0,
 			answered: false,
 			maybeProcessed: false,
@@ -257,6 +259,7 @@ export class WorkOrderServiceClient {
 			url: state.call.url,
 			apiOrigin: resolved.apiOrigin,
 			redirects: state.redirects,
+			renewable: !state.strict,
 			retries: state.retries,
 			loginWaits: state.loginWaits,
 			ownThrottles: ownThrottles(state.account),
@@ -278,6 +281,9 @@ export class WorkOrderServiceClient {
 			state.redirects++;
 			state.call.url = decision.url;
 			state.call.qs = undefined;
+		} else if (decision.kind === 'renew') {
+			// n8n 1.x: sent again so that n8n itself meets the 401, logs in (preAuthentication) and retries
+			state.strict = true;
 		} else if (decision.kind === 'retry') {
 			this.noteFailure(state, outcome);
 			state.account.waitedMs += decision.waitMs;
@@ -335,7 +341,7 @@ export class WorkOrderServiceClient {
 	 * signs it (and logs in first when needed). Never throws: an error status, a failure without an
 	 * answer or a failed login comes back as what it is.
 	 */
-	private async attempt(call: Call): Promise<Outcome> {
+	private async attempt(call: Call, strict: boolean): Promise<Outcome> {
 		const options: IHttpRequestOptions = {
 			method: call.method as IHttpRequestMethods,
 			url: call.url,
@@ -345,6 +351,7 @@ export class WorkOrderServiceClient {
 			returnFullResponse: true,
 			disableFollowRedirect: true,
 			timeout: this.settings.timeoutMs,
+			ignoreHttpStatusErrors: !strict,
 		};
 		if (call.qs) options.qs = { ...call.qs };
 		if (call.body !== undefined) options.body = call.body;
@@ -404,7 +411,9 @@ type Call = { method: string; url: string; qs?: IDataObject; headers: IDataObjec
  * One request's state across its attempts: what the budget charges it (`account`: time waited,
  * throttling episodes); `retries` (5xx, network) count against Max Retries; `answered`: the
  * service answered once (any status); `maybeProcessed`: a 5xx, or no answer after the request
- * was written; `resend`: the next start goes first in its lane; `last`: the failure to report.
+ * was written; `resend`: the next start goes first in its lane; `last`: the failure to report;
+ * `strict`: n8n throws error statuses (always on n8n 2.x, which keeps their headers; on n8n 1.x
+ * only for the one resend after a 401, so that n8n runs the credential's preAuthentication).
  */
 interface RequestState {
 	call: Call;
@@ -412,6 +421,7 @@ interface RequestState {
 	attempts: number;
 	retries: number;
 	redirects: number;
+	strict: boolean;
 	loginWaits: number;
 	answered: boolean;
 	maybeProcessed: boolean;

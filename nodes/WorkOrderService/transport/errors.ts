@@ -7,7 +7,7 @@ import { SecretSet } from '../auth/secrets';
 /**
  * Reading failures of the HTTP layer, and the words shown to the user for them (the error
  * builders: message, description, HTTP status). Pure functions: no I/O, unit-tested without a
- * server. The HTTP helpers shared with the login code live in auth/http.ts and are re-exported here.
+ * server. The HTTP helpers shared with the login code live in http.ts and are re-exported here.
  */
 
 export {
@@ -42,6 +42,18 @@ export interface HttpFailure {
 }
 
 type Loose = Record<string, unknown> | undefined;
+
+/**
+ * Whether this n8n keeps the request error, with the response and its headers, as the `cause` of
+ * the NodeApiError it throws for an error status (n8n 2.x); n8n 1.x drops it, so a 429's
+ * Retry-After or a redirect's Location can only be read from an answer n8n hands back
+ * (`ignoreHttpStatusErrors`). Probed once, on n8n-workflow's own NodeApiError.
+ */
+export const ERRORS_KEEP_RESPONSE = ((): boolean => {
+	const probe = new Error('probe');
+	const node = { id: 'probe', name: 'probe', type: 'probe', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+	return (new NodeApiError(node, probe as unknown as JsonObject) as { cause?: unknown }).cause === probe;
+})();
 
 function asObject(value: unknown): Loose {
 	return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;

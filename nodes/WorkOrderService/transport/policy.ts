@@ -19,7 +19,8 @@ import { backoffMs, type Verdict } from './limiter';
  * | other 4xx, a login failure                     | fail      |                         |                               |                            |
  *
  * A 401 is final here: n8n already logged in again through the credential's preAuthentication and
- * sent the request once more. Backoff: 0.5-1 s, 1-2 s, 2-4 s, ... (jitter), at most 30 s. Max Wait
+ * sent the request once more (n8n 1.x, where the client has n8n hand error answers back to read
+ * their headers: the 401 is sent again once for n8n to meet: `renew`). Backoff: 0.5-1 s, 1-2 s, 2-4 s, ... (jitter), at most 30 s. Max Wait
  * bounds the sum of waits.
  */
 
@@ -49,6 +50,8 @@ export interface Standing {
 	url: string;
 	apiOrigin: string;
 	redirects: number;
+	/** n8n 1.x: a 401 was handed back, not met by n8n itself; sent again once, strictly. */
+	renewable: boolean;
 	/** Retries after failures other than throttling so far. */
 	retries: number;
 	/** Waits for a throttled login so far. */
@@ -65,6 +68,7 @@ export interface Standing {
 export type Decision =
 	| { kind: 'ok' }
 	| { kind: 'redirect'; url: string }
+	| { kind: 'renew' }
 	/** `waitMs`: added to the request's waited time; `sleep`: the client waits it itself (else the budget does). */
 	| { kind: 'retry'; waitMs: number; sleep: boolean; countsAsRetry: boolean }
 	| { kind: 'fail'; gaveUp?: string; redirectReason?: string };
@@ -156,6 +160,7 @@ export function decide(outcome: Outcome, at: Standing, random: () => number = Ma
 	const status = outcome.status;
 	if (status !== undefined && status >= 200 && status < 300 && outcome.failure === undefined) return { kind: 'ok' };
 	if (status !== undefined && status >= 300 && status < 400) return redirectDecision(outcome, at);
+	if (status === 401 && at.renewable) return { kind: 'renew' };
 	const loginWait = outcome.failure?.authErrorKind === 'throttled' ? outcome.failure.authRetryAfterMs : undefined;
 	if (loginWait !== undefined) {
 		if (at.loginWaits >= MAX_LOGIN_WAITS) return { kind: 'fail', gaveUp: `the token endpoint throttled ${MAX_LOGIN_WAITS} logins in a row` };
