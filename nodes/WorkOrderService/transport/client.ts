@@ -235,7 +235,8 @@ export class WorkOrderServiceClient {
 			attempts: 0,
 			retries: 0,
 			redirects: 0,
-			strict: ERRORS_KEEP_RESPONSE,
+			// n8n's OAuth2 layer refreshes only on a 401 it meets itself: strict on every n8n version
+			strict: ERRORS_KEEP_RESPONSE || this.authentication === 'oAuth2',
 			loginWaits: 0,
 			answered: false,
 			maybeProcessed: false,
