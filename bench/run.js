@@ -144,6 +144,15 @@ function rowsFor(results) {
 			'>= 0.5x, exact',
 			j.met ? 'yes' : 'NO',
 		);
+		const n = j.n8nNode;
+		if (n && !n.error) {
+			add(
+				`4 the same under n8n's Node ${n.nodeVersion}`,
+				`${n.losslessMs} ms vs ${n.jsonParseMs} ms = ${x2(n.speedRatio)}; int64 exact ${n.losslessExact}/${n.int64Values}${n.reviverRatio !== undefined ? `; JSON.parse with the source-text reviver alone: ${n.reviverMs} ms = ${x2(n.reviverRatio)}` : ''}`,
+				'>= 0.7x, exact',
+				n.speedRatio >= 0.7 && n.losslessExact === n.int64Values ? 'yes' : 'NO',
+			);
+		} else if (n?.error) failed("4 lossless JSON under n8n's Node", { error: n.error });
 	}
 
 	const b = results['5-big-list'];

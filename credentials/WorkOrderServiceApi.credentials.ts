@@ -13,8 +13,7 @@ import {
 	loginFields,
 	tokenFields,
 } from '../nodes/WorkOrderService/descriptions/credentialFields';
-import { bearerAuthentication } from '../nodes/WorkOrderService/auth/authenticate';
-import { preAuthenticate } from '../nodes/WorkOrderService/auth/tokenBroker';
+import { bearerAuthentication, preAuthenticate } from '../nodes/WorkOrderService/auth/tokens';
 
 /**
  * OAuth2 resource-owner password grant, with refresh tokens and the optional child-subscriber

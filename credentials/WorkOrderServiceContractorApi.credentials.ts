@@ -13,8 +13,7 @@ import {
 	loginFields,
 	tokenFields,
 } from '../nodes/WorkOrderService/descriptions/credentialFields';
-import { bearerAuthentication } from '../nodes/WorkOrderService/auth/authenticate';
-import { preAuthenticate } from '../nodes/WorkOrderService/auth/tokenBroker';
+import { bearerAuthentication, preAuthenticate } from '../nodes/WorkOrderService/auth/tokens';
 
 /**
  * Contractor API login: POST /jwt/token with the client as Basic and the user's name and password

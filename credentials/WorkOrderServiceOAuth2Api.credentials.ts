@@ -4,7 +4,7 @@ import {
 	authServerUrlField,
 	baseUrlField,
 	credentialIcon,
-	credentialTest,
+	oAuth2CredentialTest,
 } from '../nodes/WorkOrderService/descriptions/credentialFields';
 
 /**
@@ -68,5 +68,5 @@ export class WorkOrderServiceOAuth2Api implements ICredentialType {
 		},
 	];
 
-	test: ICredentialTestRequest = credentialTest;
+	test: ICredentialTestRequest = oAuth2CredentialTest;
 }

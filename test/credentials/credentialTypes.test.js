@@ -70,7 +70,7 @@ async function runCredentialTest(type, credentialId, data) {
 			method: request.method ?? 'GET',
 			url: `${resolve(request.baseURL, decrypted, workflow, node)}${request.url}`,
 			qs: request.qs,
-			headers: {},
+			headers: { ...(request.headers ?? {}) },
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			json: true,
@@ -131,7 +131,7 @@ describe('authenticate: n8n applies Authorization: Bearer <token>, only to the A
 	/** The credential as stored after a login with its current settings (tokenIdentity as the login writes it). */
 	function loggedIn(name, extra = {}) {
 		const data = name === 'workOrderServiceApi' ? H.passwordCredential(emulator) : H.contractorCredential(emulator);
-		const { loginConfig } = require('../../dist/nodes/WorkOrderService/auth/tokenClient');
+		const { loginConfig } = require('../../dist/nodes/WorkOrderService/auth/tokens');
 		return { ...data, accessToken: 'tok.e2e-1234', tokenIdentity: loginConfig(KIND[name], data).identity, ...extra };
 	}
 	async function sign(name, credentials, request) {
@@ -227,6 +227,77 @@ describe('test requests', () => {
 		expect(error.message).toMatch(/username or password rejected/i);
 		expect(error.message).not.toContain(H.LEAK.wrongPassword);
 		expect(H.apiRequests(emulator)).toHaveLength(0);
+	});
+
+	/** The outcome of a credential Test as n8n's tester reports it: 'OK' or the error's message. */
+	async function testResult(type, id, data) {
+		return await runCredentialTest(type, id, data).then(
+			(response) => (response.statusCode === 200 ? 'OK' : `HTTP ${response.statusCode}`),
+			(error) => error.message,
+		);
+	}
+
+	describe.each([
+		['workOrderServiceApi', () => H.passwordCredential(emulator), 'password', 'refresh_token'],
+		['workOrderServiceContractorApi', () => H.contractorCredential(emulator), 'jwt-password', 'jwt-refresh'],
+	])('%s: the Test proves what is stored now, also right after a good Test', (type, credential, loginGrant, refreshGrant) => {
+		/** A good Test, and the credential as n8n stored it after that Test (with its token). */
+		async function goodTest(id) {
+			expect(await testResult(type, id, credential())).toBe('OK');
+			const stored = harness.credentials.get(id);
+			expect(stored.accessToken).toBeTruthy();
+			emulator.clearRequests();
+			return stored;
+		}
+
+		test('the same Test again: a fresh login with the password, never the stored or cached token, never the refresh token', async () => {
+			const stored = await goodTest(`ctest-again-${type}`);
+			expect(await testResult(type, `ctest-again-${type}`, stored)).toBe('OK');
+			const tokens = H.tokenRequests(emulator);
+			expect(tokens.map(H.grantOf)).toEqual([loginGrant]);
+			expect(tokens.map(H.grantOf)).not.toContain(refreshGrant);
+			const api = H.apiRequests(emulator);
+			expect(api.map(H.bearerOf)).toEqual([H.responseJson(tokens[0]).access_token]);
+			expect(api[0].headers['x-work-order-service-credential-test']).toBeUndefined();
+		});
+
+		test('then a wrong password: the Test fails naming the username/password, no API call with the old token', async () => {
+			const stored = await goodTest(`ctest-pw-${type}`);
+			const message = await testResult(type, `ctest-pw-${type}`, { ...stored, password: H.LEAK.wrongPassword });
+			expect(message).toMatch(/Username or password rejected/);
+			expect(message).not.toContain(H.LEAK.wrongPassword);
+			expect(H.tokenRequests(emulator).map((t) => [H.grantOf(t), t.status])).toEqual([[loginGrant, 400]]);
+			expect(H.apiRequests(emulator)).toHaveLength(0);
+		});
+
+		test('then a wrong client secret: the Test fails naming the client credentials', async () => {
+			const stored = await goodTest(`ctest-cs-${type}`);
+			const message = await testResult(type, `ctest-cs-${type}`, { ...stored, clientSecret: H.LEAK.wrongClientSecret });
+			expect(message).toMatch(/Client credentials rejected|Client ID, the Client Secret/);
+			expect(message).not.toContain(H.LEAK.wrongClientSecret);
+			expect(H.tokenRequests(emulator)).toHaveLength(1);
+			expect(H.apiRequests(emulator)).toHaveLength(0);
+		});
+
+		test('then a user that does not exist: the Test fails naming the username/password', async () => {
+			const stored = await goodTest(`ctest-user-${type}`);
+			const message = await testResult(type, `ctest-user-${type}`, { ...stored, username: 'nobody.here' });
+			expect(message).toMatch(/Username or password rejected/);
+			expect(H.apiRequests(emulator)).toHaveLength(0);
+		});
+
+		test('then the password changed on the service only: the next Test fails, although the stored token still works', async () => {
+			const stored = await goodTest(`ctest-rotated-${type}`);
+			const user = emulator.state.users[stored.username.toLowerCase()];
+			const before = user.password;
+			user.password = 'rotated-on-the-service-1234';
+			try {
+				expect(await testResult(type, `ctest-rotated-${type}`, stored)).toMatch(/Username or password rejected/);
+				expect(H.tokenRequests(emulator).map(H.grantOf)).toEqual([loginGrant]);
+			} finally {
+				user.password = before;
+			}
+		});
 	});
 
 	test('workOrderServiceOAuth2Api: the test request with a connected token is answered 200', async () => {

@@ -79,9 +79,12 @@ describe('one login serves a whole execution and the next ones', () => {
 		expect(Number(stored.accessTokenExpiresAt)).toBeGreaterThan(Date.now() + 590_000);
 		expect(Number(stored.accessTokenExpiresAt)).toBeLessThanOrEqual(Date.now() + 600_000);
 		expect(Number(stored.refreshTokenExpiresAt)).toBeGreaterThan(Date.now() + 29 * DAY * 1000);
+		// n8n persists what preAuthentication returns, as for any expirable credential: once per
+		// request that found the token empty (at most the Concurrency), always the one token
 		const updates = harness.credentials.updates.filter((u) => u.id === CRED);
-		expect(updates).toHaveLength(1);
-		expect(updates[0].via).toBe('updateCredentials');
+		expect(updates.length).toBeGreaterThanOrEqual(1);
+		expect(updates.length).toBeLessThanOrEqual(20);
+		expect(updates.every((u) => u.via === 'updateCredentials' && u.data.accessToken === issued.access_token)).toBe(true);
 	});
 
 	test('a second execution within the token lifetime makes no token request', async () => {
@@ -278,6 +281,27 @@ describe('revocation and repeated 401', () => {
 		expect(file.data.equals(photo)).toBe(true);
 		const storedAfter = kind === 'checklist picture' ? emulator.state.checklistResponses.length : emulator.state.attachments.length;
 		expect(storedAfter).toBe(storedBefore + 1);
+	});
+
+	test('all tokens revoked while this process holds a newer token of the same settings (another worker\'s, another credential\'s): that one is not taken for a renewal, one refresh, the run completes', async () => {
+		// two credentials with the same settings log in: the process's newest token is B's
+		await recorder.run({ credentialId: 'revoke-all-a', credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		await recorder.run({ credentialId: 'revoke-all-b', credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		const a = harness.credentials.get('revoke-all-a');
+		const b = harness.credentials.get('revoke-all-b');
+		expect(b.accessToken).not.toBe(a.accessToken);
+		emulator.revokeAccessTokens();
+		emulator.clearRequests();
+
+		const { result, output } = await recorder.run({ credentialId: 'revoke-all-a', parameters: H.GET_WORK_ORDER_SEQUENTIAL, items: workOrderItems(2) });
+		expect(result.error).toBeUndefined();
+		expect(output).toHaveLength(2);
+		const tokens = H.tokenRequests(emulator);
+		expect(tokens.map(H.grantOf)).toEqual(['refresh_token']);
+		expectRefreshGrant(tokens[0], a.refreshToken);
+		const api = H.apiRequests(emulator);
+		expect(api.map((r) => r.status)).toEqual([401, 200, 200]);
+		expect(api.map(H.bearerOf)).not.toContain(b.accessToken);
 	});
 
 	test('a 401 that persists after the re-login is reported after one retry, never looped', async () => {

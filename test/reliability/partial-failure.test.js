@@ -27,8 +27,17 @@ function tenNotes(tag, bad = 2) {
 
 const createNote = (extra = {}) => ({ resource: 'workOrderNote', operation: 'create', workOrderId: '={{ $json.wo }}', note: '={{ $json.text }}', ...extra });
 
-test('10 notes, item 2 on a missing work order, default options: the error names item 2 and says items 0-1 and 3-9 were created; the service holds exactly those', async () => {
+test('10 notes, item 2 on a missing work order, default options: creating notes is not safe to repeat, so they go one at a time; items 3-9 are never sent', async () => {
 	const r = await env.run({ parameters: createNote(), items: tenNotes('pf-default') });
+	expect(r.result.status).toBe('error');
+	expect(r.error.context.itemIndex).toBe(2);
+	expect(r.error.description).toContain('Items 3-9 were not sent (no item starts after a failure).');
+	expect(stored('pf-default').sort()).toEqual(['pf-default 0', 'pf-default 1']);
+	expect(r.api.filter((q) => q.method === 'POST')).toHaveLength(3);
+});
+
+test('10 notes, item 2 on a missing work order, Concurrency 20: the error names item 2 and says items 0-1 and 3-9 were created; the service holds exactly those', async () => {
+	const r = await env.run({ parameters: createNote({ requestOptions: { concurrency: 20 } }), items: tenNotes('pf-c20') });
 	expect(r.result.status).toBe('error');
 	expect(r.error).toBeInstanceOf(NodeApiError);
 	expect(r.error.context.itemIndex).toBe(2);
@@ -38,10 +47,20 @@ test('10 notes, item 2 on a missing work order, default options: the error names
 	expect(description).toContain('Items 0-1 and 3-9 were created (the service recorded them).');
 	expect(description).toMatch(RERUN);
 	expect(description).toContain('run only the items that were not created (item 2): running all 10 again would send items 0-1 and 3-9 a second time');
-	expect(stored('pf-default').sort()).toEqual([0, 1, 3, 4, 5, 6, 7, 8, 9].map((k) => `pf-default ${k}`).sort());
+	expect(stored('pf-c20').sort()).toEqual([0, 1, 3, 4, 5, 6, 7, 8, 9].map((k) => `pf-c20 ${k}`).sort());
 	// what n8n stores with the execution (WorkflowExecute keeps the error's own properties)
 	expect(r.result.executionError.description).toBe(description);
 	expect(r.result.run.data.resultData.runData['Work Order Service'][0].error.description).toBe(description);
+});
+
+test('reads keep Concurrency 20 by default: 10 work orders are in flight together', async () => {
+	env.emulator.setFaults({ latencyMs: 1000 });
+	const ids = items(...Array.from({ length: 10 }, () => ({ id: WO })));
+	const r = await env.run({ parameters: { resource: 'workOrder', operation: 'get', workOrderId: '={{ $json.id }}' }, items: ids });
+	expect(r.output).toHaveLength(10);
+	const starts = r.api.map((q) => Date.parse(q.time));
+	// one after another would take 10 x 1 s; together the last starts before the first is answered
+	expect(Math.max(...starts) - Math.min(...starts)).toBeLessThan(1000);
 });
 
 test('Concurrency 1: items 0-1 created, item 2 failed, items 3-9 never sent; the error says so and what to run again', async () => {

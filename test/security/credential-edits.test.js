@@ -84,7 +84,11 @@ describe.each(Object.keys(TYPES))('%s credential', (authentication) => {
 		expect(tokenCalls[0].body.username).toBe(credentialFor(b, authentication).username);
 		// and A got nothing from the second run
 		expect(a.requests).toHaveLength(0);
-		expect(harness.credentials.get(id).tokenIdentity).toContain(b.baseUrl.toLowerCase());
+		// the token's identity is the new settings' one-way digest: it names no URL, user or secret
+		const { loginConfig } = require('../../dist/nodes/WorkOrderService/auth/tokens');
+		const now = harness.credentials.get(id);
+		expect(now.tokenIdentity).toBe(loginConfig(authentication === 'contractor' ? 'contractor' : 'password', now).identity);
+		expect(now.tokenIdentity).toMatch(/^[0-9a-f]{64}$/);
 	});
 
 	test('only the API Base URL moved: the old token does not go to the new API; a fresh login first', async () => {
@@ -120,9 +124,37 @@ describe.each(Object.keys(TYPES))('%s credential', (authentication) => {
 		const r = await run(id, authentication);
 		expect(r.error).toBeUndefined();
 		const api = a.requests.filter((q) => q.path.startsWith('/api/'));
-		expect(api.map((q) => q.username)).toEqual([edited.username.toLowerCase() === otherKey ? otherKey : edited.username]);
+		// the old token is not sent (it was issued for other settings): the service answers 401, n8n logs in afresh
+		expect(api[0].headers.authorization).toBeUndefined();
+		expect(api[0].status).toBe(401);
+		expect(api.slice(1).map((q) => q.username)).toEqual([edited.username.toLowerCase() === otherKey ? otherKey : edited.username]);
 		expect(api.map((q) => q.headers.authorization)).not.toContain(`Bearer ${old.accessToken}`);
 		expect(a.tokenRequests().map((t) => [t.body.username, t.body.refresh_token])).toEqual([[edited.username, undefined]]);
+	});
+
+	test.each([['password'], ['client secret']])('the %s changed (on the service and in n8n): the old token, still valid there, is never sent again', async (what) => {
+		const id = `secret-${what}-${authentication}`;
+		await run(id, authentication, credentialFor(a, authentication));
+		const old = harness.credentials.get(id);
+		const record = what === 'password' ? a.state.users[old.username.toLowerCase()] : a.state.clients[old.clientId];
+		const field = what === 'password' ? 'password' : 'clientSecret';
+		const before = record[field];
+		record[field] = `${before}-rotated`;
+		try {
+			const edited = { ...old, [field]: record[field] };
+			harness.credentials.set(id, { name: id, type: TYPES[authentication], data: edited });
+			a.clearRequests();
+			const r = await run(id, authentication);
+			expect(r.error).toBeUndefined();
+			expect(tokensSeenBy(a)).not.toContain(old.accessToken);
+			const logins = a.tokenRequests();
+			expect(logins.map((t) => t.body.refresh_token)).toEqual([undefined]);
+			if (what === 'password') expect(logins[0].body.password).toBe(edited.password);
+			else expect(logins[0].headers.authorization).toBe(`Basic ${Buffer.from(`${old.clientId}:${edited.clientSecret}`).toString('base64')}`);
+		} finally {
+			record[field] = before;
+		}
+		expect(harness.credentials.get(id).accessToken).not.toBe(old.accessToken);
 	});
 
 	test('another client: a fresh login with that client', async () => {
@@ -134,7 +166,9 @@ describe.each(Object.keys(TYPES))('%s credential', (authentication) => {
 		a.clearRequests();
 		const r = await run(id, authentication);
 		expect(r.error).toBeUndefined();
-		expect(a.requests.filter((q) => q.path.startsWith('/api/')).map((q) => q.clientId)).toEqual([second.clientId]);
+		const api = a.requests.filter((q) => q.path.startsWith('/api/'));
+		expect([api[0].headers.authorization, api[0].status]).toEqual([undefined, 401]);
+		expect(api.slice(1).map((q) => q.clientId)).toEqual([second.clientId]);
 		expect(a.tokenRequests().map((t) => t.clientId)).toEqual([second.clientId]);
 	});
 });

@@ -41,8 +41,9 @@ describe('order and pairing', () => {
 		const overlap = maxOverlap(r.api);
 		expect(overlap).toBeGreaterThan(1);
 		expect(overlap).toBeLessThanOrEqual(10);
-		// the order in which the service saw them is not the input order (they really ran side by side)
-		expect(r.api.map((q) => Number(q.path.split('/').pop()))).not.toEqual(ids);
+		// the order in which the service answered them is not the input order (they really ran side by side)
+		const answered = r.api.slice().sort((x, y) => Date.parse(x.time) + x.durationMs - (Date.parse(y.time) + y.durationMs));
+		expect(answered.map((q) => Number(q.path.split('/').pop()))).not.toEqual(ids);
 	});
 
 	test('Concurrency 1: strictly one request after another, in item order (as before)', async () => {
@@ -190,7 +191,11 @@ describe('token economy under concurrency', () => {
 		expect(first.error).toBeUndefined();
 		expect(first.output).toHaveLength(100);
 		expect(emulator.tokenRequests().map((t) => t.body.grant_type)).toEqual(['password']);
-		expect(harness.credentials.updates.filter((u) => u.id === id).length - updatesBefore).toBe(1);
+		// n8n saves what preAuthentication returns, once per request that found no token: the one token
+		const firstUpdates = harness.credentials.updates.filter((u) => u.id === id).slice(updatesBefore);
+		expect(firstUpdates.length).toBeGreaterThanOrEqual(1);
+		expect(firstUpdates.length).toBeLessThanOrEqual(20);
+		expect(new Set(firstUpdates.map((u) => u.data.accessToken)).size).toBe(1);
 
 		emulator.clearRequests();
 		await new Promise((resolve) => setTimeout(resolve, 5100)); // the token endpoint's per-user window
@@ -208,7 +213,10 @@ describe('token economy under concurrency', () => {
 		expect(unauthorized).toBeGreaterThan(0);
 		expect(unauthorized).toBeLessThanOrEqual(20); // only what was in flight
 		expect(harness.credentials.get(id).accessToken).toBe(JSON.parse(tokens[0].responseBody).access_token);
-		expect(harness.credentials.updates.filter((u) => u.id === id).length - updatesBefore).toBe(2);
+		const renewed = harness.credentials.updates.filter((u) => u.id === id).slice(updatesBefore + firstUpdates.length);
+		expect(renewed.length).toBeGreaterThanOrEqual(1);
+		expect(renewed.length).toBeLessThanOrEqual(20); // once per request that was refused while the renewal ran
+		expect(new Set(renewed.map((u) => u.data.accessToken))).toEqual(new Set([JSON.parse(tokens[0].responseBody).access_token]));
 	}, 30_000);
 
 	test('child subscriber: a fresh credential logs in once (password grant + scoping exchange) for 60 concurrent items', async () => {
@@ -239,9 +247,10 @@ describe('token economy under concurrency', () => {
 		expect(a.output.map((o) => o.json.Id)).toEqual(WO_IDS.slice(0, 20));
 	});
 
-	test('another worker saved a token just before every token was revoked: the adopted token is refused too, the renewal goes on and nothing is lost', async () => {
-		// Two workers logged in (X1 here, X2 there, X2 saved last); the service revokes every token. This
-		// process rejects X1, re-reads the store and finds X2, which it has never seen refused.
+	test('another worker saved a token just before every token was revoked: the refused request is renewed (not sent with a token obtained before the refusal), nothing is lost', async () => {
+		// Two workers logged in (X1 here, X2 there); the service revokes every token; X2 lands in the store
+		// while this process renews. n8n sends the refused request again with what preAuthentication
+		// returns (one refresh) and saves it; the next requests read that from the store.
 		const { emulator, harness } = env;
 		const id = 'stored-revoked';
 		const data = support.passwordCredential(emulator);
@@ -277,10 +286,9 @@ describe('token economy under concurrency', () => {
 		expect(r.error).toBeUndefined();
 		expect(r.output.map((o) => o.json.Id)).toEqual(WO_IDS.slice(0, 3));
 		const bearer = r.api.map((q) => q.headers.authorization.slice(7));
-		expect(r.api.map((q) => q.status)).toEqual([401, 401, 200, 200, 200]);
-		expect(bearer[1]).toBe(otherWorker.access_token); // the store's token, tried once
-		expect(emulator.tokenRequests()).toHaveLength(1); // then one renewal
-		expect(bearer.slice(2)).toEqual(Array(3).fill(JSON.parse(emulator.tokenRequests()[0].responseBody).access_token));
+		expect(r.api.map((q) => q.status)).toEqual([401, 200, 200, 200]);
+		expect(emulator.tokenRequests()).toHaveLength(1); // one renewal
+		expect(bearer.slice(1)).toEqual(Array(3).fill(JSON.parse(emulator.tokenRequests()[0].responseBody).access_token));
 	});
 
 	test('a token this process just obtained is refused too: reported after that one renewal, never looped', async () => {

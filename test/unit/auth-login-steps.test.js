@@ -1,7 +1,7 @@
 'use strict';
-// The login steps and the token bookkeeping around them, without HTTP: what each step sends to the
-// token endpoint, which refresh token a login tries, what it stores, when a token counts as usable,
-// and how long a throttled login waits.
+// The login steps and the token fields around them, without HTTP: what each step sends to the
+// token endpoint, what a login stores, the token identity, and when a token counts as usable
+// (renewals, refusals and throttling run through n8n-core in test/credentials).
 const {
 	passwordGrant,
 	refreshGrant,
@@ -10,11 +10,8 @@ const {
 	childSubscriberExchange,
 	loginRequest,
 	renewalRequest,
-	loginConfig,
-	normalizeBaseUrl,
-} = require('../../dist/nodes/WorkOrderService/auth/tokenClient');
-const { storedTokenFields, storedTokenOf, pickRefreshToken, isFresh } = require('../../dist/nodes/WorkOrderService/auth/storedToken');
-const { isUsable, rejectToken, throttleDelay } = require('../../dist/nodes/WorkOrderService/auth/tokenBroker');
+} = require('../../dist/nodes/WorkOrderService/auth/tokenEndpoint');
+const { loginConfig, normalizeBaseUrl, storedTokenFields, storedTokenOf, isUsable } = require('../../dist/nodes/WorkOrderService/auth/tokens');
 
 const FIELDS = {
 	authServerUrl: 'https://Login.Example.com/auth/',
@@ -30,17 +27,32 @@ const scoped = loginConfig('password', { ...FIELDS, subsidiaryId: ' 2001 ' });
 const contractor = loginConfig('contractor', { ...FIELDS, subsidiaryId: '2001' });
 
 describe('loginConfig', () => {
-	test('token endpoints, Basic header, identity (no secrets) and the password as typed', () => {
+	test('token endpoints, Basic header and the password as typed', () => {
 		expect(password.tokenUrl).toBe('https://Login.Example.com/auth/oauth/token');
 		expect(contractor.tokenUrl).toBe('https://Login.Example.com/auth/jwt/token');
 		expect(password.basic).toBe(basic);
 		expect(password.password).toBe(' pass word ');
-		expect(password.identity).toBe('oauth|https://login.example.com/auth|https://api.example.com|client-1|jane@example.com|');
-		expect(scoped.identity).toMatch(/\|2001$/);
 		expect(contractor.subsidiaryId).toBeUndefined();
-		expect(contractor.identity).toMatch(/^jwt\|.*\|$/);
-		expect(password.key).not.toBe(loginConfig('password', { ...FIELDS, password: 'other' }).key);
-		expect(password.identity).toBe(loginConfig('password', { ...FIELDS, password: 'other' }).identity);
+	});
+
+	test('the token identity: a one-way digest that changes with every setting and secret, never holding one', () => {
+		expect(password.identity).toMatch(/^[0-9a-f]{64}$/);
+		for (const secret of ['secret-1', ' pass word ', 'client-1', 'Jane@Example.com', 'login.example.com']) expect(password.identity).not.toContain(secret);
+		const edits = [
+			{ password: 'other' },
+			{ password: ' pass word' },
+			{ clientSecret: 'secret-2' },
+			{ clientId: 'client-2' },
+			{ username: 'joe@example.com' },
+			{ authServerUrl: 'https://login2.example.com/auth' },
+			{ baseUrl: 'https://api2.example.com' },
+			{ subsidiaryId: '2001' },
+		];
+		for (const edit of edits) expect([edit, loginConfig('password', { ...FIELDS, ...edit }).identity]).not.toEqual([edit, password.identity]);
+		expect(contractor.identity).not.toBe(password.identity);
+		// the same settings written differently are the same identity
+		expect(loginConfig('password', { ...FIELDS, authServerUrl: 'https://login.example.com/auth', username: 'jane@example.com' }).identity).toBe(password.identity);
+		expect(scoped.identity).not.toBe(password.identity);
 	});
 
 	test.each([
@@ -148,35 +160,6 @@ describe('stored token fields', () => {
 		expect(storedTokenOf(undefined)).toBeUndefined();
 	});
 
-	test('a credential that never held a token is fresh', () => {
-		expect(isFresh(undefined)).toBe(true);
-		expect(isFresh({ accessToken: '', tokenIdentity: '' })).toBe(true);
-		expect(isFresh({ accessToken: 'a' })).toBe(false);
-		expect(isFresh({ tokenIdentity: 'id' })).toBe(false);
-	});
-});
-
-describe('pickRefreshToken: the newest lineage first, never one known to be expired', () => {
-	const now = 1_700_000_000_000;
-	const token = (refreshToken, refreshTokenExpiresAt = '', tokenIdentity = password.identity) => ({
-		accessToken: `a-${refreshToken}`,
-		refreshToken,
-		accessTokenExpiresAt: '',
-		accessTokenIssuedAt: '',
-		refreshTokenExpiresAt,
-		tokenIdentity,
-	});
-
-	test('the first source with a refresh token of these settings', () => {
-		expect(pickRefreshToken(password, [undefined, token(''), token('r2'), token('r3')], now)).toBe('r2');
-		expect(pickRefreshToken(password, [token('r1', '', 'other-identity'), token('r2')], now)).toBe('r2');
-		expect(pickRefreshToken(password, [undefined, undefined], now)).toBeUndefined();
-	});
-
-	test('a refresh token that any source knows to expire within a minute is skipped', () => {
-		expect(pickRefreshToken(password, [token('r1', String(now + 30_000)), token('r2', String(now + 3_600_000))], now)).toBe('r2');
-		expect(pickRefreshToken(password, [token('r1'), token('r1', String(now - 1))], now)).toBeUndefined();
-	});
 });
 
 describe('isUsable', () => {
@@ -202,23 +185,9 @@ describe('isUsable', () => {
 		expect(isUsable(stored('t4', undefined, undefined), config, now)).toBe(true);
 	});
 
-	test('not for other settings, not when empty, never once rejected', () => {
+	test('not for other settings, not when empty', () => {
 		expect(isUsable(stored('t5', undefined, undefined, 'other'), config, now)).toBe(false);
 		expect(isUsable(stored('', undefined, undefined), config, now)).toBe(false);
 		expect(isUsable(undefined, config, now)).toBe(false);
-		rejectToken(config, 't6');
-		expect(isUsable(stored('t6', undefined, undefined), config, now)).toBe(false);
-	});
-});
-
-describe('throttleDelay', () => {
-	test('as Retry-After says, at least 250 ms', () => {
-		expect(throttleDelay(1, 3000)).toBe(3000);
-		expect(throttleDelay(1, 0)).toBe(250);
-		expect(throttleDelay(7, 90_000)).toBe(90_000);
-	});
-
-	test('without Retry-After: 2, 4, 8, 16, 30, 30 s', () => {
-		expect([1, 2, 3, 4, 5, 6].map((n) => throttleDelay(n, undefined))).toEqual([2000, 4000, 8000, 16_000, 30_000, 30_000]);
 	});
 });

@@ -7,9 +7,9 @@ const {
 	readTokenAnswer,
 	describeNetworkError,
 	unreachableError,
-} = require('../../dist/nodes/WorkOrderService/auth/tokenResponse');
-const { loginConfig } = require('../../dist/nodes/WorkOrderService/auth/loginConfig');
-const { isWorkOrderServiceAuthError } = require('../../dist/nodes/WorkOrderService/auth/http');
+} = require('../../dist/nodes/WorkOrderService/auth/tokenEndpoint');
+const { loginConfig } = require('../../dist/nodes/WorkOrderService/auth/tokens');
+const { isWorkOrderServiceAuthError } = require('../../dist/nodes/WorkOrderService/transport/http');
 
 const CLIENT_SECRET = 'cs-Very$ecret/42';
 const PASSWORD = 'pw hunter2+more';

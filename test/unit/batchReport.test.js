@@ -1,6 +1,10 @@
 'use strict';
 // The words of the report on the other items when an execution stops at a failed item (actions/batchReport.ts).
-const { batchReport, itemList, verbOf } = require('../../dist/nodes/WorkOrderService/actions/batchReport');
+const { batchReport, itemList } = require('../../dist/nodes/WorkOrderService/actions/batchReport');
+
+/** The `meta` an operation file declares (actions/operation.ts). */
+const metaOf = (resource, operation) => require(`../../dist/nodes/WorkOrderService/actions/${resource}/${operation}.operation`).meta;
+const verbOf = (resource, operation) => metaOf(resource, operation).verb;
 
 test('itemList: compact ranges', () => {
 	expect(itemList([2])).toBe('item 2');
@@ -16,7 +20,15 @@ test('verbs per write operation; reads have none', () => {
 	expect(verbOf('workOrder', 'checkIn')).toBe('checked in');
 	expect(verbOf('workOrderNote', 'addAttachment')).toBe('attached');
 	expect(verbOf('workOrder', 'get')).toBeUndefined();
-	expect(verbOf('__proto__', 'constructor')).toBeUndefined();
+});
+
+test('each operation file declares whether it is safe to repeat: reads and proposal moves are, creating POSTs are not', () => {
+	const safe = [['proposal', 'approve'], ['proposal', 'putOnHold'], ['proposal', 'reject'], ['proposal', 'reopen'], ['workOrder', 'get'], ['workOrder', 'getAll'], ['workOrderNote', 'get'], ['workOrderNote', 'getAll'], ['workOrderNote', 'getAttachments'], ['rejectionReason', 'getAll'], ['subsidiary', 'getAll']];
+	const notSafe = [['workOrderNote', 'create'], ['workOrderNote', 'addAttachment'], ['checklistResponse', 'submit'], ['workOrder', 'checkIn'], ['workOrder', 'checkOut']];
+	for (const [r, o] of safe) expect([r, o, metaOf(r, o).safeToRepeat]).toEqual([r, o, true]);
+	for (const [r, o] of notSafe) expect([r, o, metaOf(r, o).safeToRepeat]).toEqual([r, o, false]);
+	expect(metaOf('workOrderNote', 'addAttachment').file).toEqual({ parameter: 'binaryPropertyName', required: true });
+	expect(metaOf('checklistResponse', 'submit').file).toEqual({ parameter: 'binaryPropertyName', required: false });
 });
 
 test('writes: recorded, may have been, failed too, not sent, and the items to run again', () => {

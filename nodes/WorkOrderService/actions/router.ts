@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { binaryOf } from '../helpers/binaryOutput';
 import { forToolCalls } from '../helpers/toolMode';
 import { WorkOrderServiceClient, outcomeOfError } from '../transport';
-import { batchReport, verbOf, type ItemState } from './batchReport';
+import { batchReport, type ItemState } from './batchReport';
 import * as attachment from './attachment';
 import * as checklist from './checklist';
 import * as checklistResponse from './checklistResponse';
@@ -14,60 +14,55 @@ import * as rejectionReason from './rejectionReason';
 import * as subsidiary from './subsidiary';
 import * as workOrder from './workOrder';
 import * as workOrderNote from './workOrderNote';
+import type { OperationExecute, OperationMeta, OperationModule } from './operation';
 
-type Operation = (this: IExecuteFunctions, i: number, client: WorkOrderServiceClient) => Promise<IDataObject[]>;
-/** Resource -> operation -> execute; the type makes a missing or unknown pair a compile error. */
+/**
+ * Resource -> operation -> its file (description, execute, meta); the type makes a missing or
+ * unknown pair, or an operation file without `meta`, a compile error.
+ */
 type OperationMap = {
-	[E in WorkOrderServiceType as E['resource']]: { [O in E['operation']]: Operation };
+	[E in WorkOrderServiceType as E['resource']]: { [O in E['operation']]: OperationModule };
 };
 
 const operations: OperationMap = {
-	attachment: { download: attachment.download.execute },
-	checklist: { getQuestions: checklist.getQuestions.execute },
-	checklistResponse: { submit: checklistResponse.submit.execute, update: checklistResponse.update.execute },
-	proposal: {
-		approve: proposal.approve.execute,
-		get: proposal.get.execute,
-		getAll: proposal.getAll.execute,
-		getAttachments: proposal.getAttachments.execute,
-		putOnHold: proposal.putOnHold.execute,
-		reject: proposal.reject.execute,
-		reopen: proposal.reopen.execute,
-	},
-	rejectionReason: { getAll: rejectionReason.getAll.execute },
-	subsidiary: { getAll: subsidiary.getAll.execute },
-	workOrderNote: {
-		addAttachment: workOrderNote.addAttachment.execute,
-		create: workOrderNote.create.execute,
-		get: workOrderNote.get.execute,
-		getAll: workOrderNote.getAll.execute,
-		getAttachments: workOrderNote.getAttachments.execute,
-	},
-	workOrder: {
-		addAttachment: workOrder.addAttachment.execute,
-		checkIn: workOrder.checkIn.execute,
-		checkOut: workOrder.checkOut.execute,
-		create: workOrder.create.execute,
-		get: workOrder.get.execute,
-		getAll: workOrder.getAll.execute,
-		getChecklistResponses: workOrder.getChecklistResponses.execute,
-		updateNte: workOrder.updateNte.execute,
-		updatePriority: workOrder.updatePriority.execute,
-		updateScheduledDate: workOrder.updateScheduledDate.execute,
-		updateStatus: workOrder.updateStatus.execute,
-	},
+	attachment,
+	checklist,
+	checklistResponse,
+	proposal,
+	rejectionReason,
+	subsidiary,
+	workOrderNote,
+	workOrder,
 };
 
-function findOperation(ctx: IExecuteFunctions, resource: string, operation: string): Operation {
-	const group = (operations as Record<string, Record<string, Operation | undefined> | undefined>)[resource];
-	const execute = group && Object.prototype.hasOwnProperty.call(group, operation) ? group[operation] : undefined;
-	if (typeof execute !== 'function') {
+/** Items run this many at a time unless Request Options say otherwise: one at a time for writes that are not safe to repeat. */
+export const SAFE_CONCURRENCY = 20;
+
+function moduleOf(resource: string, operation: string): OperationModule | undefined {
+	const group = (operations as Record<string, Record<string, OperationModule | undefined> | undefined>)[resource];
+	return group && Object.prototype.hasOwnProperty.call(group, operation) ? group[operation] : undefined;
+}
+
+function findOperation(ctx: IExecuteFunctions, resource: string, operation: string): OperationExecute {
+	const module = moduleOf(resource, operation);
+	if (typeof module?.execute !== 'function') {
 		throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" is not known for the resource "${resource}"`, {
 			description: 'Open the node and choose a resource and an operation from the lists.',
 		});
 	}
 	// Called by an AI agent: answers a model can act on (helpers/toolMode.ts); else unchanged.
-	return forToolCalls(ctx, resource, operation, execute);
+	return forToolCalls(ctx, resource, operation, module);
+}
+
+/** The declaration of the operation item `i` runs (undefined when unknown: its own error says so). */
+function metaOf(ctx: IExecuteFunctions, i: number): OperationMeta | undefined {
+	return moduleOf(ctx.getNodeParameter('resource', i, '') as string, ctx.getNodeParameter('operation', i, '') as string)?.meta;
+}
+
+/** The Concurrency when Request Options set none: 1 when any item's operation is not safe to repeat. */
+function defaultConcurrency(ctx: IExecuteFunctions, count: number): number {
+	for (let i = 0; i < count; i++) if (metaOf(ctx, i)?.safeToRepeat === false) return 1;
+	return SAFE_CONCURRENCY;
 }
 
 /** The error item of "Continue On Fail": the message, what to check, the HTTP status. */
@@ -115,16 +110,15 @@ function stoppingError(
 	const error = asNodeError(ctx, failure.error, failure.index);
 	if (states.length < 2) return error;
 	states[failure.index] = failedState(client, failure.error, failure.index);
-	const resource = ctx.getNodeParameter('resource', failure.index, '') as string;
-	const operation = ctx.getNodeParameter('operation', failure.index, '') as string;
-	const report = batchReport(states, failure.index, verbOf(resource, operation));
+	const report = batchReport(states, failure.index, metaOf(ctx, failure.index)?.verb);
 	const own = (error as NodeApiError).description;
 	(error as NodeApiError).description = own ? `${own}\n\n${report}` : report;
 	return error;
 }
 
 /**
- * The per-item loop. Items run up to Concurrency at a time (1 = strictly one after another); all
+ * The per-item loop. Items run up to Concurrency at a time (1 = strictly one after another; by
+ * default 20, or 1 for an operation whose `meta` says it is not safe to repeat); all
  * their requests share the execution's client and its lane in the application's request budget.
  * Every input item yields its records (in input order, paired to it) or one error. With
  * "Continue On Fail" a failing item becomes an error item and the others still run; without it,
@@ -133,7 +127,7 @@ function stoppingError(
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const client = WorkOrderServiceClient.forNode(this);
+	const client = WorkOrderServiceClient.forNode(this, defaultConcurrency(this, items.length));
 	const continueOnFail = this.continueOnFail();
 	const perItem: INodeExecutionData[][] = new Array(items.length);
 	const states: ItemState[] = new Array<ItemState>(items.length).fill('notSent');

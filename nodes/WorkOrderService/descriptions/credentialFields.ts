@@ -1,5 +1,7 @@
 import type { ICredentialTestRequest, INodeProperties, Icon } from 'n8n-workflow';
 
+import { TEST_HEADER } from '../auth/tokens';
+
 /**
  * Fields shared by the token-login credentials. The hidden ones are written by
  * `preAuthentication` and persisted by n8n; `accessToken` is the expirable field n8n watches.
@@ -121,11 +123,22 @@ export const credentialIcon: Icon = {
 	dark: 'file:../nodes/WorkOrderService/workOrderService.dark.svg',
 };
 
-/** Logs in and reads one work order. The API Base URL may be entered with or without a trailing slash or /v3. */
+/**
+ * Reads one work order. For the token credentials n8n runs `preAuthentication` before it; the
+ * marker header (removed before sending) keeps this request from counting as a use of the token,
+ * so the next Test logs in afresh with the stored secrets (auth/tokens.ts). The API Base URL may
+ * be entered with or without a trailing slash or /v3.
+ */
 export const credentialTest: ICredentialTestRequest = {
 	request: {
 		baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "").replace(/\\/v3$/i, "")}}',
 		url: '/v3/odata/workorders',
 		qs: { $top: 1 },
+		headers: { [TEST_HEADER]: 'true' },
 	},
+};
+
+/** The OAuth2 (code grant) credential's Test: the same read with the connected token; n8n refreshes it when refused. */
+export const oAuth2CredentialTest: ICredentialTestRequest = {
+	request: { ...credentialTest.request, headers: {} },
 };

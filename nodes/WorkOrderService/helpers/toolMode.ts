@@ -1,8 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { photoProperty } from '../actions/checklistResponse/submit.operation';
-import { binaryPropertyField } from './fields';
+import type { OperationMeta, OperationModule } from '../actions/operation';
 import { invalidInputOf, type InvalidInput } from './validation';
 
 /**
@@ -25,31 +24,26 @@ export function isToolCall(ctx: Pick<IExecuteFunctions, 'getNode'>): boolean {
 	return ctx.getNode().type.endsWith('Tool');
 }
 
-type Execute<C> = (this: IExecuteFunctions, itemIndex: number, client: C) => Promise<IDataObject[]>;
+type Execute = OperationModule['execute'];
 
-/** The operation as it runs: unchanged in workflows; in a tool call with self-contained answers. */
-export function forToolCalls<C>(ctx: IExecuteFunctions, resource: string, operation: string, execute: Execute<C>): Execute<C> {
-	if (!isToolCall(ctx)) return execute;
-	const kind = `${resource}.${operation}`;
-	return async function (this: IExecuteFunctions, itemIndex: number, client: C) {
+/**
+ * The operation as it runs: unchanged in workflows; in a tool call with self-contained answers.
+ * Its `meta` says which file it sends (`file`) and whether a failed call may be repeated.
+ */
+export function forToolCalls(ctx: IExecuteFunctions, resource: string, operation: string, module: OperationModule): Execute {
+	if (!isToolCall(ctx)) return module.execute;
+	const label = operation.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase());
+	return async function (this, itemIndex, client) {
 		try {
-			refuseMissingFile(this, itemIndex, kind);
-			return await execute.call(this, itemIndex, client);
+			refuseMissingFile(this, itemIndex, module, label);
+			return await module.execute.call(this, itemIndex, client);
 		} catch (error) {
-			throw forModel(this, error, kind, itemIndex);
+			throw forModel(this, error, module.meta, itemIndex);
 		}
 	};
 }
 
 /* ---------------------------------------------------------------- files */
-
-/** Parameters naming the input item's binary field with a file the operation sends. */
-const FILE_INPUTS: Record<string, { property: INodeProperties; required: boolean }> = {
-	'checklistResponse.submit': { property: photoProperty, required: false },
-	'checklistResponse.update': { property: photoProperty, required: false },
-	'workOrder.addAttachment': { property: binaryPropertyField, required: true },
-	'workOrderNote.addAttachment': { property: binaryPropertyField, required: true },
-};
 
 /** Answers already written for the model. */
 const answered = new WeakSet<Error>();
@@ -58,10 +52,11 @@ const answered = new WeakSet<Error>();
  * A tool call's input item is the model's arguments: it never holds a file. An operation set to
  * send one answers that, and what to do instead, before anything is read or sent.
  */
-function refuseMissingFile(ctx: IExecuteFunctions, itemIndex: number, kind: string): void {
-	const input = FILE_INPUTS[kind];
-	if (!input) return;
-	const { property, required } = input;
+function refuseMissingFile(ctx: IExecuteFunctions, itemIndex: number, module: OperationModule, label: string): void {
+	const file = module.meta.file;
+	const property = file && module.description.find((p) => p.name === file.parameter);
+	if (!file || !property) return;
+	const { required } = file;
 	const value = ctx.getNodeParameter(property.name, itemIndex, property.default) as unknown;
 	const name = typeof value === 'string' ? value.trim() : undefined;
 	// No photo asked for (or a name that is not text, which the operation's own check refuses).
@@ -73,10 +68,11 @@ function refuseMissingFile(ctx: IExecuteFunctions, itemIndex: number, kind: stri
 	let message: string;
 	let change: string;
 	if (required) {
-		message = `${operationLabel(kind)} needs a file, but a tool call cannot carry one (this call has no ${field}), so nothing was sent.`;
+		message = `${label} needs a file, but a tool call cannot carry one (this call has no ${field}), so nothing was sent.`;
 		change =
 			'Do not call it again from the agent: tell the user that the file must be attached by a workflow in which an earlier node provides it (a download, an e-mail attachment or a form upload), or, if text is enough, add it as a work order note instead.';
 	} else {
+		// the one operation with an optional file is the checklist answer with its photo
 		message = `This checklist answer is set to include a photo from the ${field}, but a tool call cannot carry a file, so nothing was sent.`;
 		const keys = fromAiKeys(rawParameter(node, property.name));
 		change = keys.length
@@ -88,24 +84,7 @@ function refuseMissingFile(ctx: IExecuteFunctions, itemIndex: number, kind: stri
 	throw error;
 }
 
-function operationLabel(kind: string): string {
-	return kind.endsWith('.addAttachment') ? 'Add Attachment' : 'This operation';
-}
-
 /* ---------------------------------------------------------------- errors */
-
-/** Operations that POST: a request that got no clear answer may have been recorded. */
-const NOT_REPEATABLE = new Set([
-	'checklistResponse.submit',
-	'workOrderNote.create',
-	'workOrderNote.addAttachment',
-	'workOrder.checkIn',
-	'workOrder.checkOut',
-	'workOrder.create',
-	'workOrder.addAttachment',
-	'workOrder.updateStatus',
-	'checklistResponse.update',
-]);
 
 const MAYBE_RECORDED =
 	'The service may or may not have recorded it. Do not call again before checking that it is not there (for example by reading the work order or its notes), or it may be recorded twice.';
@@ -116,11 +95,11 @@ const MAYBE_RECORDED =
  * wraps any other error in a new one, which swaps a message naming a network code (ECONNRESET,
  * ...) for generic text; a NodeOperationError it hands on unchanged.
  */
-function forModel(ctx: IExecuteFunctions, error: unknown, kind: string, itemIndex: number): unknown {
+function forModel(ctx: IExecuteFunctions, error: unknown, meta: OperationMeta, itemIndex: number): unknown {
 	if (!(error instanceof Error) || answered.has(error)) return error;
 	const node = ctx.getNode();
 	const input = invalidInputOf(error);
-	const { message, change } = input ? inputAnswer(node, input) : serviceAnswer(error, kind);
+	const { message, change } = input ? inputAnswer(node, input) : serviceAnswer(error, meta);
 	const text = change && !message.includes(change) ? `${message} ${change}` : message;
 	const answer = error instanceof NodeOperationError ? error : new NodeOperationError(node, text, { itemIndex });
 	// Set after construction: the constructor would replace a message that names a network code.
@@ -148,14 +127,14 @@ function inputAnswer(node: INode, input: InvalidInput): { message: string; chang
 }
 
 /** A refusal or failure of the service (messages already redacted by the transport). */
-function serviceAnswer(error: Error, kind: string): { message: string; change: string } {
+function serviceAnswer(error: Error, meta: OperationMeta): { message: string; change: string } {
 	const message = error.message.replace(/[.\s]*$/, '.');
 	const description = typeof (error as NodeApiError).description === 'string' ? ((error as NodeApiError).description as string) : '';
 	const status = Number((error as NodeApiError).httpCode);
-	const posts = NOT_REPEATABLE.has(kind);
+	const posts = !meta.safeToRepeat;
 	if (Number.isInteger(status) && status >= 100) {
 		if (status === 400 || status === 422) {
-			const photo = kind === 'checklistResponse.submit' ? ' If the question requires a photo, a tool call cannot send one: tell the user.' : '';
+			const photo = meta.file?.required === false ? ' If the question requires a photo, a tool call cannot send one: tell the user.' : '';
 			return { message, change: `The service refused the values sent, so nothing changed. Correct the value its reason names and call again.${photo}` };
 		}
 		if (status === 401) {

@@ -8,24 +8,18 @@ import type {
 	ILoadOptionsFunctions,
 	IPollFunctions,
 	IWebhookFunctions,
-	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { bodyToText, headerValue, originOf } from '../auth/http';
 import { SecretSet, credentialSecrets } from '../auth/secrets';
+import { readSettings, type RequestSettings } from '../descriptions/requestOptions';
+import { knownTokens, loginConfig, normalizeBaseUrl, type LoginConfig } from '../auth/tokens';
+import { bodyToText, originOf } from './http';
 import {
-	adoptStored,
-	claimPersist,
-	isOwnToken,
-	isUsable,
-	knownTokens,
-	obtainToken,
-	rejectToken,
-} from '../auth/tokenBroker';
-import { loginConfig, normalizeBaseUrl, type LoginConfig, type StoredToken } from '../auth/tokenClient';
-import {
+	ERRORS_KEEP_RESPONSE,
 	failureText,
+	keptError,
+	makeApiError,
 	readHttpFailure,
 	redirectText,
 	routeOf,
@@ -35,10 +29,9 @@ import {
 	type HttpFailure,
 } from './errors';
 import { MaxWaitExceeded, budgetFor, ownThrottles, type Lane, type RequestAccount, type Ticket } from './limiter';
-import { parseJsonLossless } from './losslessJson';
+import { parseBody } from './losslessJson';
 import { buildMultipart, type MultipartPart } from './multipart';
 import {
-	MAX_RENEWALS,
 	READ_METHODS,
 	decide,
 	isThrottle,
@@ -51,87 +44,29 @@ import {
 } from './policy';
 
 /**
- * The only code of the node that speaks HTTP. One client per execution (built by the router, the
- * trigger's poll or a dropdown's loader) holds what every request needs: the credential type and
- * its settings, the API Base URL, the secrets to keep out of messages, the request settings and
- * the execution's lane in its application's request budget (limiter.ts). Operations hand it a
- * path and get parsed bodies back; the router reads what became of each item's requests.
+ * The only code of the node that speaks HTTP. One client per execution (router, trigger poll,
+ * dropdown loader) holds the credential type, the API Base URL, the secrets to redact, the
+ * Request Options and the execution's lane in its application's budget (limiter.ts).
  *
- * One request, top to bottom: `send` prepares the call, then loops: wait for a start in the
- * budget (`Lane.acquire`), make one `attempt`, tell the budget what came back, ask the policy
- * (policy.ts `decide`: ok, redirect, renew, retry, fail) and do what it says. Errors are worded by
- * the builders in errors.ts and redacted here.
- *
- * Rules it enforces:
- * - The token goes only to the origin of the credential's API Base URL. Redirects are not followed
- *   by n8n's request layer; the client follows a redirect itself only to the same origin (any
- *   method for 307/308, reads for 301/302/303) and refuses one to another origin with an error
- *   naming that origin.
- * - Logins are coordinated (see credentials/common/tokenBroker.ts): a 401 renews the token once
- *   (the body, always a Buffer, is sent again) and any concurrent requests share the renewal.
- * - Throttling (429; 503 with a Retry-After header or saying it is a rate limit) is handled by the
- *   application's budget (limiter.ts): it means "not processed", so every method is sent again,
- *   within Max Wait; a throttled answer counts against Max Retries only when no other request
- *   was throttled with it.
- * - A failure before any byte was sent (refused, no such host, TLS, connect timeout) is retried
- *   for every method within Max Retries and reported as not sent. 5xx answers and failures after
- *   the request was written are retried for reads and status changes only: a POST that may have
- *   been processed is never resent, and a request that got no answer within the Timeout is not
- *   resent either.
+ * One request (`send`): prepare the call once, then loop: wait for a start in the budget, make one
+ * attempt through n8n's `httpRequestWithAuthentication` (the credential signs it; n8n logs in
+ * through the credential's `preAuthentication` when the token is empty and once more after a 401,
+ * auth/tokens.ts), tell the budget what came back, and do what the policy decides (policy.ts:
+ * ok, redirect to the same origin, retry, fail). Errors are worded in errors.ts, redacted here.
+ * What became of each item's requests (recorded, maybe, answered, not sent) is kept for the
+ * router's batch report.
  */
 
 export type AuthenticationMethod = 'password' | 'oAuth2' | 'contractor';
 
-const PASSWORD_GRANT_CREDENTIAL = 'workOrderServiceApi';
 const CODE_GRANT_CREDENTIAL = 'workOrderServiceOAuth2Api';
-const CONTRACTOR_CREDENTIAL = 'workOrderServiceContractorApi';
-
 export const CREDENTIAL_TYPES: Record<AuthenticationMethod, string> = {
-	password: PASSWORD_GRANT_CREDENTIAL,
+	password: 'workOrderServiceApi',
 	oAuth2: CODE_GRANT_CREDENTIAL,
-	contractor: CONTRACTOR_CREDENTIAL,
+	contractor: 'workOrderServiceContractorApi',
 };
 
-export type ClientContext =
-	| IExecuteFunctions
-	| ILoadOptionsFunctions
-	| IPollFunctions
-	| IHookFunctions
-	| IWebhookFunctions;
-
-export interface RequestSettings {
-	maxRetries: number;
-	maxWaitMs: number;
-	requestsPerMinute: number;
-	timeoutMs: number;
-	concurrency: number;
-}
-
-export const DEFAULT_SETTINGS: RequestSettings = {
-	maxRetries: 3,
-	maxWaitMs: 120_000,
-	requestsPerMinute: 0,
-	timeoutMs: 60_000,
-	concurrency: 20,
-};
-
-function numberSetting(value: unknown, fallback: number, min: number, max: number): number {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof n !== 'number' || !Number.isFinite(n)) return fallback;
-	return Math.min(max, Math.max(min, n));
-}
-
-/** The node's "Request Options" collection, read once per execution. */
-export function readSettings(raw: IDataObject | undefined): RequestSettings {
-	const options = raw ?? {};
-	return {
-		maxRetries: Math.floor(numberSetting(options.maxRetries, DEFAULT_SETTINGS.maxRetries, 0, 10)),
-		maxWaitMs: numberSetting(options.maxWaitSeconds, DEFAULT_SETTINGS.maxWaitMs / 1000, 0, 3600) * 1000,
-		requestsPerMinute: numberSetting(options.requestsPerMinute, DEFAULT_SETTINGS.requestsPerMinute, 0, 100_000),
-		timeoutMs: numberSetting(options.timeoutSeconds, DEFAULT_SETTINGS.timeoutMs / 1000, 1, 3600) * 1000,
-		concurrency: Math.floor(numberSetting(options.concurrency, DEFAULT_SETTINGS.concurrency, 1, 100)),
-	};
-}
+export type ClientContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions | IWebhookFunctions;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -152,20 +87,8 @@ export interface ApiResponse {
 	body: unknown;
 }
 
-/** What one attempt brought back: an answer (any status) or a failure without one. */
-type Attempt =
-	| { kind: 'answer'; status: number; headers: Record<string, unknown>; body: unknown; sentToken?: string }
-	| { kind: 'failure'; failure: HttpFailure; error: unknown };
-
-interface Resolved {
-	credentials: ICredentialDataDecryptedObject;
-	/** {API Base URL}/v3 */
-	apiUrl: string;
-	apiOrigin: string;
-	/** Token logins (password grant, contractor) are coordinated by the client; OAuth2 by n8n. */
-	login?: LoginConfig;
-	nodeCredentials: { id: string; name: string };
-}
+/** The credential as read once: `apiUrl` = {API Base URL}/v3; `login` (token credentials): its identity names the tokens to redact. */
+type Resolved = { credentials: ICredentialDataDecryptedObject; apiUrl: string; apiOrigin: string; login?: LoginConfig };
 
 /**
  * What became of one item's requests, strongest first: a write the service answered with
@@ -183,50 +106,12 @@ export function outcomeOfError(error: unknown): ItemOutcome | undefined {
 	return error !== null && typeof error === 'object' ? errorOutcomes.get(error) : undefined;
 }
 
-function parseBody(headers: Record<string, unknown>, raw: unknown): unknown {
-	const text = bodyToText(raw);
-	if (text.trim() === '') return undefined;
-	const contentType = headerValue(headers, 'content-type') ?? '';
-	if (/json/i.test(contentType) || /^\s*[[{]/.test(text)) {
-		try {
-			return parseJsonLossless(text);
-		} catch {
-			// fall through: return the text as it came
-		}
-	}
-	return text;
-}
-
-/** A plain object with the same own properties; no key (`__proto__` included) can touch a prototype. */
-export function ownRecord(entries: Iterable<[string, unknown]>): IDataObject {
-	const record: IDataObject = {};
-	for (const [key, value] of entries) {
-		Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
-	}
-	return record;
-}
-
-/** The body as one record: an object as it came, anything else wrapped as `{ value }`, nothing as undefined. */
-export function asRecord(body: unknown): IDataObject | undefined {
-	if (body === undefined) return undefined;
-	if (body !== null && typeof body === 'object' && !Array.isArray(body)) return body as IDataObject;
-	return { value: body as string };
-}
-
 export class WorkOrderServiceClient {
 	readonly credentialType: string;
-
 	/** Every secret in every encoding: credential fields and every token seen in this run. */
 	readonly secrets = new SecretSet();
-
 	private resolved?: Promise<Resolved>;
-
-	private token?: StoredToken;
-
-	private lastToken?: IDataObject;
-
 	private lane?: Lane;
-
 	/** What became of each item's requests (the strongest outcome per item index). */
 	private readonly outcomes = new Map<number, ItemOutcome>();
 
@@ -260,16 +145,16 @@ export class WorkOrderServiceClient {
 
 	/**
 	 * The client for a node context: the node's Authentication and its Request Options (read once;
-	 * they cannot vary per item).
+	 * they cannot vary per item). `concurrency`: the default when Request Options set none.
 	 */
-	static forNode(ctx: ClientContext): WorkOrderServiceClient {
+	static forNode(ctx: ClientContext, concurrency?: number): WorkOrderServiceClient {
 		let raw: IDataObject | undefined;
 		try {
 			raw = nodeParameter(ctx, 'requestOptions', {}) as IDataObject | undefined;
 		} catch {
 			raw = undefined;
 		}
-		return new WorkOrderServiceClient(ctx, readAuthentication(ctx), readSettings(raw));
+		return new WorkOrderServiceClient(ctx, readAuthentication(ctx), readSettings(raw, concurrency));
 	}
 
 	private async resolve(): Promise<Resolved> {
@@ -284,14 +169,7 @@ export class WorkOrderServiceClient {
 					description: 'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
 				});
 			}
-			const node = this.ctx.getNode();
-			const details = node.credentials?.[this.credentialType];
-			const resolved: Resolved = {
-				credentials,
-				apiUrl: `${base}/v3`,
-				apiOrigin: originOf(base) ?? base,
-				nodeCredentials: { id: String(details?.id ?? ''), name: String(details?.name ?? this.credentialType) },
-			};
+			const resolved: Resolved = { credentials, apiUrl: `${base}/v3`, apiOrigin: originOf(base) ?? base };
 			if (this.authentication !== 'oAuth2') {
 				resolved.login = loginConfig(this.authentication === 'password' ? 'password' : 'contractor', credentials);
 				this.secrets.merge(resolved.login.secrets);
@@ -317,15 +195,14 @@ export class WorkOrderServiceClient {
 		const state = await this.prepare(resolved, request);
 		for (;;) {
 			const ticket = await this.startIn(lane, request, state);
-			const attempt = await this.attempt(resolved, state.call);
-			const outcome = outcomeOf(attempt);
+			const outcome = await this.attempt(state.call, state.strict);
 			lane.release(ticket, verdictOf(outcome), state.account);
 			state.attempts++;
 			state.answered ||= outcome.status !== undefined;
-			const decision = decide(outcome, this.standing(resolved, state, attempt, lane));
-			if (decision.kind === 'ok') return this.succeeded(request, state, attempt);
-			if (decision.kind === 'fail') throw await this.failed(request, state, outcome, attempt, decision);
-			await this.follow(resolved, state, outcome, attempt, decision);
+			const decision = decide(outcome, this.standing(resolved, state, lane));
+			if (decision.kind === 'ok') return this.succeeded(request, state, outcome);
+			if (decision.kind === 'fail') throw await this.failed(request, state, outcome, decision);
+			await this.follow(state, outcome, decision);
 		}
 	}
 
@@ -358,7 +235,9 @@ export class WorkOrderServiceClient {
 			attempts: 0,
 			retries: 0,
 			redirects: 0,
-			renewals: 0,
+			// n8n's OAuth2 layer refreshes only on a 401 it meets itself: strict on every n8n version
+			strict: ERRORS_KEEP_RESPONSE || this.authentication === 'oAuth2',
+			loginWaits: 0,
 			answered: false,
 			maybeProcessed: false,
 			resend: false,
@@ -375,18 +254,15 @@ export class WorkOrderServiceClient {
 	}
 
 	/** Where the request stands, for the policy. */
-	private standing(resolved: Resolved, state: RequestState, attempt: Attempt, lane: Lane): Standing {
-		const renewable =
-			resolved.login !== undefined &&
-			attempt.kind === 'answer' &&
-			(state.renewals === 0 || (state.renewals < MAX_RENEWALS && !isOwnToken(resolved.login, attempt.sentToken)));
+	private standing(resolved: Resolved, state: RequestState, lane: Lane): Standing {
 		return {
 			method: state.call.method,
 			url: state.call.url,
 			apiOrigin: resolved.apiOrigin,
 			redirects: state.redirects,
-			renewable,
+			renewable: !state.strict,
 			retries: state.retries,
+			loginWaits: state.loginWaits,
 			ownThrottles: ownThrottles(state.account),
 			waitedMs: state.account.waitedMs,
 			throttleWait: lane.budget.waitAfterThrottle(),
@@ -395,54 +271,47 @@ export class WorkOrderServiceClient {
 		};
 	}
 
-	private succeeded(request: ApiRequest, state: RequestState, attempt: Attempt): ApiResponse {
-		const answer = attempt as Extract<Attempt, { kind: 'answer' }>;
+	private succeeded(request: ApiRequest, state: RequestState, outcome: Outcome): ApiResponse {
 		this.noteOutcome(request.itemIndex, READ_METHODS.has(state.call.method) ? 'answered' : 'recorded');
-		return { statusCode: answer.status, headers: answer.headers, body: parseBody(answer.headers, answer.body) };
+		return { statusCode: outcome.status as number, headers: outcome.headers, body: parseBody(outcome.headers, outcome.body) };
 	}
 
-	/** Redirect, renew or retry, as the policy decided. */
-	private async follow(resolved: Resolved, state: RequestState, outcome: Outcome, attempt: Attempt, decision: Decision): Promise<void> {
+	/** Redirect or retry, as the policy decided. */
+	private async follow(state: RequestState, outcome: Outcome, decision: Decision): Promise<void> {
 		if (decision.kind === 'redirect') {
 			state.redirects++;
 			state.call.url = decision.url;
 			state.call.qs = undefined;
-		} else if (decision.kind === 'renew' && resolved.login && attempt.kind === 'answer') {
-			// whoever renews first, everyone uses the result
-			state.renewals++;
-			rejectToken(resolved.login, attempt.sentToken ?? '');
-			if (this.token?.accessToken === attempt.sentToken) this.token = undefined;
+		} else if (decision.kind === 'renew') {
+			// n8n 1.x: sent again so that n8n itself meets the 401, logs in (preAuthentication) and retries
+			state.strict = true;
 		} else if (decision.kind === 'retry') {
-			this.noteFailure(state, outcome, attempt);
+			this.noteFailure(state, outcome);
 			state.account.waitedMs += decision.waitMs;
 			if (decision.countsAsRetry) state.retries++;
+			if (outcome.failure?.authErrorKind === 'throttled') state.loginWaits++;
 			if (decision.sleep && decision.waitMs > 0) await sleep(decision.waitMs);
 			state.resend = true;
 		}
 	}
 
 	/** Keeps the failure (for the error, should the request give up) and whether it may have been processed. */
-	private noteFailure(state: RequestState, outcome: Outcome, attempt: Attempt): void {
+	private noteFailure(state: RequestState, outcome: Outcome): void {
 		state.last = {
 			failure: outcome.failure ?? { status: outcome.status, headers: outcome.headers, bodyText: outcome.bodyText },
-			error: attempt.kind === 'failure' ? attempt.error : undefined,
+			error: outcome.failure ? outcome.error : undefined,
 		};
 		state.maybeProcessed ||= mayHaveBeenProcessed(outcome);
 	}
 
-	private async failed(
-		request: ApiRequest,
-		state: RequestState,
-		outcome: Outcome,
-		attempt: Attempt,
-		decision: Extract<Decision, { kind: 'fail' }>,
-	): Promise<Error> {
+	/** The error of a request the policy gave up on (a redirect it did not follow, or the last failure). */
+	private async failed(request: ApiRequest, state: RequestState, outcome: Outcome, decision: Extract<Decision, { kind: 'fail' }>): Promise<Error> {
 		if (decision.redirectReason !== undefined) {
 			this.noteOutcome(request.itemIndex, 'answered');
 			const info = { attempts: state.attempts, waitedMs: state.account.waitedMs };
 			return await this.apiError(request, redirectText(routeOf(request.method, request.path), outcome.status as number, decision.redirectReason, info));
 		}
-		this.noteFailure(state, outcome, attempt);
+		this.noteFailure(state, outcome);
 		return await this.finalError(request, state, decision.gaveUp);
 	}
 
@@ -468,31 +337,12 @@ export class WorkOrderServiceClient {
 		return built;
 	}
 
-	/** A usable token for a coordinated login; `persist` when n8n should save it with this request. */
-	private async currentToken(resolved: Resolved): Promise<{ token: StoredToken; persist: boolean }> {
-		const login = resolved.login as LoginConfig;
-		if (!isUsable(this.token, login)) {
-			this.token =
-				adoptStored(login, resolved.credentials, resolved.nodeCredentials.id) ??
-				(await obtainToken(
-					login,
-					{
-						httpRequest: async (options) => await this.ctx.helpers.httpRequest(options),
-						readStored: async () => (await this.ctx.getCredentials(this.credentialType)) as IDataObject,
-						tokenTimeoutMs: this.settings.timeoutMs,
-						credentialId: resolved.nodeCredentials.id,
-					},
-					// once this execution held a token, that (not the credential as first read) is what it knew
-					this.lastToken ?? resolved.credentials,
-				));
-			this.lastToken = { ...this.token };
-			this.secrets.add(this.token.accessToken).add(this.token.refreshToken);
-		}
-		return { token: this.token, persist: claimPersist(login, this.token, resolved.nodeCredentials.id) };
-	}
-
-	/** One attempt: the request through n8n's request layer, signed for the credential; never throws. */
-	private async attempt(resolved: Resolved, call: Call): Promise<Attempt> {
+	/**
+	 * One attempt through n8n's `httpRequestWithAuthentication`, as any node sends: the credential
+	 * signs it (and logs in first when needed). Never throws: an error status, a failure without an
+	 * answer or a failed login comes back as what it is.
+	 */
+	private async attempt(call: Call, strict: boolean): Promise<Outcome> {
 		const options: IHttpRequestOptions = {
 			method: call.method as IHttpRequestMethods,
 			url: call.url,
@@ -502,39 +352,19 @@ export class WorkOrderServiceClient {
 			returnFullResponse: true,
 			disableFollowRedirect: true,
 			timeout: this.settings.timeoutMs,
+			ignoreHttpStatusErrors: !strict,
 		};
 		if (call.qs) options.qs = { ...call.qs };
 		if (call.body !== undefined) options.body = call.body;
 		try {
-			return resolved.login ? await this.sendWithLogin(resolved, options) : await this.sendWithOAuth2(options);
+			const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.credentialType, options)) as FullResponse;
+			const headers = response.headers ?? {};
+			return { status: response.statusCode, headers, bodyText: bodyToText(response.body), body: response.body };
 		} catch (error) {
 			const failure = readHttpFailure(error);
-			if (failure.status !== undefined) return { kind: 'answer', status: failure.status, headers: failure.headers, body: failure.bodyText };
-			return { kind: 'failure', failure, error };
+			if (failure.status !== undefined) return { status: failure.status, headers: failure.headers, bodyText: failure.bodyText, body: failure.bodyText };
+			return { headers: failure.headers, bodyText: failure.bodyText, failure, error };
 		}
-	}
-
-	/** OAuth2 (authorization code): n8n signs the request and refreshes the token under its own lock. */
-	private async sendWithOAuth2(options: IHttpRequestOptions): Promise<Attempt> {
-		const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.credentialType, options)) as FullResponse;
-		return { kind: 'answer', status: response.statusCode, headers: response.headers ?? {}, body: response.body };
-	}
-
-	/**
-	 * A token login (password grant, contractor): the client's token goes in as the credential's
-	 * data. n8n saves what preAuthentication returns when the token field is empty: that is how a
-	 * token obtained here is persisted (once per token and process).
-	 */
-	private async sendWithLogin(resolved: Resolved, options: IHttpRequestOptions): Promise<Attempt> {
-		const { token, persist } = await this.currentToken(resolved);
-		const data: ICredentialDataDecryptedObject = { ...resolved.credentials, ...token, accessToken: persist ? '' : token.accessToken };
-		options.ignoreHttpStatusErrors = true;
-		const credentialsDecrypted = { id: resolved.nodeCredentials.id, name: resolved.nodeCredentials.name, type: this.credentialType, data };
-		const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.credentialType, options, {
-			credentialsDecrypted,
-		})) as FullResponse;
-		const sentToken = typeof data.accessToken === 'string' ? data.accessToken : undefined;
-		return { kind: 'answer', status: response.statusCode, headers: response.headers ?? {}, body: response.body, sentToken };
 	}
 
 	/** The credential could not be read or is set up wrongly: nothing was sent. */
@@ -545,7 +375,7 @@ export class WorkOrderServiceClient {
 		return new NodeOperationError(this.ctx.getNode(), error as Error, { itemIndex: request.itemIndex });
 	}
 
-	/** Adds every token known now (stored credential, tokens renewed by n8n or by other executions). */
+	/** Adds every token known now (stored credential, tokens renewed by other requests in this process). */
 	private async refreshSecrets(): Promise<void> {
 		const resolved = await this.resolved?.catch(() => undefined);
 		if (resolved?.login) for (const token of knownTokens(resolved.login)) this.secrets.add(token);
@@ -561,86 +391,46 @@ export class WorkOrderServiceClient {
 	private async apiError(request: ApiRequest, text: ErrorText): Promise<NodeApiError> {
 		await this.refreshSecrets();
 		const redact = (value: string) => this.secrets.redact(value);
-		return makeApiError(this.ctx, redact(text.message), redact(text.description), text.httpCode, request.itemIndex);
+		return makeApiError(this.ctx.getNode(), { message: redact(text.message), description: redact(text.description), httpCode: text.httpCode }, request.itemIndex);
 	}
 
 	private async failureError(request: ApiRequest, failure: HttpFailure, original: unknown, info: AttemptInfo): Promise<Error> {
-		if (
-			failure.authErrorMessage === undefined &&
-			failure.status === undefined &&
-			failure.networkCode === undefined &&
-			(original instanceof NodeApiError || original instanceof NodeOperationError)
-		) {
-			return await this.keptError(request, original);
+		const notHttp = failure.authErrorMessage === undefined && failure.status === undefined && failure.networkCode === undefined;
+		if (notHttp && (original instanceof NodeApiError || original instanceof NodeOperationError)) {
+			await this.refreshSecrets();
+			return keptError(this.ctx.getNode(), original, (text) => this.secrets.redact(text), request.itemIndex);
 		}
 		const throttled = isThrottle(failure.status, failure.headers, failure.bodyText);
 		return await this.apiError(request, failureText(routeOf(request.method, request.path), failure, info, this.settings, throttled));
 	}
-
-	/** Not an HTTP failure (e.g. an OAuth2 credential that must be reconnected): n8n's error, redacted, for the item. */
-	private async keptError(request: ApiRequest, original: NodeApiError | NodeOperationError): Promise<Error> {
-		await this.refreshSecrets();
-		if (request.itemIndex !== undefined) original.context.itemIndex = request.itemIndex;
-		original.message = this.secrets.redact(original.message);
-		if (original.description) original.description = this.secrets.redact(original.description);
-		if (original instanceof NodeApiError) return new NodeApiError(this.ctx.getNode(), original as unknown as JsonObject);
-		return new NodeOperationError(this.ctx.getNode(), original);
-	}
 }
 
 /** What goes out on every attempt (a redirect changes the URL). */
-interface Call {
-	method: string;
-	url: string;
-	qs?: IDataObject;
-	headers: IDataObject;
-	body?: Buffer | string;
-}
+type Call = { method: string; url: string; qs?: IDataObject; headers: IDataObject; body?: Buffer | string };
 
-/** One request's state across its attempts. */
+/**
+ * One request's state across its attempts: what the budget charges it (`account`: time waited,
+ * throttling episodes); `retries` (5xx, network) count against Max Retries; `answered`: the
+ * service answered once (any status); `maybeProcessed`: a 5xx, or no answer after the request
+ * was written; `resend`: the next start goes first in its lane; `last`: the failure to report;
+ * `strict`: n8n throws error statuses (always on n8n 2.x, which keeps their headers; on n8n 1.x
+ * only for the one resend after a 401, so that n8n runs the credential's preAuthentication).
+ */
 interface RequestState {
 	call: Call;
-	/** What the budget charges: time waited, throttling episodes. */
 	account: RequestAccount;
 	attempts: number;
-	/** Retries after failures other than throttling (5xx, network): each counts against Max Retries. */
 	retries: number;
 	redirects: number;
-	renewals: number;
-	/** The service answered at least once (any status). */
+	strict: boolean;
+	loginWaits: number;
 	answered: boolean;
-	/** An attempt may have been processed: a 5xx answer, or no answer after the request was written. */
 	maybeProcessed: boolean;
-	/** The next start is a resend (it goes first in its lane). */
 	resend: boolean;
-	/** The last failure, for the error should the request give up. */
 	last?: { failure: HttpFailure; error: unknown };
 }
 
 type FullResponse = { statusCode: number; headers?: Record<string, unknown>; body?: unknown };
-
-/** An attempt as the policy sees it. */
-function outcomeOf(attempt: Attempt): Outcome {
-	if (attempt.kind === 'failure') return { headers: attempt.failure.headers, bodyText: attempt.failure.bodyText, failure: attempt.failure };
-	return { status: attempt.status, headers: attempt.headers, bodyText: bodyToText(attempt.body) };
-}
-
-function makeApiError(
-	ctx: ClientContext,
-	message: string,
-	description: string,
-	httpCode: string | undefined,
-	itemIndex: number | undefined,
-): NodeApiError {
-	const errorObject: JsonObject = { message, description };
-	if (httpCode) errorObject.httpCode = httpCode;
-	const error = new NodeApiError(ctx.getNode(), errorObject, { message, description, httpCode, itemIndex });
-	// NodeApiError swaps a message that mentions a network code (ECONNREFUSED, ...) for generic
-	// text; ours already says what happened and what to check, so keep it.
-	error.message = message;
-	error.description = description;
-	return error;
-}
 
 /** A node parameter that cannot vary per item, in any kind of context. */
 export function nodeParameter(ctx: ClientContext, name: string, fallback: unknown): unknown {

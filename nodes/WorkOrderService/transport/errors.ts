@@ -1,10 +1,13 @@
-import { bodyToText, headerValue, isWorkOrderServiceAuthError, serviceErrorCode, serviceMessage } from '../auth/http';
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { bodyToText, headerValue, isWorkOrderServiceAuthError, serviceErrorCode, serviceMessage } from './http';
 import { SecretSet } from '../auth/secrets';
 
 /**
  * Reading failures of the HTTP layer, and the words shown to the user for them (the error
  * builders: message, description, HTTP status). Pure functions: no I/O, unit-tested without a
- * server. The HTTP helpers shared with the login code live in auth/http.ts and are re-exported here.
+ * server. The HTTP helpers shared with the login code live in http.ts and are re-exported here.
  */
 
 export {
@@ -13,7 +16,7 @@ export {
 	parseRetryAfter,
 	serviceErrorCode,
 	serviceMessage,
-} from '../auth/http';
+} from './http';
 
 export interface HttpFailure {
 	/** HTTP status when the service answered. */
@@ -26,6 +29,8 @@ export interface HttpFailure {
 	/** A token login failed; its message is already safe to show. */
 	authErrorMessage?: string;
 	authErrorKind?: string;
+	/** A throttled login: when the token endpoint takes requests again. */
+	authRetryAfterMs?: number;
 	/** Any other message n8n produced (e.g. an OAuth2 credential that must be reconnected). */
 	otherMessage?: string;
 	/**
@@ -37,6 +42,18 @@ export interface HttpFailure {
 }
 
 type Loose = Record<string, unknown> | undefined;
+
+/**
+ * Whether this n8n keeps the request error, with the response and its headers, as the `cause` of
+ * the NodeApiError it throws for an error status (n8n 2.x); n8n 1.x drops it, so a 429's
+ * Retry-After or a redirect's Location can only be read from an answer n8n hands back
+ * (`ignoreHttpStatusErrors`). Probed once, on n8n-workflow's own NodeApiError.
+ */
+export const ERRORS_KEEP_RESPONSE = ((): boolean => {
+	const probe = new Error('probe');
+	const node = { id: 'probe', name: 'probe', type: 'probe', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+	return (new NodeApiError(node, probe as unknown as JsonObject) as { cause?: unknown }).cause === probe;
+})();
 
 function asObject(value: unknown): Loose {
 	return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
@@ -93,39 +110,36 @@ export function isNotSentCode(code: string | undefined): boolean {
 }
 
 /**
- * What the socket of a failed request says (n8n 2.x keeps the request error as `cause`; n8n 1.x
- * drops it): nothing dispatched to the kernel, or a TLS handshake that never completed, means
- * nothing reached the service. A reused keep-alive socket says nothing about this request.
+ * Whether the request left this process, from public APIs only: axios' documented `request` of
+ * the request error (n8n 2.x keeps that error as `cause`; n8n 1.x drops it) is Node's
+ * http.ClientRequest, whose Writable `writableFinished` says whether every byte of it was handed
+ * to the operating system. Not flushed (refused, connect timeout, reset before the request was
+ * written) means nothing reached the service. A reused keep-alive socket proves nothing.
  */
-export function socketEvidence(error: unknown): 'notSent' | 'sent' | undefined {
+export function requestFlushed(error: unknown): boolean | undefined {
 	const request = asObject(asObject(error)?.request);
-	if (!request) return undefined;
-	const socket = asObject(request.socket) ?? asObject(asObject(request._currentRequest)?.socket);
-	if (!socket) return undefined;
-	if (request.reusedSocket === true) return 'sent';
-	if (socket.encrypted === true && socket._secureEstablished === false) return 'notSent';
-	const dispatched = socket._bytesDispatched;
-	if (typeof dispatched !== 'number') return undefined;
-	return dispatched > 0 ? 'sent' : 'notSent';
+	if (!request || typeof request.writableFinished !== 'boolean') return undefined;
+	if (request.reusedSocket === true) return true;
+	return request.writableFinished;
 }
 
 /** Walks an error and its causes for the HTTP response, the network code or a login failure. */
 export function readHttpFailure(error: unknown): HttpFailure {
 	const failure: HttpFailure = { headers: {}, bodyText: '' };
-	const evidence = walkCauses(error, failure);
+	const flushed = walkCauses(error, failure);
 	if (failure.authErrorMessage !== undefined) return failure;
 	if (failure.status === undefined) readN8n1Error(asObject(error), failure);
 	if (failure.status === undefined && failure.networkCode !== undefined) {
-		// The socket knows best; without it (n8n 1.x) only the code can prove that nothing was sent.
-		failure.notSent = evidence !== undefined ? evidence === 'notSent' : isNotSentCode(failure.networkCode);
+		// The request's own state knows best; without it (n8n 1.x) only the code can prove that nothing was sent.
+		failure.notSent = isNotSentCode(failure.networkCode) || flushed === false;
 	}
 	return failure;
 }
 
-/** The error and its `cause` chain (n8n 2.x keeps the request error there): response, code, login failure, socket. */
-function walkCauses(error: unknown, failure: HttpFailure): 'notSent' | 'sent' | undefined {
+/** The error and its `cause` chain (n8n 2.x keeps the request error there): response, code, login failure, whether the request was flushed. */
+function walkCauses(error: unknown, failure: HttpFailure): boolean | undefined {
 	const seen = new Set<unknown>();
-	let evidence: 'notSent' | 'sent' | undefined;
+	let flushed: boolean | undefined;
 	let current: unknown = error;
 	while (current !== undefined && current !== null && !seen.has(current) && seen.size < 6) {
 		seen.add(current);
@@ -134,6 +148,7 @@ function walkCauses(error: unknown, failure: HttpFailure): 'notSent' | 'sent' | 
 		if (isWorkOrderServiceAuthError(current)) {
 			failure.authErrorMessage = current.message;
 			failure.authErrorKind = current.kind;
+			failure.authRetryAfterMs = current.retryAfterMs;
 			return undefined;
 		}
 		const response = asObject(obj.response);
@@ -146,10 +161,10 @@ function walkCauses(error: unknown, failure: HttpFailure): 'notSent' | 'sent' | 
 		if (failure.networkCode === undefined && code && (NETWORK_CODES.has(code) || /^E[A-Z_]+$/.test(code) || isTlsCode(code))) {
 			failure.networkCode = code;
 		}
-		evidence ??= socketEvidence(current);
+		flushed ??= requestFlushed(current);
 		current = obj.cause;
 	}
-	return evidence;
+	return flushed;
 }
 
 /**
@@ -355,4 +370,26 @@ export function redact(text: string, secrets: Iterable<string> | SecretSet): str
 	const set = new SecretSet();
 	for (const secret of secrets) set.add(secret);
 	return set.redact(text);
+}
+
+/** The error n8n shows for these words (already redacted), for the request's item. */
+export function makeApiError(node: INode, text: ErrorText, itemIndex: number | undefined): NodeApiError {
+	const { message, description, httpCode } = text;
+	const errorObject: JsonObject = { message, description };
+	if (httpCode) errorObject.httpCode = httpCode;
+	const error = new NodeApiError(node, errorObject, { message, description, httpCode, itemIndex });
+	// NodeApiError swaps a message that mentions a network code (ECONNREFUSED, ...) for generic
+	// text; ours already says what happened and what to check, so keep it.
+	error.message = message;
+	error.description = description;
+	return error;
+}
+
+/** An error n8n raised that is no HTTP failure (e.g. an OAuth2 credential to reconnect), redacted, for the item. */
+export function keptError(node: INode, original: NodeApiError | NodeOperationError, redact: (text: string) => string, itemIndex: number | undefined): Error {
+	if (itemIndex !== undefined) original.context.itemIndex = itemIndex;
+	original.message = redact(original.message);
+	if (original.description) original.description = redact(original.description);
+	if (original instanceof NodeApiError) return new NodeApiError(node, original as unknown as JsonObject);
+	return new NodeOperationError(node, original);
 }

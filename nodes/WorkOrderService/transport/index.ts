@@ -4,27 +4,25 @@
  */
 export {
 	CREDENTIAL_TYPES,
-	DEFAULT_SETTINGS,
 	WorkOrderServiceClient,
-	asRecord,
 	outcomeOfError,
 	nodeParameter,
-	ownRecord,
 	readAuthentication,
-	readSettings,
 	type ApiRequest,
 	type ApiResponse,
 	type AuthenticationMethod,
 	type ClientContext,
 	type ItemOutcome,
-	type RequestSettings,
 } from './client';
+export { DEFAULT_SETTINGS, readSettings, type RequestSettings } from '../descriptions/requestOptions';
 export {
 	NOTES_LIST,
 	ODATA_LIST,
 	PAGE_SIZE,
 	WHOLE_LIST,
+	asRecord,
 	isLastPage,
+	ownRecord,
 	readList,
 	readPage,
 	toRecords,

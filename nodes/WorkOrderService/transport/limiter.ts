@@ -1,32 +1,21 @@
-import { sleep } from 'n8n-workflow';
+import { Alarm, Lane, type Waiter } from './lane';
+import { ServiceWindow, learnWindow, type Model, type Sent, type Teacher } from './window';
+
+export { Lane, learnWindow };
 
 /**
- * One request budget per application (API Base URL + client id) in each n8n process. Every
- * execution (and trigger poll, and dropdown) that uses the same application joins it as a
- * `Lane`; the service counts requests per application, so the node does too.
- *
- * - **Fair queue.** Waiting requests are served round-robin across lanes (a late execution gets
- *   its turn at once, never after the others finish); within a lane, resends go first. A lane
- *   never has more than its Concurrency in flight.
- * - **In flight (AIMD).** The application's in-flight limit starts at the first lane's
- *   Concurrency, halves once per throttling episode and grows by one per window of successes, up
- *   to the sum of the Concurrency of the lanes at work.
- * - **Pacing.** Requests Per Minute spaces request starts evenly; lanes at work share the
- *   strictest setting.
- * - **The service's window, learned.** When the service throttles while requests queue up, the
- *   budget reads how many requests it accepted before and when it accepts again (`Retry-After`,
- *   or, without one, the first probe it accepts) and from then on starts no more than that many
- *   per window. After `UP_EVERY` full windows without throttling it tries one more per window
- *   (and waits twice as long before the next try when the service refused it). What it learned
- *   is forgotten when the budget falls idle: an execution that starts when nothing of the
- *   application is in flight or waiting starts afresh.
- * - **Throttling episodes.** From the first throttled answer until the service accepts a request
- *   sent after it. While the budget does not know when the service accepts again, it pauses every
- *   request and probes with one request at a time, waiting longer after each refused probe
- *   (0.5-1 s, 1-2 s, 2-4 s... with jitter; once the service is known to take requests in windows,
- *   at most a quarter of the time since that window began). That pause counts against each
- *   waiting request's Max Wait. A throttled answer counts against a request's Max Retries only
- *   when it was the only request throttled in its episode (see `Episode.owners`).
+ * One request budget per application (API Base URL + client id) in each n8n process; every
+ * execution, trigger poll and dropdown that uses the application joins it as a `Lane`.
+ * - Fair queue: round-robin across lanes, resends first within a lane, at most a lane's
+ *   Concurrency in flight. In flight (AIMD): the limit halves once per throttling episode and
+ *   grows by one per window of successes. Pacing: Requests Per Minute spaces starts evenly.
+ * - The service's window, learned (window.ts): after a throttled burst, no more starts per window
+ *   than the service took. Forgotten when the budget falls idle.
+ * - Throttling episodes: from the first throttled answer until a request sent after it is
+ *   accepted. Without a known reopening every request pauses and one probe at a time goes out
+ *   (backing off); that pause counts against each waiter's Max Wait. A throttled answer counts
+ *   against Max Retries only when it was the only one of its episode (`Episode.owners`).
+ * - Timers: only a waiting call sleeps (`waitFor`), and its sleep ends when its waiter leaves.
  */
 
 /** What happened to a request, as far as the budget is concerned. */
@@ -36,41 +25,33 @@ export type Verdict =
 	| { kind: 'throttled'; retryAfterMs?: number; grainMs?: number }
 	| { kind: 'noAnswer' };
 
-/** A place in the budget: when the request started and whether it is the episode's probe. */
+/** A start in the budget: when, whether it is the episode's probe, and (sent early to narrow the window) what it measures from. */
 export interface Ticket {
 	sentAt: number;
 	probe: boolean;
 	episode?: Episode;
-	/** Sent early to narrow the learned window: the accepted request it measures from. */
 	bisectFrom?: Sent;
 }
 
-/** The per-request record the budget charges waits and throttled answers to. */
+/** What the budget charges a request: time waited (pauses, backoff sleeps), the episodes it was throttled in. */
 export interface RequestAccount {
-	/** Time waited for the service so far (ms): pauses and this request's own backoff sleeps. */
 	waitedMs: number;
-	/** The episodes in which this request was throttled. */
 	episodes: Set<Episode>;
 }
 
-export interface Episode {
-	startedAt: number;
-	/** Throttled answers per request in this episode. */
+/**
+ * A throttling episode: throttled answers per request (`owners`); `charged`: its pause counts
+ * against waiting requests (the reopening was not known); `saturated`: others were in flight or
+ * waiting when it began (it tells about the service's window); `probing`: no Retry-After, the end
+ * is found by probing; `lastRefusedProbeAt`: the reopening came after it.
+ */
+export interface Episode extends Teacher {
 	owners: Map<RequestAccount, number>;
-	/** The pause counts against waiting requests (the service's reopening was not known). */
 	charged: boolean;
-	/** Refused probes so far. */
 	probesFailed: number;
-	/** Other requests were in flight or waiting when it began: the answer says something about the service's window. */
 	saturated: boolean;
-	/** No Retry-After: the end is found by probing. */
 	probing: boolean;
-	/** First accepted start of the busy cycle that ran into this episode. */
-	cycleStart?: number;
-	/** Send time of the last refused probe: the service's reopening came after it. */
 	lastRefusedProbeAt?: number;
-	/** The reopening its Retry-Afters tell (at most at, after): what the window is learned from. */
-	teach?: { reopenAt: number; reopenAfter: number };
 	endedAt?: number;
 }
 
@@ -86,132 +67,45 @@ export class MaxWaitExceeded extends Error {
 
 /** Idle time after which what the budget learned is forgotten. */
 export const FORGET_AFTER_IDLE_MS = 5 * 60_000;
-/** Accepted request starts kept to learn from (at most, and at most this old). */
-const HISTORY_MAX = 2000;
-const HISTORY_MS = 10 * 60_000;
-/** Saturated windows without throttling before one more request per window is tried (doubles on failure). */
-const UP_EVERY = 8;
-const UP_EVERY_MAX = 64;
-/** Safety margin on a learned window: client clocks see sends, the service sees arrivals. */
-const WINDOW_MARGIN = 1.02;
-const WINDOW_MARGIN_MS = 25;
-/** The learned window is narrowed (one early request per window) until its bounds are this close. */
-const BISECT_DONE_MS = 60;
-const BISECT_DONE_SHARE = 0.02;
-/** Where between the bounds the early request goes (nearer the safe end: a refusal costs a throttled answer). */
-const BISECT_AT = 2 / 3;
-const BISECT_REFUSALS = 2;
-
 /** 0.5-1 s, 1-2 s, 2-4 s, ... at most 15-30 s: growing delays with jitter. */
 export function backoffMs(attempt: number, random = Math.random): number {
 	const base = Math.min(30_000, 1000 * 2 ** attempt);
 	return Math.round(base / 2 + random() * (base / 2));
 }
 
-/**
- * The service's window from one reopening: `reopenAt` is when it accepts again; `accepted` the
- * start times of requests it accepted before (ascending). Every accepted start s_j is a candidate
- * for the oldest request in the service's window: (j+1 newest requests per reopenAt - s_j). The
- * densest candidate is taken: a burst that filled the window, not a quiet spell before it.
- */
-export function learnWindow(accepted: number[], reopenAt: number): { count: number; windowMs: number } | undefined {
-	let best: { count: number; windowMs: number; rate: number } | undefined;
-	for (let k = accepted.length - 1, count = 1; k >= 0; k--, count++) {
-		const windowMs = reopenAt - accepted[k];
-		if (windowMs <= 0) continue;
-		const rate = count / windowMs;
-		if (best === undefined || rate > best.rate) best = { count, windowMs, rate };
-	}
-	return best && { count: best.count, windowMs: best.windowMs };
-}
-
-/** An accepted request: when it was sent and when its answer came (the service saw it in between). */
-interface Sent {
-	s: number;
-	a: number;
-}
-
-interface Waiter {
-	lane: Lane;
-	account: RequestAccount;
-	resend: boolean;
-	allowanceMs: number;
-	pauseClockAtEnqueue: number;
-	resolve(ticket: Ticket): void;
-	reject(error: Error): void;
-}
-
-interface Model {
-	count: number;
-	/** The window: long enough (an upper bound), narrowed from `learnedMs` by early requests. */
-	windowMs: number;
-	learnedMs: number;
-	/** Known to be too short (a lower bound): early single requests narrow the gap. */
-	lowMs: number;
-	/** The request the window was learned from (the oldest in the service's window), and the episode that taught it. */
-	oldest: Sent;
-	taughtBy?: Episode;
-	bisecting?: boolean;
-	/** Early requests the service refused (each one a throttled answer): at most BISECT_REFUSALS. */
-	refusals: number;
-	/** A tentative extra request per window, and the count before it. */
-	tryingFrom?: number;
-}
-
 export class Budget {
 	/** In-flight limit (fractional while it grows). */
 	limit: number;
-
 	inFlight = 0;
-
-	model?: Model;
-
+	readonly window = new ServiceWindow();
 	episode?: Episode;
-
 	/** Throttling episodes seen. */
 	episodes = 0;
-
 	private lastEpisode?: Episode;
-
 	private pausedUntil = 0;
-
 	private gateUntil = 0;
-
 	private probeInFlight = false;
-
 	private probeFirst = false;
-
 	/** Charged pause time of the episodes that ended (ms). */
 	private pauseClosedMs = 0;
-
 	private pauseSince?: number;
-
 	/** First accepted start since the budget woke up or the last episode ended (requests sent before `cycleFloor` do not count). */
 	private cycleStart?: number;
-
 	private cycleFloor = 0;
-
-	/** Accepted requests, by send time. */
-	private accepted: Sent[] = [];
-
 	private nextSlot = 0;
-
 	private lanes: Lane[] = [];
-
 	private turn = 0;
-
-	private timerAt = 0;
-
+	/** Wakes a waiting call when the next start is due (lane.ts): the budget's only timer. */
+	readonly alarm = new Alarm(() => this.dispatch(), () => this.lanes.flatMap((lane) => lane.all()));
 	private lastBusyAt = Date.now();
-
-	private saturatedWindowAt = 0;
-
-	private cleanWindows = 0;
-
-	private upEvery = UP_EVERY;
 
 	constructor(concurrency: number) {
 		this.limit = Math.max(1, Math.floor(concurrency));
+	}
+
+	/** The service's window as learned (undefined: not known). */
+	get model(): Model | undefined {
+		return this.window.model;
 	}
 
 	/** A lane for one execution (or poll, or dropdown). */
@@ -246,7 +140,7 @@ export class Budget {
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		lane.inFlight = Math.max(0, lane.inFlight - 1);
 		if (ticket.probe) this.probeInFlight = false;
-		if (ticket.bisectFrom !== undefined && this.bisected(ticket, verdict, now)) {
+		if (ticket.bisectFrom !== undefined && this.window.bisected(ticket, verdict, now)) {
 			// an early request the budget sent to measure the window: no episode
 		} else if (verdict.kind === 'accepted') this.onAccepted(ticket, now);
 		else if (verdict.kind === 'throttled') this.onThrottled(ticket, verdict, account, now);
@@ -270,7 +164,7 @@ export class Budget {
 		if (this.pauseSince !== undefined) this.pauseClosedMs += Date.now() - this.pauseSince;
 		this.pauseSince = undefined;
 		this.limit = concurrency;
-		this.model = undefined;
+		this.window.reset();
 		this.episode = undefined;
 		this.lastEpisode = undefined;
 		this.episodes = 0;
@@ -280,17 +174,14 @@ export class Budget {
 		this.probeInFlight = false;
 		this.cycleStart = undefined;
 		this.cycleFloor = 0;
-		this.accepted = [];
-		this.cleanWindows = 0;
-		this.upEvery = UP_EVERY;
 	}
 
 	private onAccepted(ticket: Ticket, now: number): void {
-		this.pushAccepted({ s: ticket.sentAt, a: now });
+		this.window.pushAccepted({ s: ticket.sentAt, a: now });
 		const teacher = this.model?.taughtBy;
 		if (teacher && ticket.sentAt < teacher.startedAt && ticket.sentAt >= this.cycleFloor) {
 			teacher.cycleStart = Math.min(teacher.cycleStart ?? ticket.sentAt, ticket.sentAt);
-			this.teachFrom(teacher);
+			this.window.teachFrom(teacher);
 		}
 		const episode = this.episode;
 		if (episode && ticket.sentAt >= episode.startedAt) this.endEpisode(episode, ticket, now);
@@ -300,30 +191,6 @@ export class Budget {
 		if (this.limit < ceiling) this.limit = Math.min(ceiling, this.limit + 1 / Math.floor(this.limit));
 	}
 
-	/**
-	 * The answer to an early request, measured from the request `from` that held the window (the
-	 * service saw each between its send and its answer): accepted, the window is at most from
-	 * its send to this answer; refused, it is more than from its answer to this send.
-	 */
-	private bisected(ticket: Ticket, verdict: Verdict, now: number): boolean {
-		const model = this.model;
-		const from = ticket.bisectFrom as Sent;
-		if (!model) return false;
-		model.bisecting = false;
-		if (verdict.kind === 'accepted') {
-			this.pushAccepted({ s: ticket.sentAt, a: now });
-			model.windowMs = Math.max(model.lowMs, Math.min(model.windowMs, now - from.s));
-			return true;
-		}
-		if (verdict.kind !== 'throttled') return true;
-		model.lowMs = Math.min(model.windowMs, Math.max(model.lowMs, ticket.sentAt - from.a));
-		model.refusals++;
-		if (verdict.retryAfterMs !== undefined) {
-			const upper = now + verdict.retryAfterMs - from.s;
-			if (upper > model.lowMs) model.windowMs = Math.min(model.windowMs, upper);
-		}
-		return true;
-	}
 
 	private onThrottled(ticket: Ticket, verdict: Verdict & { kind: 'throttled' }, account: RequestAccount, now: number): void {
 		const retryAfterMs = verdict.retryAfterMs;
@@ -338,34 +205,11 @@ export class Budget {
 		if (ticket.probe) this.probeRefused(episode, ticket, retryAfterMs, now);
 		else if (retryAfterMs !== undefined) {
 			this.extendWait(episode, now + retryAfterMs);
-			this.tighten(episode, ticket.sentAt, now, retryAfterMs, verdict.grainMs ?? 0);
+			this.window.tighten(episode, ticket.sentAt, now, retryAfterMs, verdict.grainMs ?? 0);
 		}
 	}
 
-	/**
-	 * Another answer of the episode that teaches the window: its Retry-After, rounded at another
-	 * moment, may bound the reopening more closely (the same oldest request sets it): at most
-	 * Retry-After after this answer, and more than Retry-After less its grain after this request
-	 * was sent.
-	 */
-	private tighten(episode: Episode, sentAt: number, now: number, retryAfterMs: number, grainMs: number): void {
-		if (!episode.teach) return;
-		episode.teach.reopenAt = Math.min(episode.teach.reopenAt, now + retryAfterMs);
-		episode.teach.reopenAfter = Math.max(episode.teach.reopenAfter, sentAt + retryAfterMs - grainMs);
-		this.teachFrom(episode);
-	}
 
-	/**
-	 * (Re)learns the window from what the teaching episode knows; answers to requests sent before
-	 * it keep coming in for a moment, and each is a request the service accepted in that window.
-	 * Only until the budget has narrowed the window on its own.
-	 */
-	private teachFrom(episode: Episode): void {
-		const model = this.model;
-		if (!episode.teach || (model && (model.taughtBy !== episode || model.windowMs !== model.learnedMs || model.bisecting))) return;
-		this.learn(episode.teach.reopenAt, episode.startedAt, episode.cycleStart, episode.teach.reopenAfter);
-		if (this.model) this.model.taughtBy = episode;
-	}
 
 	private beginEpisode(ticket: Ticket, now: number, retryAfterMs: number | undefined, grainMs: number): Episode {
 		// requests were flowing side by side (others in flight or waiting): a window filled up, not one stray refusal
@@ -383,51 +227,24 @@ export class Budget {
 		this.episode = episode;
 		this.episodes++;
 		this.limit = Math.max(1, this.limit / 2);
-		this.cleanWindows = 0;
+		this.window.throttled();
 		if (episode.charged) this.pauseSince = now;
-		if (model) this.adjust(model, now, retryAfterMs);
+		if (model) this.window.adjust(model, now, retryAfterMs);
 		else if (retryAfterMs !== undefined && saturated) {
 			episode.teach = { reopenAt: now + retryAfterMs, reopenAfter: ticket.sentAt + retryAfterMs - grainMs };
-			this.teachFrom(episode);
+			this.window.teachFrom(episode);
 		}
 		if (retryAfterMs !== undefined) {
 			this.extendWait(episode, now + retryAfterMs);
 			this.probeFirst = this.model === undefined;
 		} else {
-			const modelAt = this.model ? this.windowFreeAt(now) : 0;
+			const modelAt = this.model ? this.window.freeAt(now, this.inFlight) : 0;
 			this.extendWait(episode, Math.max(modelAt === Number.POSITIVE_INFINITY ? 0 : modelAt, now + backoffMs(0)));
 			this.probeFirst = true;
 		}
 		return episode;
 	}
 
-	/**
-	 * The service throttled although the budget kept to what it learned. After a tentative extra
-	 * request per window: back to the count before, tried again twice as late. Otherwise the
-	 * service takes fewer (another worker shares the application, or its limit fell), or the window
-	 * was narrowed too far (an early request was accepted because a place was free): back to the
-	 * window as learned, no more narrowing, and as many as it accepted from us in the window that
-	 * ends now, at least one fewer than before but never less than half.
-	 */
-	private adjust(model: Model, now: number, retryAfterMs: number | undefined): void {
-		if (model.tryingFrom !== undefined) {
-			model.count = model.tryingFrom;
-			model.tryingFrom = undefined;
-			this.upEvery = Math.min(UP_EVERY_MAX, this.upEvery * 2);
-			return;
-		}
-		if (retryAfterMs === undefined) {
-			model.count = Math.max(1, Math.floor((model.count * 3) / 4));
-			model.windowMs = Math.max(model.windowMs, model.learnedMs);
-			model.refusals = BISECT_REFUSALS;
-			return;
-		}
-		const from = now + retryAfterMs - model.windowMs;
-		const ours = this.accepted.filter((e) => e.s >= from && e.s <= now).length;
-		model.count = Math.max(1, Math.ceil(model.count / 2), Math.min(model.count - 1, ours));
-		model.windowMs = Math.max(model.windowMs, model.learnedMs);
-		model.refusals = BISECT_REFUSALS;
-	}
 
 	private probeRefused(episode: Episode, ticket: Ticket, retryAfterMs: number | undefined, now: number): void {
 		episode.probesFailed++;
@@ -436,7 +253,7 @@ export class Budget {
 			// the window it knew is wrong: find the service's reopening again
 			episode.charged = true;
 			this.pauseSince = now;
-			this.model = undefined;
+			this.window.model = undefined;
 		}
 		if (retryAfterMs !== undefined) return this.extendWait(episode, now + retryAfterMs);
 		episode.probing = true;
@@ -465,14 +282,14 @@ export class Budget {
 		const next = Math.max(0, this.pausedUntil - now);
 		if (waited + next <= waiter.allowanceMs) return true;
 		waiter.lane.remove(waiter);
-		waiter.reject(new MaxWaitExceeded(waiter.account.waitedMs + waited, next));
+		this.alarm.settle(waiter, undefined, new MaxWaitExceeded(waiter.account.waitedMs + waited, next));
 		return false;
 	}
 
 	private endEpisode(episode: Episode, ticket: Ticket, now: number): void {
 		if (episode.probing && episode.saturated && !this.model) {
 			// it reopened after the last refused probe was sent, and before this probe's answer
-			this.learn(now, episode.startedAt, episode.cycleStart, episode.lastRefusedProbeAt ?? episode.startedAt);
+			this.window.learn(now, episode.startedAt, episode.cycleStart, episode.lastRefusedProbeAt ?? episode.startedAt);
 		}
 		if (this.pauseSince !== undefined) this.pauseClosedMs += now - this.pauseSince;
 		this.pauseSince = undefined;
@@ -485,75 +302,10 @@ export class Budget {
 		this.cycleFloor = ticket.sentAt;
 	}
 
-	/**
-	 * Learns the window from the service's reopening (at most at `reopenAt`, and after
-	 * `reopenAfter`) and the requests it accepted in this busy cycle (sent before `before`).
-	 */
-	private learn(reopenAt: number, before: number, cycleStart: number | undefined, reopenAfter: number): void {
-		if (cycleStart === undefined) return;
-		const accepted = this.accepted.filter((e) => e.s >= cycleStart && e.s < before && e.s >= before - HISTORY_MS);
-		const learned = learnWindow(
-			accepted.map((e) => e.s),
-			reopenAt,
-		);
-		if (!learned) return;
-		const oldest = accepted.find((e) => e.s === reopenAt - learned.windowMs) as Sent;
-		const lowMs = Math.min(learned.windowMs, Math.max(0, reopenAfter - oldest.a));
-		this.model = { ...learned, learnedMs: learned.windowMs, lowMs, oldest, refusals: 0 };
-		this.upEvery = UP_EVERY;
-	}
 
-	private pushAccepted(entry: Sent): void {
-		const list = this.accepted;
-		let k = list.length;
-		while (k > 0 && list[k - 1].s > entry.s) k--;
-		list.splice(k, 0, entry);
-		let drop = Math.max(0, list.length - HISTORY_MAX);
-		while (drop < list.length && list[drop].a < entry.a - HISTORY_MS) drop++;
-		if (drop) list.splice(0, drop);
-	}
 
-	/**
-	 * The accepted requests that hold places in the learned window now, oldest first, by answer
-	 * time (the service saw each no later than that), and the window as the gate uses it.
-	 */
-	private holders(now: number): { held: Sent[]; windowMs: number } | undefined {
-		const model = this.model;
-		if (!model) return undefined;
-		const windowMs = model.windowMs * WINDOW_MARGIN + WINDOW_MARGIN_MS;
-		const held = this.accepted.filter((e) => e.a > now - windowMs).sort((x, y) => x.a - y.a);
-		return { held, windowMs };
-	}
 
-	/**
-	 * When the learned window allows the next start (0: now; Infinity: when a request in flight
-	 * comes back). Requests in flight hold places too: the service may accept them.
-	 */
-	private windowFreeAt(now = Date.now()): number {
-		const h = this.holders(now);
-		const model = this.model;
-		if (!h || !model) return 0;
-		const taken = h.held.length + this.inFlight;
-		if (taken < model.count) return 0;
-		const k = taken - model.count;
-		return k < h.held.length ? h.held[k].a + h.windowMs : Number.POSITIVE_INFINITY;
-	}
 
-	/**
-	 * When one request may start early to narrow the learned window: halfway between what is known
-	 * to be too short and what is known to be enough, measured from the start that holds the window.
-	 */
-	private bisectPoint(): { at: number; from: Sent } | undefined {
-		const model = this.model;
-		if (!model || model.bisecting || model.tryingFrom !== undefined || this.episode || model.refusals >= BISECT_REFUSALS) return undefined;
-		if (model.windowMs - model.lowMs <= Math.max(BISECT_DONE_MS, model.windowMs * BISECT_DONE_SHARE)) return undefined;
-		const h = this.holders(Date.now());
-		if (!h || this.inFlight > 0) return undefined;
-		const k = h.held.length - model.count;
-		if (k < 0) return undefined;
-		const from = h.held[k];
-		return { at: from.a + model.lowMs + (model.windowMs - model.lowMs) * BISECT_AT, from };
-	}
 
 	/** Sum of the Concurrency of the lanes at work: what the in-flight limit may grow to. */
 	private ceiling(): number {
@@ -578,19 +330,20 @@ export class Budget {
 
 	/** Starts every request that may start now; sets a timer for the next one that may start later. */
 	private dispatch(): void {
+		this.alarm.clear();
 		for (;;) {
 			const now = Date.now();
 			this.lanes = this.lanes.filter((l) => l.waiting > 0 || l.inFlight > 0);
 			if (!this.lanes.some((l) => l.waiting > 0)) return;
 			const readyAt = Math.max(this.pausedUntil, this.gateUntil, this.nextSlot);
-			const windowAt = this.windowFreeAt(now);
-			if (windowAt > now && windowAt !== Number.POSITIVE_INFINITY && readyAt <= now) this.noteSaturated(now);
-			const at = Math.max(readyAt, this.windowFreeAt(now));
-			const early = at > now && readyAt <= now ? this.bisectPoint() : undefined;
+			const windowAt = this.window.freeAt(now, this.inFlight);
+			if (windowAt > now && windowAt !== Number.POSITIVE_INFINITY && readyAt <= now) this.window.noteSaturated(now, this.episode !== undefined);
+			const at = Math.max(readyAt, this.window.freeAt(now, this.inFlight));
+			const early = at > now && readyAt <= now ? this.window.bisectPoint(this.inFlight, this.episode !== undefined) : undefined;
 			if (at > now && (early === undefined || early.at > now)) {
 				const wake = Math.min(at, early?.at ?? at);
 				// Infinity: a request in flight holds the last place; its answer dispatches again
-				if (wake !== Number.POSITIVE_INFINITY) this.wakeAt(wake);
+				if (wake !== Number.POSITIVE_INFINITY) this.alarm.set(wake);
 				return;
 			}
 			if (this.probeFirst && this.probeInFlight) return;
@@ -610,7 +363,7 @@ export class Budget {
 		this.nextSlot = now + this.pacingMs();
 		waiter.account.waitedMs += this.pauseClock(now) - waiter.pauseClockAtEnqueue;
 		this.lastBusyAt = now;
-		waiter.resolve({ sentAt: now, probe, episode: this.episode, bisectFrom });
+		this.alarm.settle(waiter, { sentAt: now, probe, episode: this.episode, bisectFrom });
 	}
 
 	/** Round-robin over lanes with a waiter and room under their Concurrency. */
@@ -625,100 +378,6 @@ export class Budget {
 		return undefined;
 	}
 
-	/** The learned window held requests back: count it, and try one more per window now and then. */
-	private noteSaturated(now: number): void {
-		const model = this.model;
-		if (!model || this.episode || model.bisecting || now - this.saturatedWindowAt < model.windowMs) return;
-		this.saturatedWindowAt = now;
-		if (model.tryingFrom !== undefined) {
-			// the service took the extra request for a whole window: keep it
-			model.tryingFrom = undefined;
-			this.cleanWindows = 0;
-			return;
-		}
-		const narrowed =
-			model.refusals >= BISECT_REFUSALS || model.windowMs - model.lowMs <= Math.max(BISECT_DONE_MS, model.windowMs * BISECT_DONE_SHARE);
-		if (++this.cleanWindows >= this.upEvery && narrowed) {
-			model.tryingFrom = model.count;
-			model.count += 1;
-			this.cleanWindows = 0;
-		}
-	}
-
-	/** Dispatches again at `at` (n8n's `sleep`: community nodes may not use timers directly; a later wake-up already set does no harm). */
-	private wakeAt(at: number): void {
-		const now = Date.now();
-		if (this.timerAt > now && this.timerAt <= at) return;
-		this.timerAt = at;
-		void sleep(Math.max(0, at - now)).then(() => {
-			if (this.timerAt === at) this.timerAt = 0;
-			this.dispatch();
-		});
-	}
-}
-
-/** One execution's (or poll's) part of a budget: its Concurrency, its queue, its pacing. */
-export class Lane {
-	inFlight = 0;
-
-	private used = false;
-
-	private firsts: Waiter[] = [];
-
-	private resends: Waiter[] = [];
-
-	constructor(
-		readonly budget: Budget,
-		readonly concurrency: number,
-		readonly intervalMs: number,
-	) {}
-
-	get waiting(): number {
-		return this.firsts.length + this.resends.length;
-	}
-
-	/**
-	 * Waits for a start. `allowanceMs`: what is left of the request's Max Wait (pauses count
-	 * against it, queueing at the learned pace does not). Rejects with MaxWaitExceeded.
-	 */
-	async acquire(account: RequestAccount, resend: boolean, allowanceMs: number): Promise<Ticket> {
-		return await new Promise<Ticket>((resolve, reject) => {
-			const waiter: Waiter = {
-				lane: this,
-				account,
-				resend,
-				allowanceMs,
-				pauseClockAtEnqueue: this.budget.pauseClock(),
-				resolve,
-				reject,
-			};
-			const first = !this.used;
-			this.used = true;
-			this.budget.enqueue(waiter, first);
-		});
-	}
-
-	release(ticket: Ticket, verdict: Verdict, account: RequestAccount): void {
-		this.budget.release(ticket, verdict, account, this);
-	}
-
-	push(waiter: Waiter): void {
-		if (waiter.resend) this.resends.push(waiter);
-		else this.firsts.push(waiter);
-	}
-
-	shift(): Waiter | undefined {
-		return this.resends.shift() ?? this.firsts.shift();
-	}
-
-	remove(waiter: Waiter): void {
-		this.firsts = this.firsts.filter((w) => w !== waiter);
-		this.resends = this.resends.filter((w) => w !== waiter);
-	}
-
-	all(): Waiter[] {
-		return [...this.resends, ...this.firsts];
-	}
 }
 
 const budgets = new Map<string, Budget>();

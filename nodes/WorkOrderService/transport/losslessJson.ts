@@ -8,20 +8,27 @@
  * (safe integers, fractions, exponents, strings, structure, errors) is exactly
  * what `JSON.parse` produces.
  *
- * Design (Node 20 has no JSON.parse source-text access):
+ * Design:
  *  1. A native regex looks for runs of 16+ digits. None found -> `JSON.parse(text)`.
  *  2. Runs that form a complete integer token in value position (judged from
  *     the neighbouring characters) with magnitude above 2^53 - 1 are wrapped
  *     in quotes and the result goes to `JSON.parse`.
  *     This optimistic pass ignores strings; it is safe because a quote wrongly
  *     inserted inside a string literal always makes the text invalid.
- *  3. If that parse fails, an exact pass tracks string boundaries (indexOf +
- *     backslash parity) and quotes only tokens outside strings, so nothing
- *     inside a string literal is ever changed; its failure is a real error.
+ *  3. If that parse fails (long digit runs inside strings), the exact pass: where
+ *     the runtime hands a reviver the source text of each value (JSON.parse
+ *     source text access: n8n's Node 22 and 24), `JSON.parse` with a reviver that
+ *     returns an unsafe integer's own source text; elsewhere (Node 20) a pass that
+ *     tracks string boundaries (indexOf + backslash parity) and quotes only tokens
+ *     outside strings. Either way nothing inside a string literal is changed.
  *
+ * Why the reviver is not the first choice: on Node 24 `JSON.parse` with a reviver
+ * takes about 9x as long as without on the bench's 5 MB of notes (it calls back
+ * for every value), the quoting pass about 2x (`npm run bench`, case 4).
  * Invalid input throws the very SyntaxError `JSON.parse(text)` throws.
- * No runtime dependencies; no reviver support by design.
  */
+
+import { bodyToText, headerValue } from './http';
 
 /** Number.MAX_SAFE_INTEGER (2^53 - 1) as digits; exactly 16 of them. */
 const MAX_SAFE_DIGITS = '9007199254740991';
@@ -39,6 +46,31 @@ const LONG_DIGIT_RUN = /\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d\d+/g;
 
 /** A JSON integer literal: optional minus, then 0 or a digit string without a leading zero. */
 const JSON_INTEGER = /^-?(?:0|[1-9]\d*)$/;
+
+/** The reviver's third argument where the runtime gives source text access. */
+type ReviverContext = { source?: string } | undefined;
+
+/** Whether this runtime hands a reviver the source text of each primitive value. */
+export const HAS_SOURCE_TEXT = ((): boolean => {
+	let source: string | undefined;
+	JSON.parse('12', (_key: string, value: unknown, context?: ReviverContext) => {
+		source ??= context?.source;
+		return value;
+	});
+	return source === '12';
+})();
+
+/** The reviver of the exact pass: an unsafe integer literal becomes its own source text. */
+function exactIntegers(this: unknown, _key: string, value: unknown, context?: ReviverContext): unknown {
+	if (typeof value !== 'number' || Number.isSafeInteger(value)) return value;
+	const source = context?.source;
+	return source !== undefined && isUnsafeIntegerLiteral(source) ? source : value;
+}
+
+/** `JSON.parse` with the source-text reviver (only where HAS_SOURCE_TEXT). */
+export function parseWithSourceText(text: string): unknown {
+	return JSON.parse(text, exactIntegers as (key: string, value: unknown) => unknown) as unknown;
+}
 
 const CH_TAB = 9;
 const CH_LF = 10;
@@ -221,6 +253,7 @@ export function parseJsonLossless(text: string): unknown {
 	} catch {
 		// Long digit runs inside strings, or invalid JSON: take the exact pass.
 	}
+	if (HAS_SOURCE_TEXT) return parseWithSourceText(source);
 
 	const rewritten = quoteUnsafeTokensOutsideStrings(source);
 	if (rewritten === '') return JSON.parse(source);
@@ -283,4 +316,19 @@ export function checkInt64(value: unknown): Int64Check {
 export function toInt64String(value: unknown): string | undefined {
 	const result = checkInt64(value);
 	return result.ok ? result.value : undefined;
+}
+
+/** An answer's body: JSON (exact int64) when it says or looks so, else its text; undefined when empty. */
+export function parseBody(headers: Record<string, unknown>, raw: unknown): unknown {
+	const text = bodyToText(raw);
+	if (text.trim() === '') return undefined;
+	const contentType = headerValue(headers, 'content-type') ?? '';
+	if (/json/i.test(contentType) || /^\s*[[{]/.test(text)) {
+		try {
+			return parseJsonLossless(text);
+		} catch {
+			// fall through: return the text as it came
+		}
+	}
+	return text;
 }

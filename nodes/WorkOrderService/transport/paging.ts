@@ -2,7 +2,6 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { ClientContext, WorkOrderServiceClient } from './client';
-import { ownRecord } from './client';
 
 /**
  * Every list read of the package: how a page is asked for (ListShape.pageQuery) and read
@@ -16,6 +15,22 @@ import { ownRecord } from './client';
  * empty page, or on a short page. Pages are appended one record at a time (never
  * `push(...page)`): a hostile or huge page of any size that fits in memory works.
  */
+
+/** A plain object with the same own properties; no key (`__proto__` included) can touch a prototype. */
+export function ownRecord(entries: Iterable<[string, unknown]>): IDataObject {
+	const record: IDataObject = {};
+	for (const [key, value] of entries) {
+		Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+	}
+	return record;
+}
+
+/** The body as one record: an object as it came, anything else wrapped as `{ value }`, nothing as undefined. */
+export function asRecord(body: unknown): IDataObject | undefined {
+	if (body === undefined) return undefined;
+	if (body !== null && typeof body === 'object' && !Array.isArray(body)) return body as IDataObject;
+	return { value: body as string };
+}
 
 export const PAGE_SIZE = 50;
 /** A guard against a server that ignores $skip: 1,000,000 records at 50 a page. */

@@ -1,4 +1,4 @@
-import { headerValue, originOf, parseRetryAfter, serviceMessage } from '../auth/http';
+import { headerValue, originOf, parseRetryAfter, serviceMessage } from './http';
 import type { HttpFailure } from './errors';
 import { backoffMs, type Verdict } from './limiter';
 
@@ -11,34 +11,37 @@ import { backoffMs, type Verdict } from './limiter';
  * | 2xx                                            | ok        |                         |                               |                            |
  * | 3xx to the same origin (GET/HEAD, or 307/308)  | redirect  | to the new URL          | none                          | no (at most 5)             |
  * | 3xx elsewhere, without Location, or a rewrite  | fail      |                         |                               |                            |
- * | 401 with a token login, not yet renewed        | renew     | with a new token        | none                          | no (at most 3 renewals)    |
+ * | login throttled by the token endpoint          | retry     | every method            | the wait the login names      | no                         |
  * | throttled (429; 503 with Retry-After or words) | retry     | every method            | the budget's (pause or gate)  | only if alone in episode   |
  * | not sent (refused, DNS, TLS, connect timeout)  | retry     | every method            | Retry-After or backoff        | yes                        |
  * | 5xx, or no answer after the request was sent   | retry     | GET/HEAD/OPTIONS/PUT/DELETE | Retry-After or backoff    | yes                        |
  * | no answer within the Timeout (request sent)    | fail      | never                   |                               |                            |
  * | other 4xx, a login failure                     | fail      |                         |                               |                            |
  *
- * Backoff: 0.5-1 s, 1-2 s, 2-4 s, ... (jitter), at most 30 s. Max Wait bounds the sum of waits.
+ * A 401 is final here: n8n already logged in again through the credential's preAuthentication and
+ * sent the request once more (n8n 1.x, where the client has n8n hand error answers back to read
+ * their headers: the 401 is sent again once for n8n to meet: `renew`). Backoff: 0.5-1 s, 1-2 s, 2-4 s, ... (jitter), at most 30 s. Max Wait
+ * bounds the sum of waits.
  */
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 export const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const MAX_REDIRECTS = 5;
-/**
- * A request refused with 401 is sent again after one renewal; again only while the token it was
- * refused with had been read from n8n's store (another worker may have saved it just before the
- * service revoked every token), never after a token this process itself just obtained.
- */
-export const MAX_RENEWALS = 3;
+/** A request waits for a throttled login at most this many times (each wait as the token endpoint names it). */
+export const MAX_LOGIN_WAITS = 8;
 
-/** One attempt's outcome as the policy sees it. */
+/**
+ * What one attempt brought back: the service's answer (`status`, any), or a failure without one
+ * (`failure`: a network failure or a failed login, read from n8n's `error`).
+ */
 export interface Outcome {
-	/** HTTP status, when the service answered. */
 	status?: number;
 	headers: Record<string, unknown>;
 	bodyText: string;
-	/** The failure read from n8n's error, when the request threw (an answer or none). */
+	/** The body as n8n's request layer handed it over (for the parser). */
+	body?: unknown;
 	failure?: HttpFailure;
+	error?: unknown;
 }
 
 /** Where the request stands. */
@@ -47,10 +50,12 @@ export interface Standing {
 	url: string;
 	apiOrigin: string;
 	redirects: number;
-	/** The token login may renew now (the client knows which tokens it obtained itself). */
+	/** n8n 1.x: a 401 was handed back, not met by n8n itself; sent again once, strictly. */
 	renewable: boolean;
 	/** Retries after failures other than throttling so far. */
 	retries: number;
+	/** Waits for a throttled login so far. */
+	loginWaits: number;
 	/** Throttled answers this request had alone in their episode (limiter.ownThrottles). */
 	ownThrottles: number;
 	waitedMs: number;
@@ -156,6 +161,12 @@ export function decide(outcome: Outcome, at: Standing, random: () => number = Ma
 	if (status !== undefined && status >= 200 && status < 300 && outcome.failure === undefined) return { kind: 'ok' };
 	if (status !== undefined && status >= 300 && status < 400) return redirectDecision(outcome, at);
 	if (status === 401 && at.renewable) return { kind: 'renew' };
+	const loginWait = outcome.failure?.authErrorKind === 'throttled' ? outcome.failure.authRetryAfterMs : undefined;
+	if (loginWait !== undefined) {
+		if (at.loginWaits >= MAX_LOGIN_WAITS) return { kind: 'fail', gaveUp: `the token endpoint throttled ${MAX_LOGIN_WAITS} logins in a row` };
+		if (at.waitedMs + loginWait > at.maxWaitMs) return { kind: 'fail', gaveUp: maxWaitReason(loginWait, at.maxWaitMs) };
+		return { kind: 'retry', waitMs: loginWait, sleep: true, countsAsRetry: false };
+	}
 	if (outcome.failure?.authErrorMessage === undefined && isThrottle(status, outcome.headers, outcome.bodyText)) return throttledDecision(at);
 	return failureDecision(outcome, at, random);
 }

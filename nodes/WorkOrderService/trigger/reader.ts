@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { headerValue } from '../auth/http';
+import { headerValue } from '../transport/http';
 import type { WorkOrderServiceClient } from '../transport';
 import { ODATA_VALUE_LIST, PAGE_SIZE, fetchPage, readPage, type Page } from '../transport/paging';
 import { joinClauses } from './filter';

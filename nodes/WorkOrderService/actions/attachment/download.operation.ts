@@ -11,8 +11,9 @@ import { int64Id, invalid, optionalText, positiveInteger } from '../../helpers/v
 import { toRecords, type WorkOrderServiceClient } from '../../transport';
 import { downloadFile, type Downloaded } from '../../transport/download';
 import { proposalIdProperty, readProposalId } from '../proposal/fields';
+import type { OperationMeta } from '../operation';
 
-export const meta = { safeToRepeat: true };
+export const meta: OperationMeta = { safeToRepeat: true };
 
 type Source = 'uri' | 'proposal' | 'workOrder' | 'workOrderNote';
 

@@ -10,8 +10,9 @@ import { invalid, optionalPositiveInteger } from '../../helpers/validation';
 import type { WorkOrderServiceClient } from '../../transport';
 
 import { readChecklists } from './read';
+import type { OperationMeta } from '../operation';
 
-export const meta = { safeToRepeat: true };
+export const meta: OperationMeta = { safeToRepeat: true };
 
 const workOrderProperty: INodeProperties = {
 	...workOrderIdField,

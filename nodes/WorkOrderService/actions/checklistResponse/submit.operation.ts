@@ -5,12 +5,13 @@ import { workOrderIdField } from '../../helpers/fields';
 import { readWorkOrderId } from '../../helpers/params';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
 import type { MultipartPart } from '../../transport/multipart';
+import type { OperationMeta } from '../operation';
 
 import { answerProperties, photoProperty, readAnswerRequest, readPhoto } from './fields';
 
 export { photoProperty };
 
-export const meta = { verb: 'submitted', safeToRepeat: false, file: { parameter: 'binaryPropertyName', required: false } };
+export const meta: OperationMeta = { verb: 'submitted', safeToRepeat: false, file: { parameter: 'binaryPropertyName', required: false } };
 
 export const description = updateDisplayOptions({ show: { resource: ['checklistResponse'], operation: ['submit'] } }, [
 	{ ...workOrderIdField, description: 'The work order the answer belongs to (EntityID)' },

@@ -9,8 +9,9 @@ import { asRecord, type WorkOrderServiceClient } from '../../transport';
 import type { MultipartPart } from '../../transport/multipart';
 
 import { answerProperties, readAnswerRequest, readPhoto } from './fields';
+import type { OperationMeta } from '../operation';
 
-export const meta = { verb: 'updated', safeToRepeat: false, file: { parameter: 'binaryPropertyName', required: false } };
+export const meta: OperationMeta = { verb: 'updated', safeToRepeat: false, file: { parameter: 'binaryPropertyName', required: false } };
 
 const responseIdField: FieldSpec = {
 	property: idField({

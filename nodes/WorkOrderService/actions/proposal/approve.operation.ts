@@ -6,6 +6,7 @@ import { optionalText } from '../../helpers/validation';
 import type { WorkOrderServiceClient } from '../../transport';
 
 import { proposalIdProperty, readProposalId, statusChangeFields } from './fields';
+import type { OperationMeta } from '../operation';
 
 const fields: FieldSpec[] = [
 	...statusChangeFields,
@@ -20,6 +21,8 @@ const fields: FieldSpec[] = [
 		key: 'ReasonString', check: optionalText,
 	},
 ];
+
+export const meta: OperationMeta = { verb: 'approved', safeToRepeat: true };
 
 export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['approve'] } }, [
 	proposalIdProperty,

@@ -5,8 +5,9 @@ import { toRecords, type WorkOrderServiceClient } from '../../transport';
 
 import { proposalIdProperty, readProposalId } from './fields';
 import { simplifyProperty, simplifyProposal } from './simplify';
+import type { OperationMeta } from '../operation';
 
-export const meta = { safeToRepeat: true };
+export const meta: OperationMeta = { safeToRepeat: true };
 
 export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['get'] } }, [
 	proposalIdProperty,

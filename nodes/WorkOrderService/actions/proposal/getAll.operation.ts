@@ -8,8 +8,9 @@ import { ODATA_LIST, readList, type WorkOrderServiceClient } from '../../transpo
 
 import { filterProperties, proposalFilter, readProposalFilters } from './filters';
 import { simplifyProperty, simplifyProposal } from './simplify';
+import type { OperationMeta } from '../operation';
 
-export const meta = { safeToRepeat: true };
+export const meta: OperationMeta = { safeToRepeat: true };
 
 /** OData options beside the Filters, in the order they are checked. */
 const queryOptions: FieldSpec[] = [

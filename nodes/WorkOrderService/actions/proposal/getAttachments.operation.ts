@@ -7,8 +7,9 @@ import { attachmentOut } from '../../helpers/noteIds';
 import { ODATA_LIST, readList, type WorkOrderServiceClient } from '../../transport';
 
 import { proposalIdProperty, readProposalId } from './fields';
+import type { OperationMeta } from '../operation';
 
-export const meta = { safeToRepeat: true };
+export const meta: OperationMeta = { safeToRepeat: true };
 
 export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['getAttachments'] } }, [
 	proposalIdProperty,

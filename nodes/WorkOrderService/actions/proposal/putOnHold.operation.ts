@@ -5,6 +5,9 @@ import { collectionOf, readFields } from '../../helpers/fieldList';
 import type { WorkOrderServiceClient } from '../../transport';
 
 import { proposalIdProperty, readProposalId, statusChangeFields } from './fields';
+import type { OperationMeta } from '../operation';
+
+export const meta: OperationMeta = { verb: 'put on hold', safeToRepeat: true };
 
 export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['putOnHold'] } }, [
 	proposalIdProperty,

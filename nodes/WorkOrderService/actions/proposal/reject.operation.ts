@@ -6,6 +6,7 @@ import { optionalBoolean, optionalPositiveInteger } from '../../helpers/validati
 import type { WorkOrderServiceClient } from '../../transport';
 
 import { proposalIdProperty, readProposalId, statusChangeFields } from './fields';
+import type { OperationMeta } from '../operation';
 
 const fields: FieldSpec[] = [
 	...statusChangeFields,
@@ -36,6 +37,8 @@ const fields: FieldSpec[] = [
 		key: 'useProposalAlertEmails', in: 'query', check: optionalBoolean,
 	},
 ];
+
+export const meta: OperationMeta = { verb: 'rejected', safeToRepeat: true };
 
 export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['reject'] } }, [
 	proposalIdProperty,

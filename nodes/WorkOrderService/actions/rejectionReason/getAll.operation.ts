@@ -4,6 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { returnAllOrLimitFields } from '../../helpers/fields';
 import { readLimit } from '../../helpers/limit';
 import { WHOLE_LIST, readList, type WorkOrderServiceClient } from '../../transport';
+import type { OperationMeta } from '../operation';
+
+export const meta: OperationMeta = { safeToRepeat: true };
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['rejectionReason'], operation: ['getAll'] } },

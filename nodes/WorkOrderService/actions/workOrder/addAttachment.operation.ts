@@ -10,8 +10,9 @@ import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport';
 
 import { actorField } from './writeFields';
+import type { OperationMeta } from '../operation';
 
-export const meta = { verb: 'attached', safeToRepeat: false, file: { parameter: 'binaryPropertyName', required: true } };
+export const meta: OperationMeta = { verb: 'attached', safeToRepeat: false, file: { parameter: 'binaryPropertyName', required: true } };
 
 const VISIBILITY = { everyone: undefined, notExternalSubscriber: 1, notProvider: 2, subscriberOnly: 3 } as const;
 

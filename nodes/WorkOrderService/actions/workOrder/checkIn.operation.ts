@@ -17,6 +17,7 @@ import {
 	timeOption,
 	workTypeProperty,
 } from './checkInOutFields';
+import type { OperationMeta } from '../operation';
 
 /**
  * Check In: POST /workorders/{id}/universalCheckIn with the reference's CheckInRequest. A repair
@@ -24,7 +25,7 @@ import {
  * the ID of the recorded check-in.
  */
 
-export const meta = { verb: 'checked in', safeToRepeat: false };
+export const meta: OperationMeta = { verb: 'checked in', safeToRepeat: false };
 
 const options = [...commonOptions, timeOption('Check-In Time', 'checkInTime', 'CheckInTime')];
 

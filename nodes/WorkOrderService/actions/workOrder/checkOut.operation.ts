@@ -19,6 +19,7 @@ import {
 	timeOption,
 	workTypeProperty,
 } from './checkInOutFields';
+import type { OperationMeta } from '../operation';
 
 /**
  * Check Out: POST /workorders/{id}/universalCheckOut with the reference's CheckOutRequest. The
@@ -28,7 +29,7 @@ import {
  * both signature fields. The service answers `{ MechanicId }`.
  */
 
-export const meta = { verb: 'checked out', safeToRepeat: false };
+export const meta: OperationMeta = { verb: 'checked out', safeToRepeat: false };
 
 const actionStatusProperty: INodeProperties = {
 	displayName: 'Action Status',

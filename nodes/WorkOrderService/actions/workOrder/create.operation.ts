@@ -8,8 +8,9 @@ import { ownRecord, type WorkOrderServiceClient } from '../../transport';
 
 import { additionalFields, dispatchFields, requiredFields } from './createFields';
 import { nest } from './writeFields';
+import type { OperationMeta } from '../operation';
 
-export const meta = { verb: 'created', safeToRepeat: false };
+export const meta: OperationMeta = { verb: 'created', safeToRepeat: false };
 
 /** Where the work is: ContractInfo.LocationId, or the store number (StoreId) in its place. */
 const locationField: INodeProperties = {

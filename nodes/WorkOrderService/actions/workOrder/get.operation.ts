@@ -5,8 +5,9 @@ import { workOrderIdField } from '../../helpers/fields';
 import { readWorkOrderId } from '../../helpers/params';
 import { simplifyProperty, simplifyWorkOrders } from '../../helpers/simplify';
 import { asRecord, type WorkOrderServiceClient } from '../../transport';
+import type { OperationMeta } from '../operation';
 
-export const meta = { safeToRepeat: true };
+export const meta: OperationMeta = { safeToRepeat: true };
 
 export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['get'] } }, [workOrderIdField, simplifyProperty]);
 

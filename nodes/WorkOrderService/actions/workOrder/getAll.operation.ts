@@ -8,8 +8,7 @@ import { simplifyProperty, simplifyWorkOrders } from '../../helpers/simplify';
 import { optionalPositiveInteger } from '../../helpers/validation';
 import { workOrderFilterClauses, workOrderFilterProperties } from '../../helpers/workOrderFilters';
 import { ODATA_LIST, readList, type WorkOrderServiceClient } from '../../transport';
-
-export const meta = { safeToRepeat: true };
+import type { OperationMeta } from '../operation';
 
 /** Options sent as OData query options, in the order they are checked. */
 const queryOptions: FieldSpec[] = [
@@ -56,6 +55,8 @@ const locationIdProperty = idField({
 	example: '501',
 	description: 'Only work orders of this location (read from /odata/locations({ID})/workorders). Leave empty for all locations.',
 });
+
+export const meta: OperationMeta = { safeToRepeat: true };
 
 export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['getAll'] } }, [
 	...returnAllOrLimitFields,

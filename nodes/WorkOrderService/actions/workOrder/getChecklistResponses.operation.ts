@@ -7,8 +7,9 @@ import { readWorkOrderId } from '../../helpers/params';
 import { optionalBoolean } from '../../helpers/validation';
 import { isRecord } from '../../helpers/values';
 import { readList, type ListShape, type WorkOrderServiceClient } from '../../transport';
+import type { OperationMeta } from '../operation';
 
-export const meta = { safeToRepeat: true };
+export const meta: OperationMeta = { safeToRepeat: true };
 
 /** WoCheckListResponses: `{ Responses: [...] }`, one answer holds them all. */
 const RESPONSES_LIST: ListShape = {

@@ -9,8 +9,9 @@ import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport';
 
 import { actorField, nest } from './writeFields';
+import type { OperationMeta } from '../operation';
 
-export const meta = { verb: 'updated', safeToRepeat: true };
+export const meta: OperationMeta = { verb: 'updated', safeToRepeat: true };
 
 const MONEY_MAX = 1_000_000_000;
 const amount = numberBetween(0, MONEY_MAX);

@@ -8,8 +8,9 @@ import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport';
 
 import { actorField, dynamicField } from './writeFields';
+import type { OperationMeta } from '../operation';
 
-export const meta = { verb: 'updated', safeToRepeat: true };
+export const meta: OperationMeta = { verb: 'updated', safeToRepeat: true };
 
 const priorityField: FieldSpec = {
 	property: dynamicField({ displayName: 'Priority Name or ID', name: 'priority', method: 'getPriorities', what: 'The new priority', required: true }),

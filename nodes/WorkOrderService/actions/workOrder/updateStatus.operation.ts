@@ -9,8 +9,9 @@ import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport';
 
 import { actorField, dynamicField } from './writeFields';
+import type { OperationMeta } from '../operation';
 
-export const meta = { verb: 'updated', safeToRepeat: false };
+export const meta: OperationMeta = { verb: 'updated', safeToRepeat: false };
 
 const primaryField: FieldSpec = {
 	property: dynamicField({ displayName: 'Status Name or ID', name: 'primaryStatus', method: 'getPrimaryStatuses', what: 'Primary status to set, e.g. IN PROGRESS', required: true }),

@@ -8,6 +8,7 @@ import { readWorkOrderId } from '../../helpers/params';
 import { int64Id, invalid, optionalBoolean } from '../../helpers/validation';
 import { writeResult } from '../../helpers/writeResult';
 import type { WorkOrderServiceClient } from '../../transport';
+import type { OperationMeta } from '../operation';
 
 /**
  * Add Attachment (to a note): POST /workorders/{id}/notes/{noteId}/attachments, multipart with the
@@ -16,7 +17,7 @@ import type { WorkOrderServiceClient } from '../../transport';
  * 201 without a documented body ("maybe the new IDs, maybe nothing").
  */
 
-export const meta = { verb: 'attached', safeToRepeat: false, file: { parameter: 'binaryPropertyName', required: true } };
+export const meta: OperationMeta = { verb: 'attached', safeToRepeat: false, file: { parameter: 'binaryPropertyName', required: true } };
 
 /** Visibility of a file: null (the default: as the note), 1, 2 or 3. */
 const VISIBILITY = { notExternalSubscriber: 1, notProvider: 2, subscriberOnly: 3 } as const;

@@ -8,6 +8,7 @@ import { dateTimeToSend, idList, withOffsets } from '../../helpers/sendValues';
 import { invalid, optionalBoolean, optionalEmailList, optionalText, requiredText } from '../../helpers/validation';
 import { writeResult } from '../../helpers/writeResult';
 import type { WorkOrderServiceClient } from '../../transport';
+import type { OperationMeta } from '../operation';
 
 /**
  * Create Note: POST /workorders/{id}/notes with the reference's CreateNoteRequest (`Note`, the
@@ -15,7 +16,7 @@ import type { WorkOrderServiceClient } from '../../transport';
  * new note ID, maybe nothing"): the item says what was done and carries the ID when one came.
  */
 
-export const meta = { verb: 'created', safeToRepeat: false };
+export const meta: OperationMeta = { verb: 'created', safeToRepeat: false };
 
 const noteField: FieldSpec = {
 	property: {

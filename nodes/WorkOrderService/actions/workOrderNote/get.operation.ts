@@ -7,8 +7,9 @@ import { noteOut } from '../../helpers/noteIds';
 import { readWorkOrderId } from '../../helpers/params';
 import { int64Id } from '../../helpers/validation';
 import { toRecords, withoutODataAnnotations, type WorkOrderServiceClient } from '../../transport';
+import type { OperationMeta } from '../operation';
 
-export const meta = { safeToRepeat: true };
+export const meta: OperationMeta = { safeToRepeat: true };
 
 export const description = updateDisplayOptions({ show: { resource: ['workOrderNote'], operation: ['get'] } }, [
 	workOrderIdField,

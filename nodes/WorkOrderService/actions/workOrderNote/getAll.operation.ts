@@ -6,8 +6,9 @@ import { readLimit } from '../../helpers/limit';
 import { noteOut } from '../../helpers/noteIds';
 import { readWorkOrderId } from '../../helpers/params';
 import { NOTES_LIST, readList, type WorkOrderServiceClient } from '../../transport';
+import type { OperationMeta } from '../operation';
 
-export const meta = { safeToRepeat: true };
+export const meta: OperationMeta = { safeToRepeat: true };
 
 export const description = updateDisplayOptions({ show: { resource: ['workOrderNote'], operation: ['getAll'] } }, [
 	workOrderIdField,

@@ -8,6 +8,7 @@ import { attachmentOut } from '../../helpers/noteIds';
 import { readWorkOrderId } from '../../helpers/params';
 import { optionalInt64Id } from '../../helpers/validation';
 import { ODATA_LIST, readList, type WorkOrderServiceClient } from '../../transport';
+import type { OperationMeta } from '../operation';
 
 const noteIdProperty: INodeProperties = {
 	displayName: 'Note ID',
@@ -19,7 +20,7 @@ const noteIdProperty: INodeProperties = {
 		'ID of the note whose attachments to list (a 64-bit number, e.g. 9007199254740993). Leave empty to list every attachment of the work order.',
 };
 
-export const meta = { safeToRepeat: true };
+export const meta: OperationMeta = { safeToRepeat: true };
 
 export const description = updateDisplayOptions({ show: { resource: ['workOrderNote'], operation: ['getAttachments'] } }, [
 	workOrderIdField,

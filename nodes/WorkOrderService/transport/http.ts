@@ -1,7 +1,6 @@
 /**
- * HTTP helpers that the credentials (token logins) and the node (API calls) both need: header
- * reading, Retry-After, body text, the service's own words, URL joining and origins, and the login
- * error type with its guard. One implementation, imported by both.
+ * Reading HTTP answers, for API calls and token logins alike: headers, Retry-After, body text, the
+ * service's own words, URL joining and origins, and the login error type with its guard.
  */
 
 const AUTH_ERROR_BRAND = Symbol.for('n8n-nodes-work-order-service.authError');
@@ -27,11 +26,15 @@ export class WorkOrderServiceAuthError extends Error {
 
 	readonly httpStatus?: number;
 
-	constructor(kind: AuthErrorKind, message: string, httpStatus?: number) {
+	/** A throttled login: when the token endpoint takes requests again (the request may be sent again then). */
+	readonly retryAfterMs?: number;
+
+	constructor(kind: AuthErrorKind, message: string, httpStatus?: number, retryAfterMs?: number) {
 		super(message);
 		this.name = 'WorkOrderServiceAuthError';
 		this.kind = kind;
 		this.httpStatus = httpStatus;
+		this.retryAfterMs = retryAfterMs;
 		Object.defineProperty(this, AUTH_ERROR_BRAND, { value: true });
 	}
 }
