@@ -192,6 +192,9 @@ function checkBody(op, entry) {
 	return [];
 }
 
+/** Where the emulator serves the files behind attachments' `Uri` (test/emulator/api-files.js). */
+const ATTACHMENT_URI = /^\/files\//i;
+
 /**
  * The operation a logged request is and its violations; null when it is not a call of the API
  * (token endpoints, the emulator's control endpoints).
@@ -205,6 +208,9 @@ function validateRequest(entry) {
 		return { operation: null, violations: [{ kind: 'unknown path', where: 'path', message: `${path} is not below ${API_PREFIX}` }] };
 	}
 	const rest = path.slice(API_PREFIX.length);
+	// An attachment's `Uri` (the reference: "the address to download the file from") is an address the
+	// service hands out in records, not an operation of the API: the emulator serves its files there.
+	if (entry.method === 'GET' && ATTACHMENT_URI.test(rest)) return null;
 	const matches = matchPath(rest);
 	if (!matches.length) {
 		return { operation: null, violations: [{ kind: 'unknown path', where: 'path', message: `${entry.method} ${rest}: no operation of the reference has this path` }] };

@@ -85,7 +85,7 @@ describe('GET /workorders/{workOrderId}/checklists-responses and PUT /checklists
     expect(detail.UpdatedDateStr).toMatch(/^\d\d\/\d\d\/\d{4} \d\d:\d\d [AP]M$/);
     const all = await api('GET', '/workorders/90000001/checklists-responses?getAll=true', { token: t });
     expect(all.body.Responses.map((/** @type {any} */ x) => [x.Id, x.IsCurrentChecklist])).toEqual([[a.body.CheckListResponse.Id, false], [b.body.CheckListResponse.Id, true]]);
-    expectError(await api('GET', '/workorders/90000001/checklists-responses?getAll=yes', { token: t }), 400, 503);
+    expectError(await api('GET', '/workorders/90000001/checklists-responses?getAll=yes', { token: t, deliberate: 'getAll is no boolean' }), 400, 503);
   });
 
   test('a change of the answer: 200 CheckListResponseResult; the stored answer and its dates change', async () => {
@@ -110,7 +110,7 @@ describe('GET /workorders/{workOrderId}/checklists-responses and PUT /checklists
   ])('refuses %s', async (_name, build, code, message) => {
     const t = await token();
     const made = await submit(t, answer({ CheckListQuestionID: 9103, Answer: 'first' }));
-    const r = await api('PUT', `/checklists/${made.body.CheckListResponse.Id}/CheckListResponse`, { token: t, body: build() });
+    const r = await api('PUT', `/checklists/${made.body.CheckListResponse.Id}/CheckListResponse`, { token: t, body: build(), deliberate: _name });
     expectError(r, 400, code);
     expect(r.body.ErrorMessage).toMatch(message);
   });

@@ -49,9 +49,12 @@ function typeProblems(v, spec, path) {
   return [];
 }
 
-async function get(path, who = 'subscriber') {
+async function get(path, who = 'subscriber', deliberate = undefined) {
   const { access_token: token } = await login(who);
-  const r = await fetch(`${emu.baseUrl}/v3${path}`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
+  /** @type {Record<string, string>} */
+  const headers = { authorization: `Bearer ${token}` };
+  if (deliberate) headers['x-contract-deliberate'] = deliberate;
+  const r = await fetch(`${emu.baseUrl}/v3${path}`, { headers, redirect: 'manual' });
   const text = await r.text();
   let body = null;
   try {
@@ -62,7 +65,7 @@ async function get(path, who = 'subscriber') {
   return { status: r.status, body, text, headers: r.headers };
 }
 
-const list = (query = '') => get(`/odata/proposals${query}`);
+const list = (query = '', deliberate = undefined) => get(`/odata/proposals${query}`, 'subscriber', deliberate);
 const q = (filter) => `?$filter=${encodeURIComponent(filter)}`;
 const ids = (r) => r.body.value.map((p) => p.Id);
 
@@ -118,7 +121,7 @@ describe('GET /odata/proposals: the reference\'s Proposal', () => {
 
   test('an unknown property or a broken $filter: 400 with the OData error', async () => {
     for (const [query, word] of [[q('StoreId eq 5'), 'StoreId'], ['?$orderby=Price', 'Price'], ['?$select=Id,Foo', 'Foo'], [q('Amount eq'), '']]) {
-      const r = await list(query);
+      const r = await list(query, 'an unknown property or a broken $filter');
       expect(r.status).toBe(400);
       expect(r.body.ErrorMessage ?? r.body.error.message).toContain(word);
     }
@@ -137,7 +140,7 @@ describe('GET /odata/proposals: the reference\'s Proposal', () => {
     expect(ids(await list())).not.toContain(61004);
     const r = await list(q('Id eq 61004'));
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ ErrorCodes: [4009], ErrorCode: 4009, ErrorMessage: 'Proposal 61004 is void' });
+    expect(r.body).toEqual({ ErrorCodes: [4009], ErrorCode: 4009, ErrorMessage: 'Proposal 61004 is void', Data: null });
   });
 
   test('without a token: 401', async () => {

@@ -62,7 +62,7 @@ describe('POST /workorders (CreateWoRequest)', () => {
     ['a negative NTE', { ...CREATE, Nte: -1 }, 905, /Nte must be from 0/],
   ])('refuses %s: 400 with the reference\'s code', async (_name, body, code, message) => {
     const before = emu.workOrderList().length;
-    const r = await api('POST', '/workorders', { token: await token(), json: body });
+    const r = await api('POST', '/workorders', { token: await token(), json: body, deliberate: _name });
     expectError(r, 400, code);
     expect(r.body.ErrorMessage).toMatch(message);
     expect(emu.workOrderList()).toHaveLength(before);
@@ -83,7 +83,7 @@ describe('PUT /workorders/{id}/status, /scheduledate, /priority, /nte', () => {
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(['id', 'result']);
     expect(r.body).toEqual({ id: 90000003, result: 'Status changed from OPEN / DISPATCH CONFIRMED to IN PROGRESS / ON SITE by Tech. On site' });
-    expect(emu.workOrder(90000003).Status).toEqual({ Primary: 'IN PROGRESS', Extended: 'ON SITE' });
+    expect(emu.workOrder(90000003).Status).toEqual({ Primary: 'IN PROGRESS', Extended: 'ON SITE', CanCreateInvoice: false });
     expect(emu.notesOf(90000003).at(-1).NoteData).toBe(r.body.result);
   });
 
@@ -101,14 +101,14 @@ describe('PUT /workorders/{id}/status, /scheduledate, /priority, /nte', () => {
     ['NTE', '/nte', { Value: 'a lot' }, 905, /not a number/],
     ['NTE', '/nte', { Value: '10', CurrencyId: 77 }, 503, /CurrencyId 77/],
   ])('%s: refuses %j', async (_what, suffix, body, code, message) => {
-    const r = await api('PUT', `/workorders/90000003${suffix}`, { token: await token(), json: body });
+    const r = await api('PUT', `/workorders/90000003${suffix}`, { token: await token(), json: body, deliberate: `${_what}: ${message}` });
     expectError(r, 400, code);
     expect(r.body.ErrorMessage).toMatch(message);
   });
 
   test('an empty body is refused (503), an unknown work order is 502, one of another subscriber 100, an invoiced one 921', async () => {
     const t = await token();
-    expectError(await api('PUT', '/workorders/90000003/nte', { token: t, body: '', headers: { 'content-type': 'application/json' } }), 400, 503);
+    expectError(await api('PUT', '/workorders/90000003/nte', { token: t, body: '', headers: { 'content-type': 'application/json' }, deliberate: 'an empty body' }), 400, 503);
     expectError(await api('PUT', '/workorders/91999999/priority', { token: t, json: { Value: 'P4 - Low' } }), 400, 502);
     expectError(await api('PUT', '/workorders/92001001/priority', { token: t, json: { Value: 'P4 - Low' } }), 400, 100);
     expectError(await api('PUT', '/workorders/90000007/priority', { token: t, json: { Value: 'P4 - Low' } }), 400, 921);
@@ -148,7 +148,7 @@ describe('POST /workorders/{id}/attachments', () => {
   ])('refuses %s (503)', async (_name, build, message) => {
     const fd = new FormData();
     build(fd);
-    const r = await api('POST', '/workorders/90000003/attachments', { token: await token(), body: fd });
+    const r = await api('POST', '/workorders/90000003/attachments', { token: await token(), body: fd, deliberate: _name });
     expectError(r, 400, 503);
     expect(r.body.ErrorMessage).toMatch(message);
   });

@@ -66,7 +66,7 @@ describe('workOrder.addAttachment', () => {
 		expect(r.api[0].query).toEqual({});
 		expect(r.api[0].parts[0].json).toEqual({ Attachments: [{ Name: 'alarm.log', Type: 'File', MediaType: 'text/plain' }] });
 		const listed = await env.run({ parameters: { resource: 'workOrderNote', operation: 'getAttachments', workOrderId: WO, noteId: '', returnAll: true } });
-		expect(listed.output.map((o) => o.json.FileName)).toContain('alarm.log');
+		expect(listed.output.map((o) => o.json.Name)).toContain('alarm.log');
 	});
 
 	test('the service answering with the new IDs: kept in the item', async () => {

@@ -105,7 +105,7 @@ describe('workOrder.create', () => {
 		});
 		const wo = created(r);
 		expect(wo).toMatchObject({ LocationId: 502, Nte: 750.5, PurchaseNumber: 'PO-77812', Caller: 'Building Management System', Number: 'BMS-4471' });
-		expect(wo.Status).toEqual({ Primary: 'OPEN', Extended: 'DISPATCH CONFIRMED' });
+		expect(wo.Status).toEqual({ Primary: 'OPEN', Extended: 'DISPATCH CONFIRMED', CanCreateInvoice: false });
 		expect(r.output[0].json).toMatchObject({ success: true, operation: 'create', workOrderId: wo.Id, id: wo.Id });
 	});
 

@@ -32,7 +32,7 @@ describe('workOrder.updateStatus', () => {
 				pairedItem: { item: 0 },
 			},
 		]);
-		expect(env.emulator.workOrder(WO).Status).toEqual({ Primary: 'IN PROGRESS', Extended: 'ON SITE' });
+		expect(env.emulator.workOrder(WO).Status).toEqual({ Primary: 'IN PROGRESS', Extended: 'ON SITE', CanCreateInvoice: false });
 		expect(env.emulator.notesOf(WO)).toHaveLength(notes + 1);
 		expect(env.emulator.webhooks.events.slice(events).map((e) => e.eventType)).toEqual(['WorkOrderStatusChanged', 'WorkOrderNoteAdded']);
 	});
@@ -41,7 +41,7 @@ describe('workOrder.updateStatus', () => {
 		const r = await env.run({ parameters: base({ primaryStatus: 'OPEN' }) });
 		expect(r.error).toBeUndefined();
 		expect(r.api[0].body).toEqual({ Status: { Primary: 'OPEN', Extended: '' } });
-		expect(env.emulator.workOrder(WO).Status).toEqual({ Primary: 'OPEN', Extended: null });
+		expect(env.emulator.workOrder(WO).Status).toEqual({ Primary: 'OPEN', Extended: null, CanCreateInvoice: false });
 		expect(r.output[0].json).toMatchObject({ primaryStatus: 'OPEN', extendedStatus: '' });
 	});
 
