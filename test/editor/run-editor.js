@@ -101,17 +101,30 @@ function packageView() {
  * be flagged (collection fields are added through their "Add ..." button first).
  */
 const OPERATIONS = [
+	{ resource: 'Attachment', operation: 'Download' },
+	{ resource: 'Checklist', operation: 'Get Questions' },
 	{ resource: 'Checklist Response', operation: 'Submit', required: ['workOrderId', 'questionId', 'providerId', 'technicianId', 'optionId'], set: { questionType: 'Selector' } },
+	{ resource: 'Checklist Response', operation: 'Update', required: ['checkListResponseId', 'workOrderId', 'questionId', 'providerId', 'technicianId', 'optionId'], set: { questionType: 'Selector' } },
 	{ resource: 'Proposal', operation: 'Approve', required: ['proposalId'] },
+	{ resource: 'Proposal', operation: 'Get', required: ['proposalId'] },
+	{ resource: 'Proposal', operation: 'Get Attachments', required: ['proposalId'] },
+	{ resource: 'Proposal', operation: 'Get Many' },
 	{ resource: 'Proposal', operation: 'Put On Hold', required: ['proposalId'] },
 	{ resource: 'Proposal', operation: 'Reject', required: ['proposalId'] },
 	{ resource: 'Proposal', operation: 'Reopen', required: ['proposalId'] },
 	{ resource: 'Rejection Reason', operation: 'Get Many' },
 	{ resource: 'Subsidiary', operation: 'Get Many' },
-	{ resource: 'Work Order', operation: 'Check In', required: ['workOrderId'], optional: [['additionalFields', 'Technician ID', 'technicianId'], ['additionalFields', 'User ID', 'userId']] },
-	{ resource: 'Work Order', operation: 'Check Out', required: ['workOrderId'], optional: [['additionalFields', 'Technician ID', 'technicianId'], ['additionalFields', 'User ID', 'userId']] },
+	{ resource: 'Work Order', operation: 'Add Attachment', required: ['workOrderId'] },
+	{ resource: 'Work Order', operation: 'Check In', required: ['workOrderId'], optional: [['additionalFields', 'User ID', 'userId']] },
+	{ resource: 'Work Order', operation: 'Check Out', required: ['workOrderId'], optional: [['additionalFields', 'User ID', 'userId']] },
+	{ resource: 'Work Order', operation: 'Create', required: ['location'] },
 	{ resource: 'Work Order', operation: 'Get', required: ['workOrderId'] },
+	{ resource: 'Work Order', operation: 'Get Checklist Responses', required: ['workOrderId'] },
 	{ resource: 'Work Order', operation: 'Get Many', optional: [['options', 'Location ID', 'locationId']] },
+	{ resource: 'Work Order', operation: 'Update NTE', required: ['workOrderId'] },
+	{ resource: 'Work Order', operation: 'Update Priority', required: ['workOrderId'] },
+	{ resource: 'Work Order', operation: 'Update Scheduled Date', required: ['workOrderId'] },
+	{ resource: 'Work Order', operation: 'Update Status', required: ['workOrderId'] },
 	{ resource: 'Work Order Note', operation: 'Add Attachment', required: ['workOrderId', 'noteId'] },
 	{ resource: 'Work Order Note', operation: 'Create', required: ['workOrderId'] },
 	{ resource: 'Work Order Note', operation: 'Get', required: ['workOrderId', 'noteId'] },
@@ -603,7 +616,7 @@ async function main() {
 		});
 
 		// ---- 2. every operation
-		await check('2. node: the Resource dropdown lists the six resources', async () => {
+		await check('2. node: the Resource dropdown lists the eight resources', async () => {
 			const shown = (await dropdownOptions('resource')).filter((s) => s !== 'Custom API Call');
 			assert.deepEqual(shown, [...new Set(OPERATIONS.map((o) => o.resource))]);
 		});
