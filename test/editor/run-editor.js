@@ -315,11 +315,24 @@ async function touch(p) {
 	const input = await valueInput(p);
 	if ((await input.getAttribute('data-test-id')) === 'rlc-input') {
 		await input.click();
-		await page.keyboard.press('Escape');
+		// "From List" opens a list (Escape closes it); "By ID" is a text field (leaving it is what counts)
+		if (await input.isEditable()) await input.blur();
+		else await page.keyboard.press('Escape');
 	} else {
 		await input.focus();
 		await input.blur();
 	}
+}
+
+/** A resource locator set "By ID" to `value`. */
+async function locatorById(p, value) {
+	const rl = ndv().locator(`[data-test-id="resource-locator-${p}"]`);
+	const modeInput = rl.locator('[data-test-id="rlc-mode-selector"] input');
+	if (!/\bID\b/i.test(await modeInput.inputValue())) {
+		await rl.locator('[data-test-id="rlc-mode-selector"]').click();
+		await page.locator('[data-test-id="mode-id"]:visible').click();
+	}
+	await rl.locator('[data-test-id="rlc-input"]').first().fill(value);
 }
 
 const hasIssue = async (p) => (await paramItem(p).locator('[data-test-id="parameter-issues"]').count()) > 0;
@@ -793,7 +806,7 @@ async function main() {
 			}
 			await selectOption('resource', 'Proposal');
 			await selectOption('operation', 'Approve');
-			await (await valueInput('proposalId')).fill(String(overLimit));
+			await locatorById('proposalId', String(overLimit));
 			const markReq = emu.requests.length;
 			await ndv().locator('[data-test-id="node-execute-button"]').click();
 			const message = ndv().locator('[data-test-id="node-error-message"]');
@@ -824,7 +837,7 @@ async function main() {
 				await rl.locator('[data-test-id="rlc-mode-selector"]').click();
 				await page.locator('[data-test-id="mode-list"]:visible').click();
 			}
-			const dallas = Object.values(emu.state.workOrders).filter((w) => /Dallas/.test(w.LocationName) && w.SubscriberId === fx.users.subscriber.subscriberId);
+			const dallas = Object.values(emu.state.workOrders).filter((w) => /Dallas/.test(w.Location?.Name ?? '') && w.SubscriberId === fx.users.subscriber.subscriberId);
 			assert.ok(dallas.length > 0, 'the emulator has work orders in Dallas');
 			await rl.locator('[data-test-id="rlc-input"]').click();
 			const items = page.locator('[data-test-id="rlc-item"]:visible');
