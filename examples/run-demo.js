@@ -130,8 +130,8 @@ async function main() {
 	let failed = 0;
 	console.log(`Work Order Service emulator: API ${emulator.baseUrl}/v3, auth ${emulator.authUrl}`);
 	for (const file of files) {
-const HELPER_TYPES = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.set', 'n8n-nodes-base.convertToFile', 'n8n-nodes-base.merge', 'n8n-nodes-base.scheduleTrigger']);
-const INSTANT_TRIGGER = 'n8n-nodes-work-order-service.workOrderServiceTrigger';
+		const { entry, ok } = await runExample(emulator, harness, file);
+		if (!ok) failed++;
 		report.push(entry);
 	}
 	if (!only || only === 'instant') {
@@ -315,5 +315,6 @@ async function instantExample(emulator, harness, workflow, file) {
 
 main().catch((error) => {
 	console.error(error);
-	process.exitCode = 1;
+	// the emulator and the harness hold open servers: a crash must not leave the command hanging
+	process.exit(1);
 });
