@@ -55,7 +55,7 @@ function queryRefused(message) {
  * @typedef {{ user: any, clientId: string, subscriberId: number | null, providerId: number | null }} Principal
  */
 
-/** ErrorCode of "the proposal is void" (beside the proposal codes 4002-4008). */
+/** ErrorCode of "the proposal is void" (the emulator's own: the reference names none). */
 const PROPOSAL_VOID = 4009;
 
 /** Every property of the reference's `Proposal`, in its order. */

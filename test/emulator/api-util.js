@@ -27,6 +27,19 @@ function canSeeWo(p, wo) {
   return p.providerId !== null ? wo.ProviderId === p.providerId : wo.SubscriberId === p.subscriberId;
 }
 
+/**
+ * The permission a route needs: a user without it gets 401 (1010 "rejected by security
+ * permissions", then 1011).
+ * @param {Principal} p @param {string} perm
+ */
+function requirePermission(p, perm) {
+  if (!p.user.permissions.includes(perm)) {
+    fail(401, E.SECURITY, `The request was rejected by security permissions: user ${p.user.username} lacks the permission '${perm}'`, {
+      extraCodes: [E.NO_PERMISSION],
+    });
+  }
+}
+
 /** @param {Emulator} emu @param {Principal} p */
 function visibleWorkOrders(emu, p) {
   const key = p.providerId !== null ? `provider:${p.providerId}` : `subscriber:${p.subscriberId}`;
@@ -240,6 +253,7 @@ const byId = (/** @type {any} */ a, /** @type {any} */ b) => compareValues(a.Id,
 module.exports = {
   PAGE_CAP,
   canSeeWo,
+  requirePermission,
   visibleWorkOrders,
   requireWo,
   noteVisible,

@@ -11,10 +11,9 @@ const {
   json,
   apiError,
   fail,
-  empty,
   parse,
 } = require('./http-util');
-const { canSeeWo, requireWo, queryParam, readJsonBody, requireMultipart, fields } = require('./api-util');
+const { requireWo, requireMultipart, fields, requirePermission } = require('./api-util');
 const { storeAttachment, storeNote } = require('./notes');
 const events = require('./webhooks');
 const { WEBHOOK_ROUTES } = require('./webhook-api');
@@ -22,6 +21,7 @@ const W = require('./api-workorders');
 const N = require('./api-notes');
 const C = require('./api-checkins');
 const { PROPOSAL_ROUTES } = require('./api-proposals');
+const { PROPOSAL_MOVE_ROUTES } = require('./api-proposal-moves');
 const { FILE_ROUTES } = require('./api-files');
 
 /**
@@ -243,119 +243,7 @@ function postChecklistResponse(emu, ctx, p) {
   return json(201, { CheckListResponse: response, CheckListResponsePicture: picture });
 }
 
-// ---- handlers: proposals -----------------------------------------------------------------------
-
-const PROPOSAL_ACTIONS = {
-  open: { status: 'Open', verb: 'reopened' },
-  onhold: { status: 'OnHold', verb: 'put on hold' },
-  approve: { status: 'Approved', verb: 'approved' },
-  reject: { status: 'Rejected', verb: 'rejected' },
-};
-
-/** @param {'open' | 'onhold' | 'approve' | 'reject'} action @returns {Handler} */
-function proposalStatus(action) {
-  return (emu, ctx, p, params) => {
-    const body = readJsonBody(ctx, { required: true });
-    const f = fields(body);
-    const comments = f.string('Comments');
-    const providerEmails = f.emails('ProviderEmail');
-    const userEmails = f.emails('UserEmail');
-    const reasonCode = f.int('RejectReasonCodeId');
-    const sourceRaw = f.string('ActionSource');
-    const reasonString = f.string('ReasonString');
-    let actionSource = null;
-    if (sourceRaw !== undefined) {
-      actionSource = ['Standard', 'DecisionEngine'].find((s) => s.toLowerCase() === sourceRaw.trim().toLowerCase()) || null;
-      if (!actionSource) fail(400, E.BAD_ACTION_SOURCE, `ActionSource must be Standard or DecisionEngine (got '${sourceRaw}')`);
-    }
-    let reason = null;
-    if (action === 'reject' && reasonCode !== undefined) {
-      reason = emu.state.rejectionReasons.find((r) => r.Id === reasonCode);
-      if (!reason) fail(400, E.BAD_REJECT_REASON, `RejectReasonCodeId ${reasonCode} is not a known rejection reason (see GET /proposals/RejectionReasons)`);
-    }
-    let useAlerts = false;
-    if (action === 'reject') {
-      const flag = queryParam(ctx, 'useProposalAlertEmails');
-      if (flag !== undefined && flag !== '') {
-        const v = String(flag).toLowerCase();
-        if (v !== 'true' && v !== 'false') fail(400, E.BAD_QUERY_FLAG, `useProposalAlertEmails must be true or false (got '${flag}')`);
-        useAlerts = v === 'true';
-      }
-    }
-
-    const proposal = emu.state.proposals[params.proposalId];
-    const visible =
-      proposal && (p.providerId !== null ? proposal.ProviderId === p.providerId : proposal.SubscriberId === p.subscriberId);
-    if (!visible) fail(404, E.PROPOSAL_NOT_FOUND, `Proposal ${params.proposalId} was not found`);
-    const wo = proposal.WorkOrderId !== null ? emu.state.workOrders[proposal.WorkOrderId] : null;
-
-    if (action === 'approve') {
-      if (!wo) fail(409, E.NO_WORK_ORDER, `Proposal ${proposal.Id} cannot be approved: no work order is linked to it`);
-      if (wo.IsInvoiced) fail(409, E.WO_INVOICED, `Proposal ${proposal.Id} cannot be approved: work order ${wo.Id} is already invoiced`);
-      const limit = p.user.approvalLimit || 0;
-      if (proposal.Amount > limit) {
-        fail(403, E.OVER_APPROVAL_LIMIT, `Proposal ${proposal.Id} cannot be approved: its amount ${proposal.Amount} ${proposal.Currency} exceeds your approval limit of ${limit} ${proposal.Currency}`);
-      }
-    }
-
-    const now = emu.now();
-    const target = PROPOSAL_ACTIONS[action];
-    const from = proposal.Status;
-    proposal.Status = target.status;
-    if (actionSource) proposal.ActionSource = actionSource;
-    if (action === 'reject') proposal.RejectReasonCodeId = reasonCode !== undefined ? reasonCode : null;
-    proposal.UpdatedDate = emu.time.local(now);
-    proposal.UpdatedDateDto = emu.time.dto(now);
-
-    /** @type {any} */
-    let note = null;
-    const useReason = action === 'approve' && reasonString !== undefined && reasonString.trim() !== '';
-    const useComments = comments !== undefined && comments.trim() !== '';
-    if (wo && (useReason || useComments)) {
-      let text = `Proposal ${proposal.Number} ${target.verb}.`;
-      if (useReason) text += ` Reason: ${reasonString}`;
-      if (action === 'reject' && reason) text += ` Reject reason: ${reason.Description}.`;
-      if (useComments) text += ` Comments: ${comments}`;
-      note = addNote(emu, wo, p.user, text, { _proposalId: proposal.Id });
-    }
-
-    const provider = emu.state.providers[proposal.ProviderId];
-    const subscriber = emu.state.subscribers[proposal.SubscriberId];
-    const providerRecipients = providerEmails || [provider.Email];
-    let userRecipients = userEmails || [p.user.email];
-    const alertsUsed = action === 'reject' && useAlerts && !providerEmails && !userEmails;
-    if (alertsUsed) userRecipients = [...subscriber.ProposalAlertEmails];
-    const notification = {
-      type: 'proposal',
-      proposalId: proposal.Id,
-      action,
-      status: target.status,
-      recipients: [...new Set([...providerRecipients, ...userRecipients])],
-      providerRecipients,
-      userRecipients,
-      useProposalAlertEmails: alertsUsed,
-      at: emu.time.dto(now),
-    };
-    emu.state.notifications.push(notification);
-    proposal.history.push({
-      action,
-      from,
-      to: target.status,
-      at: emu.time.dto(now),
-      by: p.user.username,
-      comments: comments ?? null,
-      reasonString: reasonString ?? null,
-      rejectReasonCodeId: action === 'reject' ? reasonCode ?? null : null,
-      actionSource,
-      providerEmail: providerEmails ? providerEmails.join(';') : null,
-      userEmail: userEmails ? userEmails.join(';') : null,
-      noteId: note ? note.Id : null,
-      recipients: notification.recipients,
-    });
-    events.proposalEvent(emu, events.PROPOSAL_STATUS_EVENTS[target.status], proposal, p.user);
-    return empty(204);
-  };
-}
+// ---- handlers: proposal reads ------------------------------------------------------------------
 
 /** @type {Handler} */
 function rejectionReasons(emu) {
@@ -412,10 +300,7 @@ const ROUTES = /** @type {Array<[string, string, Handler, string | null]>} */ ([
   ['GET', 'odata/locations({locationId})/workorders/Service.GetRecalls()', W.odataRecalls, 'workorders.read'],
   ['POST', 'checklists/CheckListResponse', postChecklistResponse, 'checklists.respond'],
   ['GET', 'proposals/RejectionReasons', rejectionReasons, null],
-  ['PUT', 'proposals/{proposalId}/open', proposalStatus('open'), 'proposals.status'],
-  ['PUT', 'proposals/{proposalId}/onhold', proposalStatus('onhold'), 'proposals.status'],
-  ['PUT', 'proposals/{proposalId}/approve', proposalStatus('approve'), 'proposals.status'],
-  ['PUT', 'proposals/{proposalId}/reject', proposalStatus('reject'), 'proposals.status'],
+  ...PROPOSAL_MOVE_ROUTES,
   ['GET', 'subscribers/current/subsidiaries', subsidiaries, 'subsidiaries.read'],
   ...WEBHOOK_ROUTES,
   ...PROPOSAL_ROUTES,
@@ -533,11 +418,7 @@ function handleApi(emu, ctx, rest) {
     return apiError(404, E.NO_ROUTE, `No resource matches ${ctx.method} ${ctx.path}`);
   }
   const principal = authenticate(emu, ctx, rec);
-  if (route.perm && !principal.user.permissions.includes(route.perm)) {
-    fail(401, E.SECURITY, `The request was rejected by security permissions: user ${principal.user.username} lacks the permission '${route.perm}'`, {
-      extraCodes: [E.NO_PERMISSION],
-    });
-  }
+  if (route.perm) requirePermission(principal, route.perm);
   /** @type {Record<string, any>} */
   const params = {};
   for (const [k, v] of Object.entries(rawParams)) params[k] = parseParam(k, v);

@@ -87,6 +87,21 @@ function buildSeed({ workOrderCount = 120, now, time = new ServiceTime(SERVICE_T
       // "Super Admin" secondary role: may manage webhooks and read the signing key
       webhookAdmin: true,
     },
+    // an approval-level (multi-level proposal approval, "MLP") user: the service refuses every
+    // proposal move of such a user through the API (400, code 503)
+    approvalLevel: {
+      username: 'demo.approver',
+      password: 'Demo#Approver1',
+      userId: 14,
+      kind: 'subscriber',
+      fullName: 'Abe Approver',
+      email: 'abe.approver@demo-retail.example',
+      subscriberId: 1001,
+      approvalLimit: 25000,
+      approvalLevel: true,
+      permissions: ALL_SUBSCRIBER_PERMS,
+      webhookAdmin: false,
+    },
     viewer: {
       username: 'demo.viewer',
       password: 'Demo#Viewer1',

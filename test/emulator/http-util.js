@@ -48,12 +48,6 @@ const E = {
   LOCATION_DISABLED: 3013,
   ATTEMPT_INVALID: 3014,
   PROVIDER_MISMATCH: 3015,
-  WO_INVOICED: 4002,
-  NO_WORK_ORDER: 4003,
-  OVER_APPROVAL_LIMIT: 4004,
-  BAD_ACTION_SOURCE: 4006,
-  BAD_REJECT_REASON: 4007,
-  BAD_QUERY_FLAG: 4008,
   NO_ROUTE: 5000,
   METHOD_NOT_ALLOWED: 5001,
   WO_NOT_FOUND: 5002,
@@ -64,6 +58,8 @@ const E = {
   INTERNAL: 9000,
   // the reference's own codes (service-reference.md), used where it names one
   NO_LOCATION_ACCESS: 100,
+  OVER_APPROVAL_LIMIT: 100, // approve: the amount is above the user's approval limit
+  INVALID_SUBSCRIBER: 401, // proposal moves: the caller is not a subscriber user
   REF_NOT_FOUND: 502,
   BAD_DATA: 503,
   REFUSED: 504,

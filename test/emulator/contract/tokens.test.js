@@ -250,7 +250,7 @@ describe('child subscriber scoping', () => {
     // and the main subscriber sees none of the holdings data
     const main = await token();
     expectError(await api('GET', `/workorders/${fx.workOrders.child2001[0]}`, { token: main }), 404, 5002);
-    expectError(await api('PUT', `/proposals/${fx.proposals.child2001}/onhold`, { token: main, json: {} }), 404, 5004);
+    expectError(await api('PUT', `/proposals/${fx.proposals.child2001}/onhold`, { token: main, json: {} }), 400, 502);
     expect((await api('PUT', `/proposals/${fx.proposals.child2001}/onhold`, { token: child, json: {} })).status).toBe(204);
   });
 
@@ -353,10 +353,10 @@ describe('contractor API /jwt/token', () => {
     expect(cross2.status).toBe(400);
   });
 
-  test('contractors cannot change proposal status (401, permission)', async () => {
+  test('contractors cannot change proposal status: only subscriber users may (400, code 401 "invalid subscriber")', async () => {
     const j = await jwtLogin();
     const r = await api('PUT', `/proposals/${fx.proposals.open}/approve`, { token: j.access_token, json: {} });
-    expectError(r, 401, 1011);
+    expectError(r, 400, 401);
     expect(emu.state.proposals[fx.proposals.open].Status).toBe('Open');
   });
 });
