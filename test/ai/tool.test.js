@@ -32,6 +32,10 @@ beforeEach(() => {
 });
 
 const api = () => support.apiRequests(env.emulator);
+/** Puts a proposal in `status` (the service refuses a move to the status a proposal already has). */
+const setStatus = (id, status) => {
+	if (env.emulator.state.proposals[id].Status !== status) env.emulator.setProposalStatus(id, status);
+};
 const fromAI = (key, description, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
 
 /** Runs the scripted calls through one agent path; returns the observations the model receives. */
@@ -236,6 +240,7 @@ describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 	};
 
 	test('a good call reaches the service exactly; the model gets the item as JSON', async () => {
+		setStatus(61001, 'Open');
 		const { observations } = await callTool(agent, approveTool, [{ args: { proposal_id: 61001 } }]);
 		expect(JSON.parse(observations[0])).toEqual([{ proposalId: 61001, status: 'approved', success: true }]);
 		expect(api().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['PUT /api/v3/proposals/61001/approve 204']);
@@ -280,22 +285,39 @@ describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 		expect(api().map((r) => r.path)).toEqual(['/api/v3/odata/workorders(90000005)/notes(9007199254740993)']);
 	});
 
-	test('the service refuses (over the approval limit): its reason, nothing changed, the same call is refused again', async () => {
+	test('the service refuses (over the approval limit, 400 code 100): which proposal, its reason, nothing changed, who can approve it', async () => {
 		const { observations } = await callTool(agent, approveTool, [{ args: { proposal_id: env.fixtures.proposals.overLimit } }]);
 		const message = errorOf(agent, observations[0]);
 		const refused = api();
-		expect(refused.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['PUT /api/v3/proposals/61005/approve 403']);
+		expect(refused.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['PUT /api/v3/proposals/61005/approve 400']);
 		const serviceWords = JSON.parse(refused[0].responseBody).ErrorMessage;
 		expect(message).toBe(
-			`The Work Order Service answered 403 Forbidden to PUT /proposals/61005/approve: ${serviceWords} (error code 4004). The service refused it, so nothing changed. The same call will be refused again: tell the user the service's reason.`,
+			`The Work Order Service refused to approve proposal 61005 (400 Bad Request): ${serviceWords} (error code 100). Nothing changed. The same call will be refused again: tell the user that a user with a higher approval limit must approve it.`,
 		);
 		expect(env.emulator.state.proposals[61005].Status).toBe('Open');
 	});
 
-	test('an invoiced work order (409) and an unknown work order (404) say what to do', async () => {
+	test('a move to the status the proposal already has (400 code 503): the model is told nothing needs doing and not to repeat the call', async () => {
+		setStatus(61006, 'Approved');
+		const { observations } = await callTool(agent, approveTool, [{ args: { proposal_id: 61006 } }]);
+		expect(api().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['PUT /api/v3/proposals/61006/approve 400']);
+		expect(errorOf(agent, observations[0])).toBe(
+			"The Work Order Service refused to approve proposal 61006 (400 Bad Request): Proposal 61006 is already approved (error code 503). Nothing changed. Do not repeat the same call: if the service's reason says the proposal already has that status, nothing needs doing; if it names a value you passed, call again with that value corrected; otherwise tell the user the service's reason.",
+		);
+	});
+
+	test('an unknown proposal (400 code 502): the model is told to check the ID it passed', async () => {
+		const { observations } = await callTool(agent, approveTool, [{ args: { proposal_id: 69999 } }]);
+		expect(api().map((r) => r.status)).toEqual([400]);
+		expect(errorOf(agent, observations[0])).toBe(
+			'The Work Order Service refused to approve proposal 69999 (400 Bad Request): Proposal 69999 was not found (error code 502). Nothing changed. Check the proposal ID you passed: no proposal with it exists for this account. Call again only with a corrected ID.',
+		);
+	});
+
+	test('an invoiced work order (400 code 503) and an unknown work order (404) say what to do', async () => {
 		const getTool = { name: 'Get work order', parameters: { resource: 'workOrder', operation: 'get', workOrderId: { __rl: true, mode: 'id', value: fromAI('id', 'Work order ID', 'number') } } };
 		const invoiced = await callTool(agent, approveTool, [{ args: { proposal_id: env.fixtures.proposals.invoiced } }]);
-		expect(errorOf(agent, invoiced.observations[0])).toMatch(/^The Work Order Service answered 409 Conflict to PUT \/proposals\/61003\/approve: .*invoiced.* The service refused it, so nothing changed\. The same call will be refused again: tell the user the service's reason\.$/);
+		expect(errorOf(agent, invoiced.observations[0])).toMatch(/^The Work Order Service refused to approve proposal 61003 \(400 Bad Request\): .*invoiced \(error code 503\)\. Nothing changed\. Do not repeat the same call: .*otherwise tell the user the service's reason\.$/);
 		env.emulator.clearRequests();
 		const missing = await callTool(agent, getTool, [{ args: { id: 99999999 } }]);
 		expect(errorOf(agent, missing.observations[0])).toMatch(
@@ -322,7 +344,7 @@ describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 		env.emulator.failNext({ path: '/api/v3/proposals', status: 400, body: { ErrorCode: 1, ErrorMessage: `rejected ${clientSecret} for ${password}` } });
 		const { result, observations } = await callTool(agent, approveTool, [{ args: { proposal_id: 61002 } }]);
 		const message = errorOf(agent, observations[0]);
-		expect(message).toMatch(/^The Work Order Service answered 400 Bad Request to PUT \/proposals\/61002\/approve: rejected .* The service refused the values sent, so nothing changed\. Correct the value its reason names and call again\.$/);
+		expect(message).toMatch(/^The Work Order Service refused to approve proposal 61002 \(400 Bad Request\): rejected .* \(error code 1\)\. Nothing changed\. Do not repeat the same call: /);
 		const everything = JSON.stringify(result.run.data) + observations.join('');
 		expect(everything).not.toContain(clientSecret);
 		expect(everything).not.toContain(password);
@@ -490,7 +512,13 @@ describe('in workflows nothing changes', () => {
 
 	test('a service refusal in a workflow keeps its message and description', async () => {
 		const r = await support.runNode(env.harness, { credentialId: CRED, parameters: { resource: 'proposal', operation: 'approve', proposalId: '61005' } });
-		expect(r.error.message).toMatch(/^The Work Order Service answered 403 Forbidden to PUT \/proposals\/61005\/approve: .*\(error code 4004\)$/);
-		expect(r.error.description).toMatch(/^The service refused this request\. Its reason: /);
+		expect(r.error.message).toBe(
+			'The Work Order Service refused to approve proposal 61005 (400 Bad Request): Proposal 61005 cannot be approved: its amount 7500 USD exceeds your approval limit of 5000 USD (error code 100)',
+		);
+		expect(r.error.description).toBe(
+			"Error code 100: the proposal's amount is above the approval limit of the credential's user. Nothing changed. A user with a higher approval limit must approve it (in the service, or with a credential of that user).",
+		);
+		// the agent's words are not added in a workflow
+		expect(`${r.error.message} ${r.error.description}`).not.toMatch(/same call|tell the user/);
 	});
 });

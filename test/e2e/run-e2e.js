@@ -629,7 +629,7 @@ async function runVersion(version, tarball) {
       const error = run.result?.data?.resultData?.error;
       assert.ok(error, 'resultData.error stored');
       assert.match(error.message, /404 Not Found to POST \/workorders\/99999999\/notes/);
-      for (const text of ['Item 1 of 4 failed; it was not created.', 'Item 0 was created (the service recorded them).', 'Items 2-3 were not sent', 'run only the items that were not created (items 1-3)']) {
+      for (const text of ['Item 1 of 4 failed; it was not created.', 'Item 0 was created (the service recorded it).', 'Items 2-3 were not sent', 'run only the items that were not created (items 1-3)']) {
         assert.ok(String(error.description).includes(text), `description lacks "${text}": ${error.description}`);
       }
       const nodeRun = run.result.data.resultData.runData['Create note'][0];

@@ -113,10 +113,14 @@ test('a failure before sending (bad input on item 2) says item 2 was not sent, a
 });
 
 test('approvals use their own verb; reads never claim that anything was recorded', async () => {
-	const approvals = items(...[61001, 61001, 99999, 61001].map((id) => ({ id })));
+	// four proposals (the service refuses to approve one twice); item 2 is one the service does not have
+	const approvals = items(...[61001, 61002, 99999, 61008].map((id) => ({ id })));
 	const a = await env.run({ parameters: { resource: 'proposal', operation: 'approve', proposalId: '={{ $json.id }}', requestOptions: { concurrency: 1 } }, items: approvals });
 	expect(a.error.description).toContain('Item 2 of 4 failed; it was not approved.');
 	expect(a.error.description).toContain('Items 0-1 were approved');
+	expect(a.error.message).toBe('The Work Order Service refused to approve proposal 99999 (400 Bad Request): Proposal 99999 was not found (error code 502)');
+	expect(env.emulator.state.proposals[61001].Status).toBe('Approved');
+	expect(env.emulator.state.proposals[61008].Status).toBe('Open');
 
 	const reads = items(...[90000001, 90000002, 90000003, 1, 90000004, 90000005].map((id) => ({ id })));
 	const g = await env.run({ parameters: { resource: 'workOrder', operation: 'get', workOrderId: '={{ $json.id }}' }, items: reads });

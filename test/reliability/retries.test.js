@@ -29,6 +29,11 @@ const MAYBE_RECORDED = /may or may not have been recorded/i;
 const getWorkOrder = (extra = {}) => ({ resource: 'workOrder', operation: 'get', workOrderId: WO, ...extra });
 const putOnHold = (extra = {}) => ({ resource: 'proposal', operation: 'putOnHold', proposalId: PROPOSAL_OPEN, ...extra });
 
+// Each test starts with the proposal Open: the service refuses to put a proposal on hold that is on hold.
+beforeEach(() => {
+	if (env.emulator.state.proposals[PROPOSAL_OPEN].Status !== 'Open') env.emulator.setProposalStatus(PROPOSAL_OPEN, 'Open');
+});
+
 /** Stored checklist responses whose answer starts with tag. */
 function storedWith(tag) {
 	return env.emulator.state.checklistResponses.filter((s) => String(s.request.Answer).startsWith(tag));
@@ -243,7 +248,9 @@ describe('5xx: a POST that may have been processed is never resent; GET and PUT 
 		['PUT', 502],
 	])('%s answered %i once is retried (backoff) and succeeds', async (method, status) => {
 		const path = method === 'GET' ? GET_WO_PATH : ON_HOLD_PATH;
-		env.emulator.failNext({ method, path, status, afterProcessing: method === 'PUT', body: 'Internal failure' });
+		// the PUT is a proposal move the service had not made: a move it made is refused when repeated
+		// ("already on hold"), see test/node/proposal/statusChange.js
+		env.emulator.failNext({ method, path, status, afterProcessing: false, body: 'Internal failure' });
 		const r = await env.run({ parameters: method === 'GET' ? getWorkOrder() : putOnHold() });
 		expect(r.error).toBeUndefined();
 		expect(r.result.status).toBe('success');
@@ -334,8 +341,9 @@ describe('dropped connection', () => {
 		expect(r.output).toHaveLength(1);
 	});
 
-	test('the same drop on a PUT (idempotent status change) is retried and succeeds', async () => {
-		env.emulator.dropNext({ method: 'PUT', path: ON_HOLD_PATH, afterProcessing: true });
+	test('a drop on a PUT (a status change the service had not made yet) is retried and succeeds', async () => {
+		// a move the service made before the drop is refused when repeated: test/node/proposal/statusChange.js
+		env.emulator.dropNext({ method: 'PUT', path: ON_HOLD_PATH, afterProcessing: false });
 		const r = await env.run({ parameters: putOnHold() });
 		expect(r.error).toBeUndefined();
 		const puts = only(r.api, 'PUT', ON_HOLD_PATH);

@@ -36,10 +36,19 @@ test('writes: recorded, may have been, failed too, not sent, and the items to ru
 	const text = batchReport(states, 2, 'created');
 	expect(text).toContain('Item 2 of 8 failed; it was not created.');
 	expect(text).toContain('Items 0-1 and 3 were created (the service recorded them).');
-	expect(text).toContain('Item 4 got no answer after being sent and may have been created: check them in the service before sending them again.');
+	expect(text).toContain('Item 4 got no answer after being sent and may have been created: check it in the service before sending it again.');
 	expect(text).toContain('Item 5 failed too and was not created.');
 	expect(text).toContain('Items 6-7 were not sent (no item starts after a failure).');
 	expect(text).toContain('run only the items that were not created (items 2 and 5-7): running all 8 again would send items 0-1 and 3 a second time.');
+});
+
+test('one other item: "it", not "them"', () => {
+	const text = batchReport(['done', 'notRecorded', 'notSent', 'maybe'], 1, 'approved');
+	expect(text).toContain('Item 0 was approved (the service recorded it).');
+	expect(text).toContain('Item 3 got no answer after being sent and may have been approved: check it in the service before sending it again.');
+	const two = batchReport(['done', 'notRecorded', 'done', 'maybe', 'maybe'], 1, 'approved');
+	expect(two).toContain('Items 0 and 2 were approved (the service recorded them).');
+	expect(two).toContain('check them in the service before sending them again.');
 });
 
 test('the failed item itself may have been recorded', () => {

@@ -33,6 +33,10 @@ function were(indices: number[]): string {
 	return indices.length === 1 ? 'was' : 'were';
 }
 
+function them(indices: number[]): string {
+	return indices.length === 1 ? 'it' : 'them';
+}
+
 const RERUN =
 	'set Settings > On Error to "Continue" or "Continue (using error output)", so that every item gives one output (its result or its error) and the execution does not stop';
 
@@ -66,8 +70,8 @@ export function batchReport(states: ItemState[], failed: number, verb: string | 
 					: `; it was not ${verb}`
 		}.`,
 	);
-	parts.push(done.length ? `${capital(itemList(done))} ${were(done)} ${verb} (the service recorded them).` : `No other item was ${verb}.`);
-	if (maybe.length) parts.push(`${capital(itemList(maybe))} got no answer after being sent and may have been ${verb}: check them in the service before sending them again.`);
+	parts.push(done.length ? `${capital(itemList(done))} ${were(done)} ${verb} (the service recorded ${them(done)}).` : `No other item was ${verb}.`);
+	if (maybe.length) parts.push(`${capital(itemList(maybe))} got no answer after being sent and may have been ${verb}: check ${them(maybe)} in the service before sending ${them(maybe)} again.`);
 	if (notRecorded.length) parts.push(`${capital(itemList(notRecorded))} failed too and ${were(notRecorded)} not ${verb}.`);
 	if (notSent.length) parts.push(`${capital(itemList(notSent))} ${were(notSent)} not sent (no item starts after a failure).`);
 	const again = states.flatMap((s, i) => (s !== 'done' && s !== 'maybe' ? [i] : []));

@@ -126,9 +126,22 @@ function inputAnswer(node: INode, input: InvalidInput): { message: string; chang
 	return { message: `${what}; nothing was sent.`, change };
 }
 
+/** What a model should do after an error, as the operation that raised it knows best. */
+const toolAnswers = new WeakMap<Error, string>();
+
+/**
+ * Tells an agent what to do after this error (e.g. a proposal move the service refused: whether
+ * calling again can help), instead of the words by HTTP status below. In workflows it is not read.
+ */
+export function setToolAnswer(error: Error, change: string): void {
+	toolAnswers.set(error, change);
+}
+
 /** A refusal or failure of the service (messages already redacted by the transport). */
 function serviceAnswer(error: Error, meta: OperationMeta): { message: string; change: string } {
 	const message = error.message.replace(/[.\s]*$/, '.');
+	const known = toolAnswers.get(error);
+	if (known !== undefined) return { message, change: known };
 	const description = typeof (error as NodeApiError).description === 'string' ? ((error as NodeApiError).description as string) : '';
 	const status = Number((error as NodeApiError).httpCode);
 	const posts = !meta.safeToRepeat;

@@ -6,7 +6,7 @@
  * changes. The From List search: test/node/methods/searchProposals.test.js.
  */
 const { useEnvironment, items, expectValidationError } = require('../helpers');
-const { params } = require('./statusChange');
+const { params, awayFrom } = require('./statusChange');
 
 const env = useEnvironment();
 
@@ -40,6 +40,7 @@ describe('proposal: the ID written to is exactly the one given', () => {
 		['a number kept from an older workflow', 61008, 61008],
 		['a digit string from an expression', '={{ "61006" }}', 61006],
 	])('Proposal %s: PUT /proposals/%s', async (_name, proposalId, expected) => {
+		awayFrom(env, 'putOnHold', expected); // the service refuses a move to the current status
 		const r = await env.run({ parameters: params('putOnHold', proposalId) });
 		expect(r.error).toBeUndefined();
 		expect(r.api.map((q) => `${q.method} ${q.path}`)).toEqual([`PUT /api/v3/proposals/${expected}/onhold`]);
@@ -47,6 +48,7 @@ describe('proposal: the ID written to is exactly the one given', () => {
 	});
 
 	test('IDs from the items, mixed digit strings and numbers, each reach their own proposal', async () => {
+		awayFrom(env, 'reopen', 61002, 61006, 61007);
 		const r = await env.run({ parameters: params('reopen', rl('id', '={{ $json.id }}')), items: items({ id: '61002' }, { id: 61006 }, { id: ' 61007 ' }) });
 		expect(r.error).toBeUndefined();
 		expect(r.api.map((q) => q.path)).toEqual(['/api/v3/proposals/61002/open', '/api/v3/proposals/61006/open', '/api/v3/proposals/61007/open']);

@@ -5,8 +5,8 @@
  * e-mails (useProposalAlertEmails as a query parameter), and validation before any request.
  * The rejection-reason dropdown: test/node/methods/getRejectionReasons.test.js.
  */
-const { useEnvironment, expectJsonRequest, expectApiError } = require('../helpers');
-const { params, notificationsSince, statusChangeTests, validationTests } = require('./statusChange');
+const { useEnvironment, expectJsonRequest } = require('../helpers');
+const { params, notificationsSince, awayFrom, expectRefusedMove, statusChangeTests, validationTests } = require('./statusChange');
 
 const env = useEnvironment();
 
@@ -15,6 +15,8 @@ describe('proposal.reject', () => {
 });
 
 describe('proposal.reject: rejection reason and proposal alert e-mails', () => {
+	beforeEach(() => awayFrom(env, 'reject', 61008));
+
 	test('useProposalAlertEmails=true without e-mails: the alert list is notified', async () => {
 		const sent = env.emulator.state.notifications.length;
 		const r = await env.run({
@@ -57,10 +59,18 @@ describe('proposal.reject: rejection reason and proposal alert e-mails', () => {
 		expect(notificationsSince(env, sent)[0]).toMatchObject({ useProposalAlertEmails: false, userRecipients: ['buyer@demo-retail.example'] });
 	});
 
-	test('an unknown rejection reason code is refused by the service (NodeApiError)', async () => {
+	test('an unknown rejection reason code is refused by the service: 400, code 503 (bad data), the proposal not rejected', async () => {
 		const r = await env.run({ parameters: params('reject', 61008, { rejectReasonCodeId: 99 }) });
+		expect(r.api).toHaveLength(1);
 		expect(r.api[0].body).toEqual({ RejectReasonCodeId: 99 });
-		expectApiError(r, { status: 400, serviceMessage: 'RejectReasonCodeId 99 is not a known rejection reason', code: 4007 });
+		expectRefusedMove(env, r, {
+			operation: 'reject',
+			id: 61008,
+			words: 'RejectReasonCodeId 99 is not a known rejection reason (see GET /proposals/RejectionReasons)',
+			code: 503,
+			means: /held a value the service does not accept.*must be corrected/,
+		});
+		expect(env.emulator.state.proposals[61008].Status).not.toBe('Rejected');
 	});
 });
 

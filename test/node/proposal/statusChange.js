@@ -3,17 +3,48 @@
  * What the four proposal status changes share (not a test file): reopen, putOnHold, approve and
  * reject each send PUT /proposals/{id}/{open|onhold|approve|reject} with an
  * UpdateProposalStatusRequest JSON body, and 204 becomes { proposalId, status, success: true }.
- * Each operation's file (reopen.test.js, putOnHold.test.js, approve.test.js, reject.test.js) calls
- * these inside its own describe, with its own emulator and harness.
+ * The service refuses a move to the status the proposal already has (400, code 503), so each test
+ * first puts its proposals in another status (`awayFrom`). The refusals every move has (already in
+ * that status, an approval-level user, a provider user, no such proposal) come back as a
+ * NodeApiError that says which proposal was not moved, the service's words and code, and what the
+ * code means. Each operation's file (reopen.test.js, putOnHold.test.js, approve.test.js,
+ * reject.test.js) calls these inside its own describe, with its own emulator and harness.
  */
-const { items, expectBearer, expectJsonRequest, pairedIndexes, expectValidationError, expectApiError } = require('../helpers');
+const { NodeApiError } = require('n8n-workflow');
+const { items, expectBearer, expectJsonRequest, pairedIndexes, expectValidationError, expectApiError, support } = require('../helpers');
 
 const OPS = {
-	reopen: { path: 'open', status: 'open', state: 'Open' },
-	putOnHold: { path: 'onhold', status: 'onHold', state: 'OnHold' },
-	approve: { path: 'approve', status: 'approved', state: 'Approved' },
-	reject: { path: 'reject', status: 'rejected', state: 'Rejected' },
+	reopen: { path: 'open', status: 'open', state: 'Open', doing: 'reopen proposal', after: '', verb: 'reopened', already: 'open' },
+	putOnHold: { path: 'onhold', status: 'onHold', state: 'OnHold', doing: 'put proposal', after: ' on hold', verb: 'put on hold', already: 'on hold' },
+	approve: { path: 'approve', status: 'approved', state: 'Approved', doing: 'approve proposal', after: '', verb: 'approved', already: 'approved' },
+	reject: { path: 'reject', status: 'rejected', state: 'Rejected', doing: 'reject proposal', after: '', verb: 'rejected', already: 'rejected' },
 };
+
+/** "The Work Order Service refused to approve proposal 61005 (400 Bad Request): " */
+function refusedPrefix(operation, id) {
+	const op = OPS[operation];
+	return `The Work Order Service refused to ${op.doing} ${id}${op.after} (400 Bad Request): `;
+}
+
+/** Puts each proposal in a status other than the move's target (the service refuses a move to the current one). */
+function awayFrom(env, operation, ...ids) {
+	const other = OPS[operation].state === 'Open' ? 'OnHold' : 'Open';
+	for (const id of ids) if (env.emulator.state.proposals[id].Status === OPS[operation].state) env.emulator.setProposalStatus(id, other);
+}
+
+/**
+ * A move the service refused: one PUT (not retried), a NodeApiError for item `item` with HTTP 400,
+ * the message naming the proposal and the move with the service's words and code, the code's
+ * meaning in the description, nothing changed in the service.
+ */
+function expectRefusedMove(env, r, { operation, id, words, code, means, item = 0 }) {
+	expectApiError(r, { status: 400, serviceMessage: words, code, item });
+	expect(r.error.message).toBe(`${refusedPrefix(operation, id)}${words} (error code ${code})`);
+	expect(r.error.description).toContain(`Error code ${code}: `);
+	expect(r.error.description).toMatch(means);
+	expect(r.error.description).toContain('Nothing changed.');
+	expect(r.output).toEqual([]);
+}
 
 function params(operation, proposalId, additionalFields = {}) {
 	return { resource: 'proposal', operation, proposalId, additionalFields };
@@ -28,6 +59,7 @@ function statusChangeTests(env, operation) {
 	const id = 61001;
 
 	test('PUT with the JSON body built from additionalFields; 204 becomes { proposalId, status, success }', async () => {
+		awayFrom(env, operation, id);
 		const fields = {
 			comments: `Comments for ${operation}`,
 			providerEmail: 'dispatch.lead@acme-fs.example',
@@ -95,6 +127,7 @@ function statusChangeTests(env, operation) {
 	});
 
 	test('empty additionalFields still sends a JSON body ({}) and default recipients are notified', async () => {
+		awayFrom(env, operation, 61002);
 		const sent = env.emulator.state.notifications.length;
 		const r = await env.run({ parameters: params(operation, 61002) });
 		expect(r.error).toBeUndefined();
@@ -116,6 +149,7 @@ function statusChangeTests(env, operation) {
 	});
 
 	test('several input items -> one PUT per item, outputs paired', async () => {
+		awayFrom(env, operation, 61006, 61007, 61008);
 		const r = await env.run({
 			parameters: params(operation, '={{ $json.id }}', { comments: '={{ "batch " + $json.id }}' }),
 			items: items({ id: 61006 }, { id: 61007 }, { id: 61008 }),
@@ -132,6 +166,7 @@ function statusChangeTests(env, operation) {
 	});
 
 	test('Continue On Fail: a bad ID yields { json: { error } } without a request; the others succeed', async () => {
+		awayFrom(env, operation, 61006, 61007);
 		const r = await env.run({
 			parameters: params(operation, '={{ $json.id }}'),
 			items: items({ id: 61006 }, { id: -3 }, { id: 61007 }),
@@ -147,13 +182,124 @@ function statusChangeTests(env, operation) {
 		expect(r.output[1].json).not.toHaveProperty('success');
 	});
 
-	test('an unknown proposal is a NodeApiError with the service message', async () => {
+	test('an unknown proposal: the service refuses with 400, code 502; the error says which proposal and what the code means', async () => {
 		const r = await env.run({ parameters: params(operation, 69999) });
-		expectApiError(r, { status: 404, serviceMessage: 'Proposal 69999 was not found', code: 5004 });
-		expect(r.output).toEqual([]);
+		expect(r.api.map((q) => [q.method, q.path, q.status])).toEqual([['PUT', `/api/v3/proposals/69999/${op.path}`, 400]]);
+		expectRefusedMove(env, r, { operation, id: 69999, words: 'Proposal 69999 was not found', code: 502, means: /no such proposal for this user.*Check the proposal ID/ });
+	});
+
+	test('a move to the status the proposal already has: sent (no pre-check), refused with 400, code 503, nothing changed', async () => {
+		env.emulator.setProposalStatus(61001, op.state);
+		const history = env.emulator.state.proposals[61001].history.length;
+		const sent = env.emulator.state.notifications.length;
+		const r = await env.run({ parameters: params(operation, 61001, { comments: 'once more' }) });
+		expect(r.api).toHaveLength(1); // sent once: no read before it, no retry after it
+		expectJsonRequest(r.api[0], { method: 'PUT', path: `/api/v3/proposals/61001/${op.path}`, body: { Comments: 'once more' } });
+		expect(r.api[0].status).toBe(400);
+		expectRefusedMove(env, r, {
+			operation,
+			id: 61001,
+			words: `Proposal 61001 is already ${op.already}`,
+			code: 503,
+			means: /the proposal already has that status.*A proposal that already has the status needs nothing/,
+		});
+		expect(env.emulator.state.proposals[61001].Status).toBe(op.state);
+		expect(env.emulator.state.proposals[61001].history).toHaveLength(history);
+		expect(notificationsSince(env, sent)).toEqual([]);
+	});
+
+	test('an approval-level (MLP) user: every move refused with 400, code 503', async () => {
+		awayFrom(env, operation, 61001);
+		const before = env.emulator.state.proposals[61001].Status;
+		const r = await env.run({
+			parameters: params(operation, 61001),
+			credentialId: 'cred-approver',
+			credentialData: support.passwordCredential(env.emulator, 'approvalLevel'),
+		});
+		expect(r.api.map((q) => [q.method, q.path, q.status])).toEqual([['PUT', `/api/v3/proposals/61001/${op.path}`, 400]]);
+		expectBearer(env, r.api[0], 'demo.approver', 'cred-approver');
+		expectRefusedMove(env, r, {
+			operation,
+			id: 61001,
+			words: 'User demo.approver is an approval-level (MLP) user: proposal status changes are not available to approval-level users through the API',
+			code: 503,
+			means: /approval-level \(MLP\) user/,
+		});
+		expect(env.emulator.state.proposals[61001].Status).toBe(before);
+	});
+
+	test('a provider user (contractor login): refused with 400, code 401 "only subscriber users"', async () => {
+		awayFrom(env, operation, 61001);
+		const r = await env.run({
+			parameters: params(operation, 61001),
+			authentication: 'contractor',
+			credentialId: 'cred-contractor',
+			credentialData: support.contractorCredential(env.emulator),
+		});
+		expect(r.api.map((q) => [q.method, q.path, q.status])).toEqual([['PUT', `/api/v3/proposals/61001/${op.path}`, 400]]);
+		expectRefusedMove(env, r, {
+			operation,
+			id: 61001,
+			words: 'Invalid subscriber: only subscriber users may change the status of a proposal, and demo.contractor is a provider user',
+			code: 401,
+			means: /only subscriber users may change a proposal's status.*Use a credential of a subscriber user/,
+		});
+	});
+
+	test('Continue On Fail: a refused move is an error item with the words, what the code means and HTTP 400; the other items are moved', async () => {
+		awayFrom(env, operation, 61006, 61008);
+		env.emulator.setProposalStatus(61007, op.state);
+		const r = await env.run({
+			parameters: params(operation, '={{ $json.id }}'),
+			items: items({ id: 61006 }, { id: 61007 }, { id: 61008 }),
+			continueOnFail: true,
+		});
+		expect(r.result.status).toBe('success');
+		expect(r.api.map((q) => [q.path, q.status])).toEqual([61006, 61007, 61008].map((p, k) => [`/api/v3/proposals/${p}/${op.path}`, k === 1 ? 400 : 204]));
+		expect(pairedIndexes(r.output)).toEqual([0, 1, 2]);
+		expect(r.output[0].json).toEqual({ proposalId: 61006, status: op.status, success: true });
+		expect(r.output[2].json).toEqual({ proposalId: 61008, status: op.status, success: true });
+		expect(r.output[1].json).toEqual({
+			error: `${refusedPrefix(operation, 61007)}Proposal 61007 is already ${op.already} (error code 503)`,
+			errorDescription: expect.stringMatching(/^Error code 503: the proposal already has that status.*Nothing changed\./),
+			httpCode: '400',
+		});
+		expect(env.emulator.state.proposals[61007].Status).toBe(op.state);
+	});
+
+	test('without Continue On Fail: the refused item stops the run, and the report says it was not moved while the others were', async () => {
+		awayFrom(env, operation, 61006, 61008);
+		env.emulator.setProposalStatus(61007, op.state);
+		const r = await env.run({
+			parameters: params(operation, '={{ $json.id }}'),
+			items: items({ id: 61006 }, { id: 61007 }, { id: 61008 }),
+		});
+		expect(r.error).toBeInstanceOf(NodeApiError);
+		expect(r.error.message).toBe(`${refusedPrefix(operation, 61007)}Proposal 61007 is already ${op.already} (error code 503)`);
+		expect(r.error.context.itemIndex).toBe(1);
+		expect(r.error.description).toContain(`Item 1 of 3 failed; it was not ${op.verb}.`);
+		expect(r.error.description).toContain(`Items 0 and 2 were ${op.verb} (the service recorded them).`);
+		expect(r.api.map((q) => q.status).sort()).toEqual([204, 204, 400]);
+	});
+
+	test('a move the service made before answering 500 is sent again and refused as "already ...": the error says the first attempt may have made it, the report "may have been"', async () => {
+		awayFrom(env, operation, 61001, 61006);
+		env.emulator.failNext({ method: 'PUT', path: `/api/v3/proposals/61001/${op.path}`, status: 500, afterProcessing: true, body: 'Internal failure' });
+		const r = await env.run({ parameters: params(operation, '={{ $json.id }}'), items: items({ id: 61001 }, { id: 61006 }) });
+		const first = r.api.filter((q) => q.path === `/api/v3/proposals/61001/${op.path}`);
+		expect(first.map((q) => q.status)).toEqual([500, 400]);
+		expect(env.emulator.state.proposals[61001].Status).toBe(op.state); // the first attempt made the move
+		expect(r.error).toBeInstanceOf(NodeApiError);
+		expect(r.error.context.itemIndex).toBe(0);
+		expect(r.error.message).toBe(`${refusedPrefix(operation, 61001)}Proposal 61001 is already ${op.already} (error code 503)`);
+		expect(r.error.description).toContain('An earlier attempt of this request was sent and got no answer or a server error, so it was sent again (2 attempts): the service may have made the move on that earlier attempt');
+		expect(r.error.description).not.toContain('Nothing changed');
+		expect(r.error.description).toContain(`Item 0 of 2 failed after its request was sent, so it may have been ${op.verb}.`);
+		expect(r.error.description).toContain(`Item 1 was ${op.verb} (the service recorded it).`);
 	});
 
 	test('useProposalAlertEmails is sent as a query parameter only on reject', async () => {
+		awayFrom(env, operation, 61006);
 		const r = await env.run({ parameters: params(operation, 61006, { useProposalAlertEmails: true }) });
 		expect(r.error).toBeUndefined();
 		expect(r.api).toHaveLength(1);
@@ -180,6 +326,7 @@ function validationTests(env, cases) {
 			fields.rejectReasonCodeId = '={{ $json.rejectReasonCodeId }}';
 			fields.useProposalAlertEmails = '={{ $json.useProposalAlertEmails }}';
 		}
+		awayFrom(env, operation, 61006);
 		const r = await env.run({
 			parameters: params(operation, '={{ $json.id }}', fields),
 			items: items(good, value),
@@ -192,4 +339,4 @@ function validationTests(env, cases) {
 	});
 }
 
-module.exports = { OPS, params, notificationsSince, statusChangeTests, validationTests };
+module.exports = { OPS, params, notificationsSince, awayFrom, refusedPrefix, expectRefusedMove, statusChangeTests, validationTests };

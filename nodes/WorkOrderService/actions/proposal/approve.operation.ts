@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { collectionOf, readFields, type FieldSpec } from '../../helpers/fieldList';
+import { collectionOf, type FieldSpec } from '../../helpers/fieldList';
 import { optionalText } from '../../helpers/validation';
 import type { WorkOrderServiceClient } from '../../transport';
 
-import { proposalIdProperty, readProposalId, statusChangeFields } from './fields';
+import { proposalIdProperty, statusChangeFields } from './fields';
+import { MOVES, moveProposal } from './move';
 import type { OperationMeta } from '../operation';
 
 const fields: FieldSpec[] = [
@@ -29,10 +30,7 @@ export const description = updateDisplayOptions({ show: { resource: ['proposal']
 	collectionOf('additionalFields', fields),
 ]);
 
-/** PUT /proposals/{id}/approve, answered 204. */
+/** PUT /proposals/{id}/approve, answered 204; refusals worded in ./move.ts. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	const proposalId = readProposalId(this, i);
-	const { body, qs } = readFields(this, i, fields, 'additionalFields');
-	await client.request({ method: 'PUT', path: `/proposals/${proposalId}/approve`, qs, body, itemIndex: i });
-	return [{ proposalId, status: 'approved', success: true }];
+	return await moveProposal(this, i, client, MOVES.approve, fields);
 }

@@ -21,7 +21,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Approve',
 				value: 'approve',
-				description: 'Approve a proposal (refused when its work order is invoiced or missing, or over the approval limit)',
+				description: 'Approve a proposal (refused when already approved, when its work order is invoiced or missing, or over the approval limit)',
 				action: 'Approve a proposal',
 			},
 			{
@@ -45,19 +45,19 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Put On Hold',
 				value: 'putOnHold',
-				description: 'Put a proposal on hold',
+				description: 'Put a proposal on hold (refused when it is already on hold)',
 				action: 'Put a proposal on hold',
 			},
 			{
 				name: 'Reject',
 				value: 'reject',
-				description: 'Reject a proposal, optionally with a rejection reason code',
+				description: 'Reject a proposal, optionally with a rejection reason code (refused when already rejected)',
 				action: 'Reject a proposal',
 			},
 			{
 				name: 'Reopen',
 				value: 'reopen',
-				description: 'Set a proposal back to Open',
+				description: 'Set a proposal back to Open (refused when it is already open)',
 				action: 'Reopen a proposal',
 			},
 		],

@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { collectionOf, readFields, type FieldSpec } from '../../helpers/fieldList';
+import { collectionOf, type FieldSpec } from '../../helpers/fieldList';
 import { optionalBoolean, optionalPositiveInteger } from '../../helpers/validation';
 import type { WorkOrderServiceClient } from '../../transport';
 
-import { proposalIdProperty, readProposalId, statusChangeFields } from './fields';
+import { proposalIdProperty, statusChangeFields } from './fields';
+import { MOVES, moveProposal } from './move';
 import type { OperationMeta } from '../operation';
 
 const fields: FieldSpec[] = [
@@ -45,10 +46,7 @@ export const description = updateDisplayOptions({ show: { resource: ['proposal']
 	collectionOf('additionalFields', fields),
 ]);
 
-/** PUT /proposals/{id}/reject, answered 204. */
+/** PUT /proposals/{id}/reject, answered 204; refusals worded in ./move.ts. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	const proposalId = readProposalId(this, i);
-	const { body, qs } = readFields(this, i, fields, 'additionalFields');
-	await client.request({ method: 'PUT', path: `/proposals/${proposalId}/reject`, qs, body, itemIndex: i });
-	return [{ proposalId, status: 'rejected', success: true }];
+	return await moveProposal(this, i, client, MOVES.reject, fields);
 }

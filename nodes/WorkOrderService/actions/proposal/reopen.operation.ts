@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { collectionOf, readFields } from '../../helpers/fieldList';
+import { collectionOf } from '../../helpers/fieldList';
 import type { WorkOrderServiceClient } from '../../transport';
 
-import { proposalIdProperty, readProposalId, statusChangeFields } from './fields';
+import { proposalIdProperty, statusChangeFields } from './fields';
+import { MOVES, moveProposal } from './move';
 import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { verb: 'reopened', safeToRepeat: true };
@@ -14,10 +15,7 @@ export const description = updateDisplayOptions({ show: { resource: ['proposal']
 	collectionOf('additionalFields', statusChangeFields),
 ]);
 
-/** PUT /proposals/{id}/open, answered 204: the proposal is Open. */
+/** PUT /proposals/{id}/open, answered 204: the proposal is Open; refusals worded in ./move.ts. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	const proposalId = readProposalId(this, i);
-	const { body, qs } = readFields(this, i, statusChangeFields, 'additionalFields');
-	await client.request({ method: 'PUT', path: `/proposals/${proposalId}/open`, qs, body, itemIndex: i });
-	return [{ proposalId, status: 'open', success: true }];
+	return await moveProposal(this, i, client, MOVES.reopen, statusChangeFields);
 }
