@@ -14,7 +14,9 @@
  *    process, and n8n (`n8n start` + 2 x `n8n worker --concurrency=5`, EXECUTIONS_MODE=queue),
  *    each n8n process with its own N8N_USER_FOLDER holding the community package;
  * 3. one password-grant credential and one workflow (Webhook -> Split Out -> Work Order Service
- *    "put proposal 61001 on hold" with the item's tag as Comments), published before main starts;
+ *    "put proposal <the item's id> on hold" with the item's tag as Comments), published before main
+ *    starts; each item has a proposal of its own, made Open in the emulator before the calls (the
+ *    service refuses to put a proposal on hold that already is);
  * 4. per scenario: 50 webhook calls x 20 items with unique tags, then assertions on PostgreSQL's
  *    execution_entity (all success), the workers' logs (both ran executions) and the emulator's
  *    request log (every tag answered 204 exactly once; token requests per token expiry);
@@ -45,10 +47,11 @@ const NODE_TYPE = `${PKG}.workOrderService`;
 const ENCRYPTION_KEY = 'wos-queue-shared-encryption-key-0123456789';
 const WORKERS = 2;
 const WORKER_CONCURRENCY = 5;
-const PROPOSAL_ID = 61001;
+/** The work order the items' proposals are linked to (each item puts its own Open proposal on hold). */
+const PROPOSAL_WORK_ORDER = 90000006;
 const OPERATION = 'putOnHold';
 const ACTION_PATH = 'onhold';
-const UPDATE_PATH = new RegExp(`^/api/v3/proposals/${PROPOSAL_ID}/${ACTION_PATH}$`, 'i');
+const UPDATE_PATH = new RegExp(`^/api/v3/proposals/\\d+/${ACTION_PATH}$`, 'i');
 const TOKEN_PATH = /^\/auth\/(oauth|jwt)\/token$/i;
 const WORKFLOW_ID = 'wosQueueWebhook01';
 const CREDENTIAL_ID = 'wosPasswordDemo';
@@ -448,7 +451,7 @@ function workflowDefinition(credentialName) {
           authentication: 'password',
           resource: 'proposal',
           operation: OPERATION,
-          proposalId: PROPOSAL_ID,
+          proposalId: '={{ $json.id }}',
           additionalFields: { comments: '={{ $json.tag }}' },
           // the node's Concurrency for the scenario (items carry it; absent = the node's default)
           requestOptions: { concurrency: '={{ $json.concurrency }}' },
@@ -641,7 +644,8 @@ async function runScenario(key, ctx) {
     for (let i = 0; i < opts.items; i++) {
       const tag = `q${key}-${startedAt.toString(36)}-e${String(e).padStart(3, '0')}-i${String(i).padStart(3, '0')}`;
       expected.add(tag);
-      items.push(sc.concurrency ? { tag, concurrency: sc.concurrency } : { tag });
+      const id = emu.createProposal({ WorkOrderId: PROPOSAL_WORK_ORDER, Amount: 100 }).Id;
+      items.push(sc.concurrency ? { tag, id, concurrency: sc.concurrency } : { tag, id });
     }
     bodies.push({ scenario: key, call: e, items });
   }

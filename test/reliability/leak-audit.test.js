@@ -200,13 +200,14 @@ describe('leak audit: every error path, distinctive secrets, zero hits', () => {
 		expect(hits()).toEqual([]);
 	});
 
-	test('4xx refusals of each kind: 400, 403, 404, 405-like, 409, and with Continue On Fail', async () => {
+	test('4xx refusals of each kind: 400 (bad data, an approval limit, an invoiced work order, already approved), 404, and with Continue On Fail', async () => {
 		await errorPath('400 question not in checklist', { credentialId: MAIN, parameters: checklist({ questionId: 9201 }) }, apiError(400));
 		// (a work order ID beyond int32 is refused by the node now, before any request: the reference types it int32)
 		await errorPath('400 unknown attachment in a note (503)', { credentialId: MAIN, parameters: { resource: 'workOrderNote', operation: 'create', workOrderId: WO, note: 'audit', additionalFields: { attachmentIds: '999999' } } }, apiError(400));
-		await errorPath('403 over approval limit', { credentialId: MAIN, parameters: { resource: 'proposal', operation: 'approve', proposalId: emulator.fixtures.proposals.overLimit } }, apiError(403));
+		await errorPath('400 over approval limit (100)', { credentialId: MAIN, parameters: { resource: 'proposal', operation: 'approve', proposalId: emulator.fixtures.proposals.overLimit } }, apiError(400));
 		await errorPath('404 unknown work order', { credentialId: MAIN, parameters: getWo(1) }, apiError(404));
-		await errorPath('409 invoiced work order', { credentialId: MAIN, parameters: { resource: 'proposal', operation: 'approve', proposalId: emulator.fixtures.proposals.invoiced } }, apiError(409));
+		await errorPath('400 invoiced work order (503)', { credentialId: MAIN, parameters: { resource: 'proposal', operation: 'approve', proposalId: emulator.fixtures.proposals.invoiced } }, apiError(400));
+		await errorPath('400 already approved (503)', { credentialId: MAIN, parameters: { resource: 'proposal', operation: 'approve', proposalId: emulator.fixtures.proposals.approved } }, apiError(400));
 		await errorPath('404 as an error item (Continue On Fail)', { credentialId: MAIN, parameters: getWo(1), continueOnFail: true }, (r) => {
 			expect(r.output).toHaveLength(1);
 			expect(r.output[0].json.httpCode).toBe('404');
@@ -214,7 +215,7 @@ describe('leak audit: every error path, distinctive secrets, zero hits', () => {
 		expect(hits()).toEqual([]);
 	});
 
-	test('401 after a re-login: viewer without the subsidiaries permission; contractor without the proposals permission', async () => {
+	test('401 after a re-login: viewer without the subsidiaries permission; a contractor moving a proposal (not a subscriber user: 400)', async () => {
 		emulator.clearRequests();
 		await errorPath('401 viewer subsidiaries', {
 			credentialId: VIEWER,
@@ -228,7 +229,7 @@ describe('leak audit: every error path, distinctive secrets, zero hits', () => {
 		const subsidiaryCalls = support.apiRequests(emulator).filter((q) => q.path.endsWith('/subsidiaries'));
 		expect(subsidiaryCalls).toHaveLength(2);
 		expect(support.tokenRequests(emulator).length).toBeLessThanOrEqual(3);
-		await errorPath('401 contractor approve', {
+		await errorPath('400 contractor approve (401 not a subscriber user)', {
 			credentialId: CONTRACTOR,
 			authentication: 'contractor',
 			credentialData: contractorCredential(),

@@ -205,6 +205,16 @@ async function runNode(harness, spec) {
 const CRED_ID = 'cred-1';
 
 /**
+ * `n` new Open proposals of subscriber 1001 (amount 100, within the subscriber user's approval
+ * limit, on a work order that is not invoiced); their IDs. The service refuses a move to the status
+ * a proposal already has, so a test that approves many times needs a proposal per approval.
+ * @param {any} emulator @param {number} n
+ */
+function openProposals(emulator, n, workOrderId = 90000006) {
+	return Array.from({ length: n }, () => emulator.createProposal({ WorkOrderId: workOrderId, Amount: 100 }).Id);
+}
+
+/**
  * Starts emulator + harness for a test file, stores a password credential under CRED_ID, and
  * returns a context whose fields are filled in beforeAll. Each test starts with no faults, no
  * response hook and an empty request log. Call at the top level of a test file.
@@ -272,6 +282,7 @@ module.exports = {
 	CRED_ID,
 	setup,
 	useEnvironment,
+	openProposals,
 	passwordCredential,
 	contractorCredential,
 	oAuth2Credential,

@@ -13,18 +13,21 @@ const support = require('../support');
 
 const LIMIT = 40;
 const WINDOW_MS = 4000;
-const PROPOSAL = 61001;
 
 const floorMs = (n) => Math.floor((n - 1) / LIMIT) * WINDOW_MS;
 
 const approve = (extra = {}) => ({
 	resource: 'proposal',
 	operation: 'approve',
-	proposalId: PROPOSAL,
+	proposalId: '={{ $json.id }}',
 	additionalFields: { comments: '={{ $json.tag }}' },
 	...extra,
 });
-const tagged = (tag, n) => support.items(Array.from({ length: n }, (_, k) => ({ tag: `${tag}-${k}` })));
+/** n items tagged `<tag>-<k>`, each with an Open proposal of its own to approve (the service refuses to approve one twice). */
+const tagged = (tag, n) => {
+	const ids = support.openProposals(env.emulator, n);
+	return support.items(ids.map((id, k) => ({ tag: `${tag}-${k}`, id })));
+};
 
 /** API requests per execution tag (`<tag>-<n>` in the approval's Comments). */
 function byTag(emulator, tag) {

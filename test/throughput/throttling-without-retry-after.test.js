@@ -10,21 +10,20 @@
  */
 const support = require('../support');
 
-const PROPOSAL = 61001;
-
 function floorMs(items, limit, windowMs) {
 	return Math.floor((items - 1) / limit) * windowMs;
 }
 
-/** Items tagged `<run>-<n>`; the node approves proposal 61001 with the tag as Comments. */
+/** Items tagged `<run>-<n>`, each with an Open proposal of its own (the service refuses to approve one twice); the node approves it with the tag as Comments. */
 function approvals(tag, n) {
-	return support.items(Array.from({ length: n }, (_, k) => ({ tag: `${tag}-${k}` })));
+	const ids = support.openProposals(env.emulator, n);
+	return support.items(ids.map((id, k) => ({ tag: `${tag}-${k}`, id })));
 }
 
 const approve = (extra = {}) => ({
 	resource: 'proposal',
 	operation: 'approve',
-	proposalId: PROPOSAL,
+	proposalId: '={{ $json.id }}',
 	additionalFields: { comments: '={{ $json.tag }}' },
 	...extra,
 });

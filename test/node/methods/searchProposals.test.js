@@ -67,8 +67,10 @@ describe('Proposal parameter: From List (listSearch.searchProposals through n8n-
 
 	test('the value a search gives runs the node (approve the proposal chosen From List)', async () => {
 		const [chosen] = (await search('61002')).results;
-		const r = await env.run({ parameters: { resource: 'proposal', operation: 'putOnHold', proposalId: rl('list', chosen.value) } });
+		// 61002 is on hold: approving it is a move the service accepts (putting it on hold again it refuses)
+		const r = await env.run({ parameters: { resource: 'proposal', operation: 'approve', proposalId: rl('list', chosen.value) } });
 		expect(r.error).toBeUndefined();
-		expect(r.api.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual(['PUT /api/v3/proposals/61002/onhold 204']);
+		expect(r.api.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual(['PUT /api/v3/proposals/61002/approve 204']);
+		expect(env.emulator.state.proposals[61002].Status).toBe('Approved');
 	});
 });
