@@ -482,14 +482,17 @@ async function runVersion(version, tarball) {
     await check('02 proposals: over-limit approval of 61005 refused with the service\'s message, kept as an error item', async () => {
       assert.ok(run02, 'workflow 02 ran');
       const refused = run02.requests.filter((r) => r.path === '/api/v3/proposals/61005/approve');
-      assert.equal(refused.length, 1, 'one attempt (a 403 is not retried)');
-      assert.equal(refused[0].status, 403);
-      const serviceMessage = JSON.parse(refused[0].responseBody).ErrorMessage;
+      assert.equal(refused.length, 1, 'one attempt (a 400 refusal is not retried)');
+      assert.equal(refused[0].status, 400);
+      const answer = JSON.parse(refused[0].responseBody);
+      assert.equal(answer.ErrorCode, 100, 'the reference\'s code for an amount over the approval limit');
+      const serviceMessage = answer.ErrorMessage;
       assert.match(serviceMessage, /exceeds your approval limit/);
       const items = run02.out('Approve proposal 61005 (over the approval limit)');
       assert.equal(items.length, 1);
       assert.equal(typeof items[0].error, 'string');
-      assert.ok(items[0].error.includes(serviceMessage), `error item: ${items[0].error}`);
+      assert.ok(items[0].error.startsWith('The Work Order Service refused to approve proposal 61005 (400 Bad Request): '), `error item: ${items[0].error}`);
+      assert.ok(items[0].error.includes(serviceMessage) && items[0].error.includes('(error code 100)'), `error item: ${items[0].error}`);
       assert.equal(emu.state.proposals[61005].Status, 'Open', 'refused approval leaves the proposal open');
       assert.equal(run02.result.data.resultData.lastNodeExecuted, 'Rejection reasons', 'the workflow went on');
     });
