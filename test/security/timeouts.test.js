@@ -37,7 +37,8 @@ beforeEach(() => {
 	silent.connections.length = 0;
 });
 
-const TIMEOUT_S = 2;
+// 4 s, so that 1.5x leaves 2 s for a busy machine to end the run after the timeout fired
+const TIMEOUT_S = 4;
 
 /** Milliseconds from the silent server's first accepted connection (the node's request) to now. */
 const waitedSinceConnection = () => {
@@ -78,7 +79,7 @@ test('a silent API (POST): the same bound, and the submission is flagged as mayb
 	});
 	expect(waitedSinceConnection()).toBeLessThan(TIMEOUT_S * 1500);
 	expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_S * 1000 - 100);
-	expect(r.error.message).toMatch(/within the Timeout of 2 s/);
+	expect(r.error.message).toContain(`within the Timeout of ${TIMEOUT_S} s`);
 	expect(r.error.description).toMatch(/may or may not have been recorded/);
 	expect(silent.connections).toHaveLength(1);
 });
