@@ -10,8 +10,12 @@ const {
 	childSubscriberExchange,
 	loginRequest,
 	renewalRequest,
-} = require('../../dist/nodes/WorkOrderService/auth/tokenEndpoint');
-const { loginConfig, normalizeBaseUrl, storedTokenFields, storedTokenOf, isUsable } = require('../../dist/nodes/WorkOrderService/auth/tokens');
+	loginConfig,
+	normalizeBaseUrl,
+	storedTokenFields,
+	storedTokenOf,
+	isUsable,
+} = require('../../dist/nodes/WorkOrderService/auth/tokens');
 
 const FIELDS = {
 	authServerUrl: 'https://Login.Example.com/auth/',

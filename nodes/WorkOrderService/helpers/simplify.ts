@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { ownRecord } from '../transport';
+import { ownRecord } from '../transport/paging';
 import { isRecord } from './values';
 
 /**

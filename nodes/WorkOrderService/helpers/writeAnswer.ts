@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ownRecord, type ApiResponse } from '../transport';
+import { ownRecord } from '../transport/paging';
+import type { ApiResponse } from '../transport/client';
 import { isRecord } from './values';
 
 /**

@@ -1,7 +1,9 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, fileTypeFromMimeType, sleep } from 'n8n-workflow';
 
 import type { WorkOrderServiceClient } from './client';
+import { apiError as makeApiError } from './errors';
+import { headerValue as header, parseRetryAfter } from './policy';
 
 /**
  * Downloading an attachment's file from its `Uri` (service reference, section 5) into n8n's binary
@@ -121,15 +123,6 @@ function place(url: URL): string {
 	return `${url.origin}${url.pathname}`;
 }
 
-function header(headers: Record<string, unknown> | undefined, name: string): string | undefined {
-	for (const [key, value] of Object.entries(headers ?? {})) {
-		if (key.toLowerCase() !== name) continue;
-		const first = Array.isArray(value) ? value[0] : value;
-		return first === undefined || first === null ? undefined : String(first);
-	}
-	return undefined;
-}
-
 /**
  * One GET and its answer whatever the status (the body a stream). On the API origin: through the
  * credential, throttling waited out, and after a 401 once more along n8n's renewing path.
@@ -155,12 +148,9 @@ async function fetchOnce(session: Session, url: URL): Promise<Answer> {
 
 /** Retry-After of a 429 (or of a 503 that has one), in ms; undefined for any other answer. */
 function throttleWait(answer: Answer): number | undefined {
-	const value = header(answer.headers, 'retry-after')?.trim();
+	const value = header(answer.headers, 'retry-after');
 	if (answer.statusCode !== 429 && !(answer.statusCode === 503 && value !== undefined)) return undefined;
-	if (value === undefined) return 1000;
-	if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
-	const date = Date.parse(value);
-	return Number.isNaN(date) ? 1000 : Math.max(0, date - Date.now());
+	return parseRetryAfter(value) ?? 1000;
 }
 
 async function send(session: Session, url: URL, own: boolean, keepStatus: boolean): Promise<Answer> {
@@ -425,17 +415,5 @@ function failure(session: Session, url: URL, error: unknown): Error {
 }
 
 function apiError(session: Session, text: { message: string; description: string; httpCode?: string }): NodeApiError {
-	const redact = (value: string) => session.client.secrets.redact(value);
-	const message = redact(text.message);
-	const description = redact(text.description);
-	const error = new NodeApiError(session.ctx.getNode(), { message, description, httpCode: text.httpCode ?? null } as JsonObject, {
-		message,
-		description,
-		httpCode: text.httpCode,
-		itemIndex: session.itemIndex,
-	});
-	// NodeApiError swaps a message naming a network code for generic text; ours says what happened.
-	error.message = message;
-	error.description = description;
-	return error;
+	return makeApiError(session.ctx.getNode(), text, session.itemIndex, (value) => session.client.secrets.redact(value));
 }

@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { collectionOf, readFields, type FieldSpec } from '../../helpers/fieldList';
-import { optionalBoolean, optionalPositiveInteger } from '../../helpers/validation';
-import type { WorkOrderServiceClient } from '../../transport';
+import { collectionOf, optionalBoolean, optionalPositiveInteger, readFields, type FieldSpec, readLocatorId } from '../../helpers/validation';
+import type { WorkOrderServiceClient } from '../../transport/client';
 
-import { proposalIdProperty, readProposalId, statusChangeFields } from './fields';
+import { proposalIdProperty, PROPOSAL_ID, statusChangeFields } from './fields';
 import type { OperationMeta } from '../operation';
 
 const fields: FieldSpec[] = [
@@ -47,7 +46,7 @@ export const description = updateDisplayOptions({ show: { resource: ['proposal']
 
 /** PUT /proposals/{id}/reject, answered 204. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	const proposalId = readProposalId(this, i);
+	const proposalId = readLocatorId(this, i, PROPOSAL_ID);
 	const { body, qs } = readFields(this, i, fields, 'additionalFields');
 	await client.request({ method: 'PUT', path: `/proposals/${proposalId}/reject`, qs, body, itemIndex: i });
 	return [{ proposalId, status: 'rejected', success: true }];

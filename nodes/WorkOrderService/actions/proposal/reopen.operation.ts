@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { collectionOf, readFields } from '../../helpers/fieldList';
-import type { WorkOrderServiceClient } from '../../transport';
+import { collectionOf, readFields, readLocatorId } from '../../helpers/validation';
+import type { WorkOrderServiceClient } from '../../transport/client';
 
-import { proposalIdProperty, readProposalId, statusChangeFields } from './fields';
+import { proposalIdProperty, PROPOSAL_ID, statusChangeFields } from './fields';
 import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { verb: 'reopened', safeToRepeat: true };
@@ -16,7 +16,7 @@ export const description = updateDisplayOptions({ show: { resource: ['proposal']
 
 /** PUT /proposals/{id}/open, answered 204: the proposal is Open. */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	const proposalId = readProposalId(this, i);
+	const proposalId = readLocatorId(this, i, PROPOSAL_ID);
 	const { body, qs } = readFields(this, i, statusChangeFields, 'additionalFields');
 	await client.request({ method: 'PUT', path: `/proposals/${proposalId}/open`, qs, body, itemIndex: i });
 	return [{ proposalId, status: 'open', success: true }];
