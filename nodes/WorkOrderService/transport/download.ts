@@ -2,7 +2,7 @@ import type { IBinaryData, IDataObject, IExecuteFunctions, IHttpRequestOptions }
 import { NodeApiError, NodeOperationError, fileTypeFromMimeType, sleep } from 'n8n-workflow';
 
 import type { WorkOrderServiceClient } from './client';
-import { apiError as makeApiError } from './errors';
+import { apiError as makeApiError, readHttpFailure, serviceMessage } from './errors';
 import { headerValue as header, parseRetryAfter } from './policy';
 
 /**
@@ -355,27 +355,9 @@ async function errorText(body: Stream | undefined): Promise<string> {
 	return Buffer.concat(chunks).subarray(0, ERROR_TEXT_BYTES).toString('utf8');
 }
 
-/** The server's own words in an error body: ErrorMessage (JSON), <Message> (XML), or a line of text. */
-function serverWords(text: string): string | undefined {
-	const trimmed = text.trim();
-	if (trimmed === '') return undefined;
-	try {
-		const body = JSON.parse(trimmed) as IDataObject;
-		const key = ['ErrorMessage', 'errorMessage', 'Message', 'message', 'error_description', 'Reason', 'error'].find((k) => typeof body[k] === 'string' && body[k] !== '');
-		if (key) return body[key] as string;
-	} catch {
-		// not JSON
-	}
-	const xml = /<Message>([^<]{1,300})<\/Message>/i.exec(trimmed);
-	if (xml) return xml[1].trim();
-	if (trimmed.startsWith('<')) return undefined;
-	const line = trimmed.split(/\r?\n/)[0].trim();
-	return line.length > 200 ? `${line.slice(0, 197)}...` : line;
-}
-
 /** What a refused download means, in words a user can act on. */
 async function refusal(session: Session, url: URL, answer: Answer): Promise<NodeApiError> {
-	const words = serverWords(await errorText(answer.body));
+	const words = serviceMessage(await errorText(answer.body), header(answer.headers, 'content-type'));
 	const status = answer.statusCode;
 	const other = url.origin !== session.apiOrigin;
 	let description = 'Nothing was downloaded. Try again later; if it persists, check the attachment in the service.';
@@ -396,21 +378,18 @@ async function refusal(session: Session, url: URL, answer: Answer): Promise<Node
 /** An error thrown by n8n's request helpers: no answer, or an error status on the renewing path. */
 function failure(session: Session, url: URL, error: unknown): Error {
 	if (error instanceof NodeOperationError) return error;
-	const e = error as { httpCode?: unknown; code?: unknown; cause?: { code?: unknown; response?: { status?: unknown } }; response?: { status?: unknown } };
-	const httpCode = /^\d{3}$/.test(String(e.httpCode ?? '')) ? Number(e.httpCode) : undefined;
-	const status = Number(e.cause?.response?.status ?? e.response?.status ?? httpCode);
-	if (Number.isInteger(status)) {
+	const { status, networkCode } = readHttpFailure(error);
+	if (status !== undefined) {
 		return apiError(session, {
 			message: `The file download from ${place(url)} was answered ${status} after the token was renewed`,
 			description: status === 401 ? 'The service refused the credential for this file. Check the credential (Test) and the user\'s permissions.' : 'Nothing was downloaded. Try again later.',
 			httpCode: String(status),
 		});
 	}
-	const code = [e.cause?.code, e.code, e.httpCode].find((c): c is string => typeof c === 'string' && /^E[A-Z_]+$/.test(c));
 	return apiError(session, {
-		message: `No answer from ${url.origin} for the file download${code ? ` (${code})` : ''}`,
+		message: `No answer from ${url.origin} for the file download${networkCode ? ` (${networkCode})` : ''}`,
 		description: 'Nothing was kept: the server could not be reached, or stopped sending within the Timeout (Request Options). Try again later.',
-		httpCode: code,
+		httpCode: networkCode,
 	});
 }
 

@@ -173,7 +173,7 @@ function htmlText(html: string): string | undefined {
 	return firstLine(decode(html.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, '\n')));
 }
 
-/** The service's own words: a JSON `ErrorMessage`, `Reason`, `error_description` (or similar), a text's first line, an HTML title; at most 300 characters. */
+/** The service's own words: a JSON `ErrorMessage`, `Reason`, `error_description` (or similar), an XML <Message>, a text's first line, an HTML title; at most 300 characters. */
 export function serviceMessage(bodyText: string, contentType = ''): string | undefined {
 	const text = bodyText.trim();
 	if (text === '') return undefined;
@@ -186,6 +186,9 @@ export function serviceMessage(bodyText: string, contentType = ''): string | und
 			// not JSON after all
 		}
 	}
+	// an XML error (a file store's `<Error><Code/><Message/></Error>`) says it in <Message>
+	const xml = /<Message>([^<]{1,300})<\/Message>/i.exec(text)?.[1];
+	if (xml) return firstLine(xml);
 	if (/html/i.test(contentType) || /^<(!doctype|html|head|body|\?xml)/i.test(text) || /<\/[a-z]+>/i.test(text)) return htmlText(text);
 	return firstLine(text);
 }
