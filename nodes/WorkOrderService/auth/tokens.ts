@@ -15,19 +15,13 @@ import { SecretSet } from './secrets';
 
 /**
  * The one login path of the token credentials (password grant, contractor JWT), through n8n's
- * documented credential mechanism:
- * - `preAuthenticator(kind)` is the credential's `preAuthentication`. n8n calls it when the stored
- *   access token (an `expirable` field) is empty, after the service answered 401 to a request
- *   signed with it (then it sends the request once more), and for a credential Test. What it
- *   returns n8n persists, as for any expirable credential.
- * - `bearerAuthentication(kind)` is the credential's `authenticate`: the stored token goes only to
- *   the origin of the API Base URL, and only while it was issued for the credential's current
- *   servers, client, user, child subscriber and secrets (the token identity, a one-way digest).
- *
- * Per identity, in this process (`Entry`): the newest token, the tokens the service refused, the
- * tokens sent lately, the login in flight (one at a time; concurrent callers share it), and when the
- * token endpoint takes requests again. A throttled login is not waited out here: it fails with the
- * wait, the client sends the request again after it, and n8n reads the credential afresh for it.
+ * documented credential mechanism. `preAuthenticator(kind)` is the credential's
+ * `preAuthentication`: n8n calls it when the stored access token (an `expirable` field) is empty,
+ * after a 401 (then it sends the request once more) and for a credential Test, and persists what it
+ * returns. `bearerAuthentication(kind)` is its `authenticate`. Per identity (a digest of the
+ * settings and secrets), in this process: the newest token, the refused ones, the ones sent lately,
+ * the one login in flight, and when the token endpoint takes requests again. A throttled login fails
+ * with the wait; the client sends the request again after it.
  */
 
 export type LoginKind = 'password' | 'contractor';
@@ -35,17 +29,14 @@ export type LoginKind = 'password' | 'contractor';
 export interface LoginConfig {
 	kind: LoginKind;
 	authServerUrl: string;
-	/** API Base URL without /v3 and trailing slashes. */
 	baseUrl: string;
 	clientId: string;
 	clientSecret: string;
 	username: string;
 	password: string;
 	subsidiaryId?: string;
-	/** `Basic BASE64(client_id:client_secret)` */
 	basic: string;
 	tokenUrl: string;
-	/** Which settings and secrets a token belongs to: a SHA-256 digest, never the secrets themselves. */
 	identity: string;
 }
 
@@ -60,7 +51,6 @@ export interface StoredToken {
 	tokenScope: string;
 }
 
-/** A token as the token endpoint issued it. */
 export interface TokenResponse {
 	accessToken: string;
 	refreshToken?: string;
@@ -69,19 +59,16 @@ export interface TokenResponse {
 	scope?: string;
 }
 
-/** One form for the token endpoint, with the words and refusal kind its answer is read with. */
 export interface TokenRequest extends TokenAsked {
 	form: Record<string, string>;
-	/** Basic (client) or Bearer (child-subscriber exchange) */
 	authorization: string;
 }
 
 export type TokenAnswerReading = { kind: 'token'; token: TokenResponse } | { kind: 'throttled'; status: number; retryAfterMs?: number } | { kind: 'error'; error: WorkOrderServiceAuthError };
 export type HttpRequestFn = IHttpRequestHelper['helpers']['httpRequest'];
 
-/** Main API refresh tokens live 30 days (spec, section 8). */
+/** Spec, section 8. */
 export const MAIN_REFRESH_TOKEN_LIFETIME_MS = 30 * 24 * 3600 * 1000;
-/** Each token request waits at most this long for an answer (the README states it). */
 export const TOKEN_REQUEST_TIMEOUT_MS = 30 * 1000;
 /** A token is renewed this much before its stored expiry (at most a tenth of its lifetime). */
 const ACCESS_TOKEN_MARGIN_MS = 30_000;
@@ -104,14 +91,12 @@ export const TEST_HEADER = 'X-Work-Order-Service-Credential-Test';
 const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
 const configError = (message: string) => new WorkOrderServiceAuthError('configuration', message);
 
-/** Validates a configured http(s) URL; returns it without trailing slashes. */
 export function requireUrl(value: unknown, label: string): string {
 	const url = text(value).trim();
 	if (!/^https?:\/\/[^\s/]+/i.test(url)) throw configError(`The credential's ${label} must be an http(s) URL, e.g. https://login.example.com`);
 	return url.replace(/\/+$/, '');
 }
 
-/** The API Base URL as the node uses it: no trailing slash, no /v3 (the node appends it). */
 export function normalizeBaseUrl(value: unknown): string {
 	return requireUrl(value, 'API Base URL').replace(/\/v3$/i, '');
 }
@@ -122,7 +107,7 @@ function requireText(value: unknown, label: string, trim = true): string {
 	return trim ? given.trim() : given;
 }
 
-/** Reads and checks the credential fields a login needs (secrets as typed); computes the token identity. */
+/** The credential fields a login needs, checked (secrets as typed), and the token identity. */
 export function loginConfig(kind: LoginKind, credentials: ICredentialDataDecryptedObject): LoginConfig {
 	const authServerUrl = requireUrl(credentials.authServerUrl, 'Authorization Server URL');
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
@@ -156,14 +141,12 @@ export function loginSecrets(config: LoginConfig): SecretSet {
 	return secrets;
 }
 
-/** The stored token fields of a credential, as text; undefined when it holds no access token. */
 export function storedTokenOf(data: IDataObject | undefined): StoredToken | undefined {
 	if (!data || text(data.accessToken) === '') return undefined;
 	const fields = ['accessToken', 'refreshToken', 'accessTokenExpiresAt', 'accessTokenIssuedAt', 'refreshTokenExpiresAt', 'tokenIdentity', 'tokenScope'];
 	return Object.fromEntries(fields.map((key) => [key, text(data[key])])) as unknown as StoredToken;
 }
 
-/** What a login stores in the credential (hidden fields); n8n persists it. */
 export function storedTokenFields(token: TokenResponse, identity: string, previousRefresh: string | undefined, refreshLifetimeMs: number | undefined, now = Date.now()): StoredToken {
 	const refreshToken = token.refreshToken ?? previousRefresh ?? '';
 	const refreshMs = token.refreshExpiresIn !== undefined ? token.refreshExpiresIn * 1000 : refreshLifetimeMs;
@@ -178,7 +161,6 @@ export function storedTokenFields(token: TokenResponse, identity: string, previo
 	};
 }
 
-/** A stored time (ms since epoch as text); undefined when empty or unreadable. */
 function timeOf(value: string): number | undefined {
 	const n = value === '' ? NaN : Number(value);
 	return Number.isFinite(n) && n > 0 ? n : undefined;
@@ -188,33 +170,24 @@ function timeOf(value: string): number | undefined {
 
 const asked = (purpose: string, grantRefusalKind: TokenAsked['grantRefusalKind']): TokenAsked => ({ purpose, grantRefusalKind });
 
-/** Password grant (spec 4.1): the client as Basic, the user's name and password. */
-export function passwordGrant(config: LoginConfig): TokenRequest {
-	return { form: { grant_type: 'password', username: config.username, password: config.password }, authorization: config.basic, ...asked('password grant', 'invalidUser') };
+/** A login (spec 4.1 password grant, 4.3 contractor JWT: no grant type), the client as Basic. */
+export function loginRequest(config: LoginConfig): TokenRequest {
+	const form = { username: config.username, password: config.password };
+	if (config.kind === 'contractor') return { form, authorization: config.basic, ...asked('JWT login', 'invalidUser') };
+	return { form: { grant_type: 'password', ...form }, authorization: config.basic, ...asked('password grant', 'invalidUser') };
 }
 
-/** Refresh of a password-grant token (spec 4.1); refresh tokens are single-use. */
-export function refreshGrant(config: LoginConfig, refreshToken: string): TokenRequest {
-	return { form: { grant_type: 'refresh_token', refresh_token: refreshToken }, authorization: config.basic, ...asked('token refresh', 'invalidGrant') };
-}
-
-/** Contractor JWT login (POST /jwt/token, spec 4.3): the client as Basic, the user's name and password, no grant type. */
-export function jwtLogin(config: LoginConfig): TokenRequest {
-	return { form: { username: config.username, password: config.password }, authorization: config.basic, ...asked('JWT login', 'invalidUser') };
-}
-
-/** Contractor JWT renewal (spec 4.3): the refresh token, no grant type. */
-export function jwtRenewal(config: LoginConfig, refreshToken: string): TokenRequest {
-	return { form: { refresh_token: refreshToken }, authorization: config.basic, ...asked('JWT renewal', 'invalidGrant') };
+/** A renewal with the refresh token (single-use; the contractor's carries no grant type). */
+export function renewalRequest(config: LoginConfig, refreshToken: string): TokenRequest {
+	const form = { refresh_token: refreshToken };
+	if (config.kind === 'contractor') return { form, authorization: config.basic, ...asked('JWT renewal', 'invalidGrant') };
+	return { form: { grant_type: 'refresh_token', ...form }, authorization: config.basic, ...asked('token refresh', 'invalidGrant') };
 }
 
 /** Child-subscriber exchange (spec 5.8): a universal user's token, as Bearer, for one scoped to the subsidiary. */
 export function childSubscriberExchange(universalAccessToken: string, subsidiaryId: string): TokenRequest {
 	return { form: { subsidiary_id: subsidiaryId }, authorization: `Bearer ${universalAccessToken}`, ...asked(`child subscriber selection (subsidiary ${subsidiaryId})`, 'subsidiary') };
 }
-
-export const loginRequest = (config: LoginConfig) => (config.kind === 'password' ? passwordGrant(config) : jwtLogin(config));
-export const renewalRequest = (config: LoginConfig, refreshToken: string) => (config.kind === 'password' ? refreshGrant(config, refreshToken) : jwtRenewal(config, refreshToken));
 
 /** What an answer means, from its HTTP status and the OAuth `error` code of its body ('' when none). */
 export function classifyTokenAnswer(status: number, errorCode: string): TokenAnswerClass {
@@ -232,7 +205,6 @@ const positive = (value: unknown) => {
 	return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
 };
 
-/** The token in a JSON body; undefined when the body carries no access_token. */
 export function readToken(json: IDataObject | undefined): TokenResponse | undefined {
 	const accessToken = json?.access_token;
 	if (typeof accessToken !== 'string' || accessToken === '') return undefined;
@@ -304,6 +276,11 @@ interface Entry {
 
 const entries = new Map<string, Entry>();
 
+/** Forgets every token this process keeps (what a restart does; tests). */
+export function forgetTokens(): void {
+	entries.clear();
+}
+
 function entryOf(identity: string): Entry {
 	const entry = entries.get(identity) ?? { rejected: new Map(), sent: new Map(), throttledUntil: 0, seen: [] };
 	entries.delete(identity);
@@ -312,7 +289,7 @@ function entryOf(identity: string): Entry {
 	return entry;
 }
 
-/** Keeps the newest MAX_REMEMBERED keys (a Map in insertion order, or a list). */
+/** Keeps the newest MAX_REMEMBERED keys. */
 function remember<T>(list: Map<string, T> | string[], key: string | undefined, value?: T): void {
 	if (!key) return;
 	if (Array.isArray(list)) {
@@ -335,7 +312,6 @@ export function isUsable(token: StoredToken | undefined, config: LoginConfig, no
 	return expiry === undefined || expiry > now + margin;
 }
 
-/** Every token this process has seen for the identity (for redaction). */
 export function knownTokens(config: LoginConfig): string[] {
 	return [...(entries.get(config.identity)?.seen ?? [])];
 }
