@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ownRecord } from '../transport/paging';
+import { ownRecord, isRecord } from './values';
 import type { ApiResponse } from '../transport/client';
-import { isRecord } from './values';
 
 /**
  * The item of a write whose answer the reference leaves open (201 with maybe an ID, maybe

@@ -4,19 +4,13 @@ import { backoffMs, headerValue, isThrottle, parseRetryAfter, type Attempt, type
 import { ServiceWindow, type Model } from './window';
 
 /**
- * One request budget per application (API Base URL + client id) in each n8n process; every
- * execution, trigger poll and dropdown that uses the application joins it as a `Lane`.
- * - Fair queue: round-robin across lanes, resends first within a lane, at most a lane's
- *   Concurrency in flight; Requests Per Minute spaces starts evenly.
- * - Throttling episodes: from the first throttled answer until a request sent after it is
- *   accepted. Without a known reopening every request pauses and one probe at a time goes out
- *   (backing off); that pause counts against each waiter's Max Wait. A throttled answer counts
- *   against Max Retries only when it was the only one of its episode.
- * - The service's window, learned: after a throttled burst, no more starts per window than the
- *   service took; narrowed by single early requests, raised by one after quiet stretches, lowered
- *   when the service throttles although the budget kept to it. Forgotten when the budget falls idle.
- * - Timers: only a waiting call sleeps (`waitFor`), and its sleep ends when it leaves. When nobody
- *   waits, nothing is scheduled.
+ * One request budget per application (API Base URL + client id) in each n8n process; each
+ * execution, trigger poll and dropdown joins it as a `Lane` (round-robin, resends first, at most its
+ * Concurrency in flight, Requests Per Minute spaced evenly). A throttling episode lasts from the
+ * first throttled answer until a request sent after it is accepted; without a known reopening every
+ * request pauses (charged to Max Wait) and one probe at a time goes out. After a throttled burst the
+ * service's window is learned (window.ts). Only a waiting call sleeps (`waitFor`): when nobody
+ * waits, nothing is scheduled.
  */
 
 export const FORGET_AFTER_IDLE_MS = 5 * 60_000;
@@ -24,7 +18,7 @@ export const FORGET_AFTER_IDLE_MS = 5 * 60_000;
 const HISTORY_MAX = 2000;
 const HISTORY_MS = 10 * 60_000;
 
-/** A request the service accepted: sent at `s`, answered at `a` (it saw it in between). */
+/** A request the service accepted: sent at `s`, answered at `a`. */
 export interface Sent {
 	s: number;
 	a: number;
@@ -57,11 +51,9 @@ export interface Waiter {
 	pauseAt: number;
 	started?: boolean;
 	error?: Error;
-	/** Wakes the waiting call (set while it waits without a timer). */
 	wake?: () => void;
 }
 
-/** The request waited (or would wait) longer than its Max Wait for the service to accept again. */
 export class MaxWaitExceeded extends Error {
 	constructor(
 		readonly waitedMs: number,
@@ -77,7 +69,6 @@ export async function pause(ms: number, signal: AbortSignal): Promise<void> {
 	await withAbort(Math.max(0, ms), signal).catch(() => undefined);
 }
 
-/** One execution's (or poll's, or dropdown's) part of a budget: its Concurrency, its queue (resends first), its pacing. */
 export class Lane {
 	inFlight = 0;
 	queue: Waiter[] = [];
@@ -102,7 +93,6 @@ export class Lane {
 		await this.budget.waitFor(waiter);
 	}
 
-	/** The answer (or failure) of a request this lane started. */
 	release(request: Request, attempt: Attempt): void {
 		this.budget.release(request, attempt, this);
 	}
@@ -131,7 +121,6 @@ export class Budget {
 	private lastBusyAt = Date.now();
 	/** Accepted requests by send time (what the window is learned from and held by). */
 	private accepted: Sent[] = [];
-	/** The service's window, learned after the first throttled answer (window.ts). */
 	private window?: ServiceWindow;
 	/** When the next start is due (undefined: on an answer), and the waiting call that sleeps until then. */
 	private dueAt?: number;
@@ -141,12 +130,10 @@ export class Budget {
 		this.limit = Math.max(1, Math.floor(concurrency));
 	}
 
-	/** A lane for one execution (or poll, or dropdown). */
 	lane(concurrency: number, requestsPerMinute: number): Lane {
 		return new Lane(this, Math.max(1, Math.floor(concurrency)), requestsPerMinute > 0 ? 60_000 / requestsPerMinute : 0);
 	}
 
-	/** The service's window as learned (undefined: not known). */
 	get model(): Model | undefined {
 		return this.window?.model;
 	}
@@ -294,7 +281,6 @@ export class Budget {
 		return Math.max(1, Math.floor(Math.min(limit, concurrency.reduce((a, b) => a + b, 0))));
 	}
 
-	/** Round-robin over lanes with a waiter and room under their Concurrency. */
 	private nextWaiter(): Waiter | undefined {
 		const n = this.lanes.length;
 		for (let k = 0; k < n; k++) {
@@ -316,7 +302,7 @@ export class Budget {
 		return false;
 	}
 
-	/** Everything learned is forgotten (the service may have changed while the budget was idle). */
+	/** The service may have changed while the budget was idle. */
 	private forget(concurrency: number): void {
 		if (this.pauseSince !== undefined) this.pauseClosedMs += Date.now() - this.pauseSince;
 		this.limit = concurrency;

@@ -14,29 +14,25 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { SecretSet, credentialSecrets } from '../auth/secrets';
 import { knownTokens, loginConfig, normalizeBaseUrl, type LoginConfig } from '../auth/tokens';
 import { MaxWaitExceeded, budgetFor, type Lane } from './budget';
-import { ERRORS_KEEP_RESPONSE, apiError, failureText, keptError, readHttpFailure, redirectText, routeOf, throttledTooLongText, type ErrorText } from './errors';
+import { ERRORS_KEEP_RESPONSE, apiError, failureText, keptError, readHttpFailure, redirectText, routeOf, throttledTooLongText } from './errors';
 import { parseBody } from './losslessJson';
 import { buildMultipart, type MultipartPart } from './multipart';
 import { READ_METHODS, bodyToText, isThrottle, maxWaitReason, next, originOf, type Attempt, type Request } from './policy';
 
 /**
- * The only code of the node that speaks HTTP to the API. One client per execution (router, trigger
- * poll, dropdown loader) holds the credential type, the API Base URL, the Request Options and the
- * execution's lane in its application's budget (budget.ts).
- *
- * One request (`send`): prepare the call once (policy.ts `Request`), then loop: wait for a start in
- * the budget, make one attempt through n8n's `httpRequestWithAuthentication` (the credential signs
- * it; n8n logs in through its `preAuthentication` when the token is empty and once more after a
- * 401, auth/tokens.ts), tell the budget what came back, and do what the policy says (done, again,
- * fail). Errors are worded in errors.ts and redacted here. What became of each item's requests
- * (recorded, maybe, answered, not sent) is kept for the router's batch report.
+ * The only code of the node that speaks HTTP to the API; one client per execution, trigger poll or
+ * dropdown. `send`: wait for a start in the application's budget (budget.ts), one attempt through
+ * n8n's `httpRequestWithAuthentication` (the credential signs it and logs in through its
+ * `preAuthentication`, auth/tokens.ts), tell the budget, do what the policy says (policy.ts).
  */
 
 export type AuthenticationMethod = 'password' | 'oAuth2' | 'contractor';
 
+// a named constant: the lint takes a value keyed `oAuth2` for a secret
+const CODE_GRANT_CREDENTIAL = 'workOrderServiceOAuth2Api';
 export const CREDENTIAL_TYPES: Record<AuthenticationMethod, string> = {
 	password: 'workOrderServiceApi',
-	oAuth2: 'workOrderServiceOAuth2Api',
+	oAuth2: CODE_GRANT_CREDENTIAL,
 	contractor: 'workOrderServiceContractorApi',
 };
 
@@ -44,13 +40,12 @@ export type ClientContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFun
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
-	/** Path below {base_url}/v3, starting with '/'. Every user value in it is already encoded. */
+	/** Below {base_url}/v3, starting with '/', user values already encoded. */
 	path: string;
 	qs?: IDataObject;
 	/** JSON body; serialized here so that an empty object is still sent. */
 	body?: unknown;
 	multipart?: MultipartPart[];
-	/** Item the request is made for (error context). */
 	itemIndex?: number;
 }
 
@@ -61,7 +56,7 @@ export interface ApiResponse {
 	body: unknown;
 }
 
-/** The node's Request Options (descriptions/requestOptions.ts), as the client uses them. */
+/** The node's Request Options (descriptions/requestOptions.ts). */
 export interface RequestSettings {
 	maxRetries: number;
 	maxWaitMs: number;
@@ -97,7 +92,6 @@ export type ItemOutcome = 'recorded' | 'maybe' | 'answered' | 'notSent';
 const OUTCOME_RANK: Record<ItemOutcome, number> = { recorded: 3, maybe: 2, answered: 1, notSent: 0 };
 const errorOutcomes = new WeakMap<object, ItemOutcome>();
 
-/** The outcome of the request that raised this error, when the client raised it. */
 export function outcomeOfError(error: unknown): ItemOutcome | undefined {
 	return error !== null && typeof error === 'object' ? errorOutcomes.get(error) : undefined;
 }
@@ -121,7 +115,7 @@ export class WorkOrderServiceClient {
 		this.credentialType = CREDENTIAL_TYPES[authentication];
 	}
 
-	/** The client for a node context: its Authentication and Request Options (read once; they cannot vary per item). */
+	/** Authentication and Request Options are read once: they cannot vary per item. */
 	static forNode(ctx: ClientContext, concurrency?: number): WorkOrderServiceClient {
 		let raw: IDataObject | undefined;
 		try {
@@ -137,7 +131,6 @@ export class WorkOrderServiceClient {
 		return (this.added ??= new SecretSet());
 	}
 
-	/** What became of the requests made for item `i` (undefined: none was made). */
 	itemOutcome(i: number): ItemOutcome | undefined {
 		return this.outcomes.get(i);
 	}
@@ -169,12 +162,10 @@ export class WorkOrderServiceClient {
 		return await pending;
 	}
 
-	/** Sends one request and returns the parsed body (undefined when there is none). */
 	async request(request: ApiRequest): Promise<unknown> {
 		return (await this.send(request)).body;
 	}
 
-	/** Sends one request, follows the policy, and returns status, headers and parsed body. */
 	async send(request: ApiRequest): Promise<ApiResponse> {
 		let resolved: Resolved;
 		try {
@@ -199,7 +190,6 @@ export class WorkOrderServiceClient {
 		}
 	}
 
-	/** The call as it goes out (URL, query, headers, body serialized once) and its state. */
 	private async prepare(resolved: Resolved, request: ApiRequest): Promise<Request> {
 		const headers: IDataObject = { Accept: 'application/json' };
 		let body: Buffer | string | undefined;
@@ -227,11 +217,7 @@ export class WorkOrderServiceClient {
 		};
 	}
 
-	/**
-	 * One attempt through n8n's `httpRequestWithAuthentication`, as any node sends: the credential
-	 * signs it (and logs in first when needed). Never throws: an error status, a failure without an
-	 * answer or a failed login comes back as what it is.
-	 */
+	/** Never throws: an error status, a failure without an answer or a failed login comes back as what it is. */
 	private async attempt(state: Request): Promise<Attempt> {
 		const options: IHttpRequestOptions = {
 			method: state.method as IHttpRequestMethods,
@@ -273,7 +259,7 @@ export class WorkOrderServiceClient {
 		const route = routeOf(request.method, request.path);
 		const info = { attempts: state.attempts, waitedMs, gaveUp: state.gaveUp };
 		if (state.redirectRefused !== undefined) {
-			const error = this.error(request, redirectText(route, state.last?.status ?? 0, state.redirectRefused, info), await this.redactor());
+			const error = apiError(this.ctx.getNode(), redirectText(route, state.last?.status ?? 0, state.redirectRefused, info), request.itemIndex, await this.redactor());
 			this.noteOutcome(request.itemIndex, 'answered', error);
 			return error;
 		}
@@ -290,12 +276,11 @@ export class WorkOrderServiceClient {
 		state.gaveUp = `the service kept throttling: ${maxWaitReason(error.nextWaitMs, this.settings.maxWaitMs)}`;
 		if (state.last) return await this.failed(request, state, error.waitedMs);
 		// never sent: the application's requests were paused for longer than this request's Max Wait
-		const built = this.error(request, throttledTooLongText(routeOf(request.method, request.path), state.gaveUp, this.settings), await this.redactor());
+		const built = apiError(this.ctx.getNode(), throttledTooLongText(routeOf(request.method, request.path), state.gaveUp, this.settings), request.itemIndex, await this.redactor());
 		this.noteOutcome(request.itemIndex, 'notSent', built);
 		return built;
 	}
 
-	/** The credential could not be read or is set up wrongly: nothing was sent. */
 	private async settingsError(request: ApiRequest, error: unknown): Promise<Error> {
 		const failure = readHttpFailure(error);
 		if (failure.login) return await this.failureError(request, failure, error, { attempts: 1, waitedMs: 0 });
@@ -308,11 +293,7 @@ export class WorkOrderServiceClient {
 		const notHttp = !failure.login && failure.status === undefined && failure.networkCode === undefined;
 		if (notHttp && (original instanceof NodeApiError || original instanceof NodeOperationError)) return keptError(this.ctx.getNode(), original, redact, request.itemIndex);
 		const throttled = isThrottle(failure.status, failure.headers, failure.bodyText);
-		return this.error(request, failureText(routeOf(request.method, request.path), failure, info, this.settings, throttled), redact);
-	}
-
-	private error(request: ApiRequest, text: ErrorText, redact: (text: string) => string): NodeApiError {
-		return apiError(this.ctx.getNode(), text, request.itemIndex, redact);
+		return apiError(this.ctx.getNode(), failureText(routeOf(request.method, request.path), failure, info, this.settings, throttled), request.itemIndex, redact);
 	}
 
 	/** Removes every secret known now: the credential's (as read, and as stored now), every token seen in this process for it, and those added. */
@@ -336,7 +317,6 @@ export function nodeParameter(ctx: ClientContext, name: string, fallback: unknow
 	return (ctx as ILoadOptionsFunctions).getNodeParameter(name, fallback);
 }
 
-/** The authentication the node is set to. */
 export function readAuthentication(ctx: ClientContext): AuthenticationMethod {
 	const value = nodeParameter(ctx, 'authentication', 'password');
 	if (value === 'password' || value === 'oAuth2' || value === 'contractor') return value;

@@ -1,18 +1,18 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, fileTypeFromMimeType, sleep } from 'n8n-workflow';
 
+import { credentialSecrets } from '../auth/secrets';
+import { normalizeBaseUrl } from '../auth/tokens';
 import type { WorkOrderServiceClient } from './client';
 import { apiError as makeApiError, readHttpFailure, serviceMessage } from './errors';
-import { headerValue as header, parseRetryAfter } from './policy';
+import { headerValue as header, isThrottle, parseRetryAfter } from './policy';
 
 /**
  * Downloading an attachment's file from its `Uri` (service reference, section 5) into n8n's binary
- * data, streamed: with a binary data store (n8n 2.x's default filesystem mode; database, S3) the
- * answer's stream goes to `prepareBinaryData` and on to the store (to disk as it arrives in
- * filesystem mode; the database and S3 stores gather it first, n8n's own way). In n8n's in-memory mode (`default`, n8n 1.x's default) the item holds the file as base64,
- * and `prepareBinaryData` would first collect the whole stream, join it and encode it (3.4 times the
- * file at once); there the base64 is built chunk by chunk instead (1.4 times: the item's own copy
- * and one chunk), in the `IBinaryData` form n8n gives an in-memory file. Rules:
+ * data, streamed: with a binary data store (filesystem, database, S3) the answer's stream goes to
+ * `prepareBinaryData`. In n8n's in-memory mode the item holds the file as base64, and
+ * `prepareBinaryData` would join and encode the whole stream at once (3.4 times the file); there
+ * the base64 is built chunk by chunk (1.4 times). Rules:
  * - The access token goes only to the origin of the credential's API Base URL: such an address is
  *   fetched through the credential (`httpRequestWithAuthentication`), any other with a plain
  *   request, without `Authorization`. A 401 from the API origin renews the token once, along n8n's
@@ -57,7 +57,6 @@ export interface Downloaded {
 	binary?: IBinaryData;
 }
 
-/** One download: what every step needs. */
 interface Session {
 	ctx: IExecuteFunctions;
 	client: WorkOrderServiceClient;
@@ -68,7 +67,6 @@ interface Session {
 const MAX_REDIRECTS = 5;
 const ERROR_TEXT_BYTES = 4096;
 
-/** Downloads the file at `request.uri` (see the rules above). */
 export async function downloadFile(ctx: IExecuteFunctions, client: WorkOrderServiceClient, request: DownloadRequest): Promise<Downloaded> {
 	const apiBase = await apiBaseUrl(ctx, client);
 	const session: Session = { ctx, client, apiOrigin: new URL(apiBase).origin, itemIndex: request.itemIndex };
@@ -88,18 +86,15 @@ export async function downloadFile(ctx: IExecuteFunctions, client: WorkOrderServ
 
 /** The credential's API Base URL; its secrets join the ones every error text is cleaned of. */
 async function apiBaseUrl(ctx: IExecuteFunctions, client: WorkOrderServiceClient): Promise<string> {
-	const credentials = (await ctx.getCredentials(client.credentialType)) as IDataObject;
-	const oauth = (credentials.oauthTokenData ?? {}) as IDataObject;
-	for (const secret of [credentials.clientSecret, credentials.password, credentials.accessToken, credentials.refreshToken, oauth.access_token, oauth.refresh_token]) {
-		client.secrets.add(secret);
-	}
-	const base = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
-	if (!/^https?:\/\/[^/]/i.test(base)) {
+	const credentials = await ctx.getCredentials(client.credentialType);
+	credentialSecrets(credentials, client.secrets);
+	try {
+		return normalizeBaseUrl(credentials.baseUrl);
+	} catch {
 		throw new NodeOperationError(ctx.getNode(), "The credential's API Base URL must be an http(s) URL", {
 			description: 'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
 		});
 	}
-	return base;
 }
 
 /** The address to fetch: an absolute http(s) URL, or one relative to {API Base URL}/v3/. */
@@ -118,7 +113,7 @@ function resolveUri(session: Session, uri: string, apiBase: string): URL {
 	});
 }
 
-/** The address as error texts show it: origin and path, never the query. */
+/** Never the query (signatures live there). */
 function place(url: URL): string {
 	return `${url.origin}${url.pathname}`;
 }
@@ -138,19 +133,12 @@ async function fetchOnce(session: Session, url: URL): Promise<Answer> {
 			// Without ignoreHttpStatusErrors n8n renews the token on the 401 and sends it again.
 			return await send(session, url, true, false);
 		}
-		const waitMs = own ? throttleWait(answer) : undefined;
+		const waitMs = own && isThrottle(answer.statusCode, answer.headers, '') ? (parseRetryAfter(header(answer.headers, 'retry-after')) ?? 1000) : undefined;
 		if (waitMs === undefined || attempt >= maxRetries || waitedMs + waitMs > maxWaitMs) return answer;
 		discard(answer.body);
 		await sleep(waitMs);
 		waitedMs += waitMs;
 	}
-}
-
-/** Retry-After of a 429 (or of a 503 that has one), in ms; undefined for any other answer. */
-function throttleWait(answer: Answer): number | undefined {
-	const value = header(answer.headers, 'retry-after');
-	if (answer.statusCode !== 429 && !(answer.statusCode === 503 && value !== undefined)) return undefined;
-	return parseRetryAfter(value) ?? 1000;
 }
 
 async function send(session: Session, url: URL, own: boolean, keepStatus: boolean): Promise<Answer> {

@@ -4,20 +4,16 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { bodyToText, headerValue } from './policy';
 
 /**
- * Every error of the package's HTTP code, built here: reading a failure from what n8n throws
- * (its documented error fields and error codes, never private fields), the service's own words, and
- * the words the user sees for API calls and token logins. Pure functions: no I/O. Secrets are
- * removed by the caller's `redact` (auth/secrets.ts) before a text becomes an error.
+ * Every error of the package's HTTP code: a failure read from what n8n throws (documented error
+ * fields and codes, never private fields), the service's own words, and the words the user sees.
+ * Pure functions; the caller's `redact` (auth/secrets.ts) removes secrets.
  */
 
 export type AuthErrorKind = 'configuration' | 'invalidClient' | 'invalidUser' | 'invalidGrant' | 'subsidiary' | 'throttled' | 'unreachable' | 'redirected' | 'badResponse';
 
 const AUTH_ERROR_BRAND = Symbol.for('n8n-nodes-work-order-service.authError');
 
-/**
- * Raised by a token login; its message is safe to show. n8n may wrap it (as `cause`);
- * `isWorkOrderServiceAuthError` finds it by a brand that survives module duplication.
- */
+/** Raised by a token login; its message is safe to show. The brand survives module duplication. */
 export class WorkOrderServiceAuthError extends Error {
 	constructor(
 		readonly kind: AuthErrorKind,
@@ -36,14 +32,11 @@ export function isWorkOrderServiceAuthError(value: unknown): value is WorkOrderS
 	return value instanceof WorkOrderServiceAuthError || (typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[AUTH_ERROR_BRAND] === true);
 }
 
-/** A failure as read from what n8n threw. */
 export interface HttpFailure {
 	status?: number;
 	headers: Record<string, unknown>;
 	bodyText: string;
-	/** Network error code (ECONNRESET, ETIMEDOUT, ...) when no answer came. */
 	networkCode?: string;
-	/** A token login failed (its message is safe to show). */
 	login?: WorkOrderServiceAuthError;
 	/** Any other message n8n produced (e.g. an OAuth2 credential that must be reconnected). */
 	otherMessage?: string;
@@ -71,7 +64,6 @@ const NETWORK_CODE = /^E[A-Z_]+$|^UND_ERR_(SOCKET|CONNECT_TIMEOUT)$|^ERR_(BAD_RE
 /** Codes a message may name (n8n 1.x keeps only the messages). */
 const NAMED_CODE = /\b(ECONN(?:RESET|REFUSED|ABORTED)|ETIMEDOUT|ESOCKETTIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b/;
 
-/** Is this code one of a failure before any byte of the request was sent? */
 export function isNotSentCode(code: string | undefined): boolean {
 	return code !== undefined && (NOT_SENT_CODES.has(code) || TLS_CODE.test(code));
 }
@@ -88,7 +80,7 @@ export function requestFlushed(error: unknown): boolean | undefined {
 	return request.reusedSocket === true || request.writableFinished;
 }
 
-/** Walks an error and its causes for the answer, the network code or a login failure; then whether nothing was sent. */
+/** Walks an error and its causes for the answer, the network code or a login failure. */
 export function readHttpFailure(error: unknown): HttpFailure {
 	const failure: HttpFailure = { headers: {}, bodyText: '' };
 	const seen = new Set<unknown>();
@@ -130,7 +122,6 @@ function readN8n1Error(obj: Record<string, unknown> | undefined, failure: HttpFa
 	if (failure.networkCode === undefined && failure.status === undefined && typeof obj.message === 'string') failure.otherMessage = obj.message;
 }
 
-/** A network failure named or described in a message (n8n 1.x keeps only the messages). */
 function networkCodeIn(message: string): string | undefined {
 	const named = NAMED_CODE.exec(message)?.[1];
 	if (named) return named;
@@ -193,7 +184,6 @@ export function serviceMessage(bodyText: string, contentType = ''): string | und
 	return firstLine(text);
 }
 
-/** The service's numeric error code, when the body carries one. */
 export function serviceErrorCode(bodyText: string): number | undefined {
 	try {
 		const code = asObject(JSON.parse(bodyText))?.ErrorCode;
@@ -210,14 +200,12 @@ const STATUS_TEXT: Record<number, string> = {
 	415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
-/** The words of an error: its message, what n8n shows below it, and the HTTP status. */
 export interface ErrorText {
 	message: string;
 	description: string;
 	httpCode?: string;
 }
 
-/** How a request went, and the Request Options the texts name. */
 export interface AttemptInfo {
 	attempts: number;
 	waitedMs: number;
@@ -229,7 +217,6 @@ export interface TextSettings {
 	timeoutMs: number;
 }
 
-/** What to check, by status. */
 export function hintForStatus(status: number, method: string, serviceWords?: string): string {
 	if (status === 400 || status === 422) return 'Check the values sent for this item against the service rules shown above.';
 	if (status === 401) return 'The service rejected the request even after a fresh login. The user may lack the security permission for this operation, or the credential belongs to another environment.';
@@ -245,7 +232,6 @@ export function hintForStatus(status: number, method: string, serviceWords?: str
 	return status >= 500 ? 'The service failed. Try again later; if it persists, contact the service provider.' : 'Check the request parameters.';
 }
 
-/** "GET /workorders/1": the method and the path without its query. */
 export function routeOf(method: string, path: string): string {
 	return `${method.toUpperCase()} ${path.split('?')[0]}`;
 }
@@ -256,7 +242,6 @@ export function retryNote(info: AttemptInfo): string {
 	return info.gaveUp ? ` Gave up: ${info.gaveUp}.` : '';
 }
 
-/** What to change when throttled requests gave up: the option that bounded them. */
 export function throttleHint(gaveUp: string | undefined, settings: TextSettings): string {
 	if (gaveUp?.includes('Max Retries')) {
 		return `The service throttled this request again and again while it accepted others. Raise "Max Retries" (now ${settings.maxRetries}) in the node's Request Options, or lower "Concurrency".`;
@@ -268,7 +253,6 @@ const MAYBE_RECORDED = 'may or may not have been recorded by the service';
 const NOT_AGAIN = 'was not sent again automatically, to avoid a duplicate. Check the work order before running this item again.';
 const timeoutWords = (settings: TextSettings) => `the Timeout of ${Math.round(settings.timeoutMs / 1000)} s`;
 
-/** The service answered with an error status. `throttled`: a 429 or a throttling 503. */
 function answeredText(route: string, failure: HttpFailure, info: AttemptInfo, settings: TextSettings, throttled: boolean): ErrorText {
 	const status = failure.status as number;
 	const method = route.split(' ')[0];
@@ -310,7 +294,6 @@ function noAnswerText(route: string, failure: HttpFailure, info: AttemptInfo, se
 	return { message, description: description + retryNote(info) };
 }
 
-/** The words for a request that failed for good (a login failure, an answer, nothing sent, no answer). */
 export function failureText(route: string, failure: HttpFailure, info: AttemptInfo, settings: TextSettings, throttled: boolean): ErrorText {
 	if (failure.login) {
 		return { message: `Login to the Work Order Service failed: ${failure.login.message}`, description: 'The request was not sent. Fix the credential, then run the workflow again.' };
@@ -319,7 +302,6 @@ export function failureText(route: string, failure: HttpFailure, info: AttemptIn
 	return failure.notSent ? notSentText(route, failure, info, settings) : noAnswerText(route, failure, info, settings);
 }
 
-/** A redirect the client did not follow. */
 export function redirectText(route: string, status: number, reason: string, info: AttemptInfo): ErrorText {
 	return {
 		message: `The Work Order Service answered ${route} with ${reason}`,
@@ -336,7 +318,6 @@ export function throttledTooLongText(route: string, gaveUp: string, settings: Te
 	};
 }
 
-/** The error n8n shows for these words, secrets removed, for the request's item. */
 export function apiError(node: INode, text: ErrorText, itemIndex: number | undefined, redact: (text: string) => string): NodeApiError {
 	const message = redact(text.message);
 	const description = redact(text.description);
@@ -357,7 +338,6 @@ export function keptError(node: INode, original: NodeApiError | NodeOperationErr
 
 /* ---------------------------------------------------------------- token logins */
 
-/** What a refused token request was (`purpose`: "password grant", "token refresh", ...) and what its refusal means. */
 export interface TokenAsked {
 	purpose: string;
 	grantRefusalKind: 'invalidUser' | 'invalidGrant' | 'subsidiary';
@@ -399,7 +379,6 @@ export function refusalError(answerClass: TokenAnswerClass, answer: { status: nu
 	return make('badResponse', `The authorization server failed the ${asked.purpose} with HTTP ${status}${because}.`);
 }
 
-/** How a request failure reads in a message: its error code, "timed out", or "network error". */
 export function describeNetworkError(error: unknown): string {
 	const err = error as { code?: unknown; cause?: { code?: unknown }; message?: unknown } | undefined;
 	const code = err?.code ?? err?.cause?.code;
@@ -407,7 +386,6 @@ export function describeNetworkError(error: unknown): string {
 	return typeof err?.message === 'string' && /timeout|timed out/i.test(err.message) ? 'timed out' : 'network error';
 }
 
-/** The error for a token request that got no answer at all. */
 export function unreachableError(origin: string, networkError: unknown, timeoutMs: number, asked: TokenAsked, redact: (text: string) => string): WorkOrderServiceAuthError {
 	const why = `${describeNetworkError(networkError)}; each token request waits at most ${Math.round(timeoutMs / 1000)} s`;
 	return new WorkOrderServiceAuthError('unreachable', redact(`Could not reach the authorization server at ${origin} (${why}) during the ${asked.purpose}. Check the Authorization Server URL and the network.`));

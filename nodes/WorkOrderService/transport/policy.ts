@@ -4,10 +4,9 @@ import type { Episode } from './budget';
 import type { HttpFailure } from './errors';
 
 /**
- * The state model of one request, and what happens after each attempt. Two records: `Request`
- * (the call and its state across attempts) and `Attempt` (what one attempt brought back). `next`
- * is the policy: it reads both, updates the request, and says what the client does now. Pure: no
- * I/O, no timer (test/unit/transport-policy.test.js).
+ * The state model of one request: `Request` (the call and its state across attempts) and `Attempt`
+ * (what one attempt brought back). `next`, the policy, reads both, updates the request and says
+ * what the client does now. Pure: no I/O, no timer.
  *
  * | attempt                                        | next     | sent again                  | wait                         | counts against Max Retries |
  * | ---------------------------------------------- | -------- | --------------------------- | ---------------------------- | -------------------------- |
@@ -32,41 +31,32 @@ export interface Request {
 	qs?: IDataObject;
 	headers: IDataObject;
 	body?: Buffer | string;
-	/** The origin of the API Base URL: the only one redirects may lead to. */
 	apiOrigin: string;
 	maxRetries: number;
 	maxWaitMs: number;
 	/** n8n throws error statuses (always on n8n 2.x; on n8n 1.x only for the resend after a 401). */
 	strict: boolean;
 	attempts: number;
-	/** Retries after failures other than throttling. */
 	retries: number;
 	redirects: number;
 	loginWaits: number;
-	/** Time waited: pauses, backoff sleeps, throttled logins. */
 	waitedMs: number;
-	/** The client sleeps this long before the next attempt (set by `next`). */
 	sleepMs: number;
 	/** The throttling episodes it was throttled in, and its start in the budget (budget.ts). */
 	episodes: Set<Episode>;
 	start?: { at: number; probe: boolean; from?: { s: number; a: number } };
-	/** The next start goes first in its lane. */
 	resend: boolean;
-	/** The service answered once (any status). */
 	answered: boolean;
 	/** A 5xx, or no answer after the request was written: a write may have been processed. */
 	maybeProcessed: boolean;
-	/** The failure to report, and why the request gave up. */
 	last?: Attempt;
 	gaveUp?: string;
 	redirectRefused?: string;
 }
 
-/** What one attempt brought back: the service's answer (`status`), or a failure without one. */
 export interface Attempt {
 	status?: number;
 	headers: Record<string, unknown>;
-	/** The body as n8n's request layer handed it over. */
 	body?: unknown;
 	/** The body as text (error answers only). */
 	bodyText: string;
@@ -86,7 +76,6 @@ export const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const MAX_REDIRECTS = 5;
 export const MAX_LOGIN_WAITS = 8;
 
-/** A header's first value, whatever the case of its name. */
 export function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
 	const lower = name.toLowerCase();
 	for (const [key, value] of Object.entries(headers ?? {})) {
@@ -105,7 +94,6 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** The origin (scheme://host:port) of an absolute http(s) URL, lower-cased. */
 export function originOf(url: string): string | undefined {
 	try {
 		const parsed = new URL(url);
@@ -152,13 +140,12 @@ export function maxWaitReason(nextMs: number, maxWaitMs: number): string {
 
 type Step = 'done' | 'again' | 'fail';
 
-/** Gives up with this reason. */
 function fail(request: Request, gaveUp?: string): Step {
 	request.gaveUp = gaveUp;
 	return 'fail';
 }
 
-/** Sent again after `waitMs`: slept by the client (`sleep`) or waited in the budget. */
+/** Sent again after `waitMs`: slept by the client or waited in the budget. */
 function again(request: Request, waitMs: number, sleep: boolean): Step {
 	request.waitedMs += waitMs;
 	request.sleepMs = sleep ? waitMs : 0;

@@ -1,12 +1,10 @@
 import type { Episode, Sent } from './budget';
 
 /**
- * The service's window as the budget (budget.ts) learns it after throttling: how many requests the
- * service takes per how long, from the requests it accepted before it throttled and when it
- * accepted again. Narrowed by single early requests, raised by one per window after quiet
- * stretches, lowered when the service throttles although the budget kept to it. Bookkeeping on
- * timestamps only: no timer, no I/O. Made on the budget's first throttled answer; an application
- * that is never throttled never uses it.
+ * The service's window as the budget (budget.ts) learns it after throttling: how many requests per
+ * how long, from the requests accepted before the throttling and when it accepted again. Narrowed
+ * by single early requests, raised by one per window after quiet stretches, lowered when the
+ * service throttles although the budget kept to it. Timestamps only: no timer, no I/O.
  */
 
 /** Saturated windows without throttling before one more request per window is tried (doubles on failure). */
@@ -57,7 +55,6 @@ export class ServiceWindow {
 	/** `accepted`: the budget's accepted requests by send time (it keeps them up to date in place). */
 	constructor(private readonly accepted: Sent[]) {}
 
-	/** A throttling episode began: the quiet windows start over. */
 	throttled(): void {
 		this.cleanWindows = 0;
 	}
@@ -150,7 +147,7 @@ export class ServiceWindow {
 		if (upper > model.lowMs) model.windowMs = Math.min(model.windowMs, upper);
 	}
 
-	/** The window held requests back: count it, and now and then try one more per window. */
+	/** The window held requests back: now and then try one more per window. */
 	noteSaturated(now: number, inEpisode: boolean): void {
 		const model = this.model;
 		if (!model || inEpisode || model.bisecting || now - this.saturatedAt < model.windowMs) return;

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
 import { readWorkOrderId } from '../../helpers/params';
-import { asRecord } from '../../transport/paging';
+import { asRecord } from '../../helpers/values';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { MultipartPart } from '../../transport/multipart';
 import type { OperationMeta } from '../operation';

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { idField, workOrderIdField } from '../../helpers/fields';
 import { optionalPositiveInteger, positiveInteger, readFields, type FieldSpec } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
-import { asRecord } from '../../transport/paging';
+import { asRecord } from '../../helpers/values';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { MultipartPart } from '../../transport/multipart';
 

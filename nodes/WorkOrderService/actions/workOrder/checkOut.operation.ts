@@ -5,7 +5,7 @@ import { workOrderIdField } from '../../helpers/fields';
 import { collectionOf, invalid, optionalInt64Id, optionalPositiveInteger, readFields, textUpTo, type FieldSpec } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
 import { withOffsets } from '../../helpers/sendValues';
-import { asRecord } from '../../transport/paging';
+import { asRecord } from '../../helpers/values';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
 import {

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { collectionOf, fieldOf, invalid, positiveInteger, readFields, requiredText } from '../../helpers/validation';
 import { returnedId, writeAnswer } from '../../helpers/writeAnswer';
-import { ownRecord } from '../../transport/paging';
+import { ownRecord } from '../../helpers/values';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { additionalFields, dispatchFields, requiredFields } from './createFields';

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { workOrderIdField } from '../../helpers/fields';
 import { readWorkOrderId } from '../../helpers/params';
 import { simplifyProperty, simplifyWorkOrders } from '../../helpers/simplify';
-import { asRecord } from '../../transport/paging';
+import { asRecord } from '../../helpers/values';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 

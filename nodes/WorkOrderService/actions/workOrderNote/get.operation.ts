@@ -5,7 +5,8 @@ import { noteIdField, workOrderIdField } from '../../helpers/fields';
 import { int64Id, readParameter } from '../../helpers/validation';
 import { noteOut } from '../../helpers/noteIds';
 import { readWorkOrderId } from '../../helpers/params';
-import { toRecords, withoutODataAnnotations } from '../../transport/paging';
+import { toRecords } from '../../transport/paging';
+import { withoutODataAnnotations } from '../../helpers/values';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
