@@ -5,8 +5,8 @@
  * package, n8n-core and the emulator are loaded, then one approve runs through n8n-core's real
  * execution against the emulator, and the package's dist files with a function that ran are listed.
  *
- * Two cases: `login` (a credential without a token: n8n calls preAuthentication, which logs in)
- * and `stored` (the token n8n saved for it). Run after `npm run build`:
+ * Three cases: `login` (a credential without a token: n8n calls preAuthentication, which logs in),
+ * `stored` (the token n8n saved for it) and `refused` (the service answers 409: the error path). Run after `npm run build`:
  *   node scripts/approve-route.js          (a table)
  *   node scripts/approve-route.js --json   ({ login: { files, functions }, stored: ... })
  */
@@ -53,11 +53,13 @@ async function main() {
 	const cases = {};
 	try {
 		await take();
-		for (const name of ['login', 'stored']) {
+		for (const name of ['login', 'stored', 'refused']) {
 			env.emulator.clearRequests();
-			const run = await support.runNode(env.harness, { parameters: approve });
+			// refused: an approve the service answers 409 (an invoiced work order's proposal): the error path
+			const parameters = name === 'refused' ? { ...approve, proposalId: env.emulator.fixtures.proposals.invoiced } : approve;
+			const run = await support.runNode(env.harness, { parameters });
 			const calls = await take();
-			if (run.error) throw run.error;
+			if ((run.error !== undefined) !== (name === 'refused')) throw run.error ?? new Error('the refused approve succeeded');
 			const sent = support.apiRequests(env.emulator).map((q) => `${q.method} ${q.path} ${q.status}`);
 			const logins = support.tokenRequests(env.emulator).length;
 			cases[name] = { files: [...calls.keys()].sort(), functions: Object.fromEntries([...calls].sort()), sent, logins };
@@ -71,7 +73,8 @@ async function main() {
 		return;
 	}
 	for (const [name, c] of Object.entries(cases)) {
-		console.log(`\n${name === 'login' ? 'Approve with a credential without a token (login)' : 'Approve with the stored token'}: ${c.sent.join(', ')}; token requests: ${c.logins}`);
+		const title = { login: 'Approve with a credential without a token (login)', stored: 'Approve with the stored token', refused: 'Approve refused by the service (409)' }[name];
+		console.log(`\n${title}: ${c.sent.join(', ')}; token requests: ${c.logins}`);
 		console.log(`${c.files.length} files of the package ran:`);
 		for (const file of c.files) console.log(`  ${file.padEnd(58)} ${c.functions[file].length} functions`);
 	}

@@ -1,21 +1,15 @@
 import { bodyToText, headerValue } from './policy';
 
 /**
- * The answer's body parser: `JSON.parse`, except that integer literals beyond 2^53 - 1 (int64 ids
- * such as 9007199254740993 or 9223372036854775807, which `JSON.parse` rounds) come out as their
- * exact decimal strings. Safe integers, fractions, exponents, strings and errors are exactly what
- * `JSON.parse` gives; invalid input throws the very SyntaxError `JSON.parse(text)` throws.
- *
+ * The answer's body parser: `JSON.parse`, except that integer literals beyond 2^53 - 1 come out as
+ * their exact decimal strings; everything else (and every SyntaxError) is what `JSON.parse` gives.
  * 1. No run of 16 or more digits: plain `JSON.parse`.
- * 2. One native `replace` quotes every unsafe integer token in value position (judged from its
- *    neighbours), then `JSON.parse`. This pass ignores strings, which is safe: a quote inserted
- *    inside a string literal (after '[', ',', ':' or a space, never a backslash) closes it right
- *    before a digit or '-', which `JSON.parse` always rejects. A successful parse is exact.
- * 3. Otherwise (digit runs inside strings, or invalid JSON) the exact pass: `JSON.parse` with a
- *    reviver that takes an unsafe integer's own source text where the runtime hands it over (n8n's
- *    Node 22 and 24); elsewhere (Node 20) the quoting of step 2 with string literals skipped whole.
- * A reviver is not the first choice: it is called for every value (about 9x `JSON.parse` on the
- * bench's 5 MB of notes under Node 24; steps 1-2 stay within 1.4x: `npm run bench`, case 4).
+ * 2. One native `replace` quotes every unsafe integer token in value position, then `JSON.parse`.
+ *    Strings are ignored, which is safe: a quote inserted inside a string literal closes it right
+ *    before a digit or '-', which `JSON.parse` always rejects; a successful parse is exact.
+ * 3. Otherwise the exact pass: the source-text reviver where the runtime has one (Node 22, 24),
+ *    else the quoting of step 2 with whole string literals skipped (Node 20). The reviver is not
+ *    the first choice: it is called for every value (`npm run bench`, case 4).
  */
 
 /** Number.MAX_SAFE_INTEGER (2^53 - 1) as digits; exactly 16 of them. */

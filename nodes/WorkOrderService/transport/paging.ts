@@ -4,13 +4,9 @@ import { NodeApiError } from 'n8n-workflow';
 import type { ClientContext, WorkOrderServiceClient } from './client';
 
 /**
- * Every list read of the package: how a page is asked for (`ListShape.pageQuery`) and read
- * (`records`, `total`). The action node reads whole lists with `readList`; the pickers and the
- * polling trigger read one page at a time (`readPage`, `fetchPage` with a query of their own,
- * `isLastPage`). Deployed instances return at most 50 records a page whatever is asked, and
- * work-order lists carry no @odata.nextLink: page with $skip and stop on @odata.count, on an empty
- * page, or on a short page. Pages are appended one record at a time (never `push(...page)`), so a
- * page of any size that fits in memory works.
+ * Every list read of the package: how a page is asked for and read (`ListShape`). Deployed
+ * instances return at most 50 records a page whatever is asked, and work-order lists carry no
+ * @odata.nextLink: page with $skip and stop on @odata.count, an empty page or a short page.
  */
 
 export const PAGE_SIZE = 50;
