@@ -1,8 +1,6 @@
 import type {
-	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
-	IHttpRequestHelper,
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
@@ -13,7 +11,7 @@ import {
 	loginFields,
 	tokenFields,
 } from '../nodes/WorkOrderService/descriptions/credentialFields';
-import { bearerAuthentication, preAuthenticate } from '../nodes/WorkOrderService/auth/tokens';
+import { bearerAuthentication, preAuthenticator } from '../nodes/WorkOrderService/auth/tokens';
 
 /**
  * OAuth2 resource-owner password grant, with refresh tokens and the optional child-subscriber
@@ -43,9 +41,7 @@ export class WorkOrderServiceApi implements ICredentialType {
 		...tokenFields,
 	];
 
-	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		return await preAuthenticate('password', this, credentials);
-	}
+	preAuthentication = preAuthenticator('password');
 
 	authenticate = bearerAuthentication('password');
 

@@ -1,8 +1,6 @@
 import type {
-	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
-	IHttpRequestHelper,
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
@@ -13,7 +11,7 @@ import {
 	loginFields,
 	tokenFields,
 } from '../nodes/WorkOrderService/descriptions/credentialFields';
-import { bearerAuthentication, preAuthenticate } from '../nodes/WorkOrderService/auth/tokens';
+import { bearerAuthentication, preAuthenticator } from '../nodes/WorkOrderService/auth/tokens';
 
 /**
  * Contractor API login: POST /jwt/token with the client as Basic and the user's name and password
@@ -33,9 +31,7 @@ export class WorkOrderServiceContractorApi implements ICredentialType {
 		...tokenFields,
 	];
 
-	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		return await preAuthenticate('contractor', this, credentials);
-	}
+	preAuthentication = preAuthenticator('contractor');
 
 	authenticate = bearerAuthentication('contractor');
 

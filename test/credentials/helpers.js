@@ -77,6 +77,8 @@ function useSuite(assign) {
 		if (env) await env.close();
 	});
 	beforeEach(() => {
+		// each test starts as a fresh n8n process: no token known for its settings
+		S.forgetTokens();
 		env.emulator.clearRequests();
 		env.emulator.resetFaults();
 		env.emulator.onResponse = null;

@@ -90,6 +90,8 @@ describe('error bodies in every shape produce a readable message with the HTTP s
 
 	test('a JSON error body on the token endpoint surfaces the service\'s reason; an HTML one does not dump the page', async () => {
 		const credentialData = { ...support.passwordCredential(env.emulator) };
+		// fresh credentials log in only when this process knows no token for their settings (as after a restart)
+		support.forgetTokens();
 		env.emulator.failNext({ path: '/auth/oauth/token', status: 503, body: '<html><head><title>Login maintenance</title></head><body><pre>trace</pre></body></html>', contentType: 'text/html', headers: { 'retry-after': '0' } , count: 10 });
 		const r1 = await env.run({ credentialId: 'fresh-1', credentialData, parameters: { resource: 'workOrder', operation: 'get', workOrderId: WO } });
 		expect(r1.result.status).toBe('error');

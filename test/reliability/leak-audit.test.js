@@ -294,6 +294,10 @@ describe('leak audit: every error path, distinctive secrets, zero hits', () => {
 	test('token endpoint failures: wrong secret, 302 redirect, wrong password, unreachable, throttled, HTML / echoing bodies', async () => {
 		const fresh = (name, data, check, extra = {}) =>
 			errorPath(name, { credentialId: `audit-login-${paths.length}`, credentialData: data, parameters: getWo(), ...extra }, check);
+		// the main user's token is known in this process: a credential with the same settings and secrets
+		// takes it instead of logging in; an identity of its own (another client ID: the injected answer
+		// comes before the client is checked) makes these cases log in
+		const ownIdentity = () => passwordCredential('subscriber', { clientId: `${SECRET.clientId}-${paths.length}` });
 
 		await fresh('wrong client secret', passwordCredential('subscriber', { clientSecret: SECRET.wrongClientSecret }), loginError(/Client credentials rejected/i));
 		emulator.faults.badClientRedirect = true;
@@ -302,18 +306,18 @@ describe('leak audit: every error path, distinctive secrets, zero hits', () => {
 		await fresh('wrong password', passwordCredential('subscriber', { password: SECRET.wrongPassword }), loginError(/Username or password rejected/i));
 		await fresh('unreachable authorization server', passwordCredential('subscriber', { authServerUrl: `http://127.0.0.1:${closedPort}/auth` }), loginError(/Could not reach/i));
 		emulator.failNext({ path: '/auth/oauth/token', status: 429, count: 10, headers: { 'Retry-After': '0' }, body: { error: 'too_many_requests' } });
-		await fresh('token endpoint throttled', passwordCredential(), loginError(/throttled/i));
+		await fresh('token endpoint throttled', ownIdentity(), loginError(/throttled/i));
 		emulator.resetFaults();
 		emulator.failNext({ path: '/auth/oauth/token', status: 500, body: '<html><head><title>Login service down</title></head><body>stack...</body></html>', contentType: 'text/html' });
-		await fresh('token endpoint 500 HTML', passwordCredential(), loginError(/HTTP 500/));
+		await fresh('token endpoint 500 HTML', ownIdentity(), loginError(/HTTP 500/));
 		emulator.failNext({ path: '/auth/oauth/token', status: 200, body: '<html><body>Sign in</body></html>', contentType: 'text/html' });
-		await fresh('token endpoint 200 HTML', passwordCredential(), loginError(/HTML page/i));
+		await fresh('token endpoint 200 HTML', ownIdentity(), loginError(/HTML page/i));
 		emulator.failNext({
 			path: '/auth/oauth/token',
 			status: 401,
 			body: { error: 'invalid_client', error_description: `client_secret ${SECRET.clientSecret} does not match; password ${SECRET.password}` },
 		});
-		await fresh('token endpoint echoing secret and password', passwordCredential(), loginError(/Client credentials rejected/i));
+		await fresh('token endpoint echoing secret and password', ownIdentity(), loginError(/Client credentials rejected/i));
 		emulator.failNext({ path: '/auth/oauth/token', status: 400, body: { error: 'invalid_grant', error_description: `bad password ${SECRET.wrongPassword}` } });
 		await fresh('token endpoint echoing the wrong password', passwordCredential('subscriber', { password: SECRET.wrongPassword }), loginError(/Username or password rejected/i));
 		await fresh('contractor wrong password', contractorCredential({ password: SECRET.wrongPassword }), loginError(/password/i), { authentication: 'contractor' });

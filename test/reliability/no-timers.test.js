@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Issue 29: no timer outlives the execution that set it. The application's request budget
- * (transport/limiter.ts) wakes only waiters that exist: its one timer lives in a waiting call and is
+ * (transport/budget.ts) wakes only waiters that exist: its one timer lives in a waiting call and is
  * cleared when that waiter leaves (started, or given up because the service's pause exceeds its
  * Max Wait). Through n8n-core's real execution against the emulator: every timer set while the
  * package's code was on the stack (async_hooks) is gone when the run returns, and the process has

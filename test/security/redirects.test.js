@@ -38,6 +38,8 @@ afterAll(async () => {
 	await new Promise((resolve) => capture.server.close(resolve));
 });
 beforeEach(() => {
+	// each test starts as a fresh n8n process: no token known for its settings
+	support.forgetTokens();
 	capture.requests.length = 0;
 });
 

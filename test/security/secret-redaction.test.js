@@ -44,6 +44,8 @@ afterAll(async () => {
 	await env.close();
 });
 beforeEach(() => {
+	// each test starts as a fresh n8n process: no token known for its settings
+	support.forgetTokens();
 	emulator.resetFaults();
 	emulator.onResponse = null;
 });
@@ -144,6 +146,7 @@ describe('tokens obtained during the run are redacted too', () => {
 	test("a fresh credential's first access token, echoed by the first API call, in every form", async () => {
 		for (const [formName, form] of Object.entries(FORMS)) {
 			const id = `plant-fresh-${formName}`;
+			support.forgetTokens(); // a first login for each form (the process knows no token of these settings)
 			harness.credentials.set(id, { name: id, type: 'workOrderServiceApi', data: credential() });
 			let planted;
 			emulator.onResponse = (entry) => {

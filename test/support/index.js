@@ -275,8 +275,18 @@ function tokenRequests(emulator) {
 	return emulator.requests.filter((/** @type {any} */ r) => r.path.startsWith('/auth/'));
 }
 
+/**
+ * Forgets the tokens the package keeps in this process (what an n8n restart does): a test that
+ * needs a first login of settings other tests logged in with starts from here (one process takes
+ * a token it knows for the same settings instead of logging in again).
+ */
+function forgetTokens() {
+	require(path.join(ROOT, 'dist/nodes/WorkOrderService/auth/tokens.js')).forgetTokens();
+}
+
 module.exports = {
 	ROOT,
+	forgetTokens,
 	NODE_NAME,
 	CREDENTIAL_TYPES,
 	CRED_ID,

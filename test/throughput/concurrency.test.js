@@ -187,10 +187,18 @@ describe('token economy under concurrency', () => {
 		const id = 'concurrent-fresh';
 		const ids = Array.from({ length: 100 }, (_, k) => WO_IDS[k % 30]);
 		const updatesBefore = harness.credentials.updates.filter((u) => u.id === id).length;
-		const first = await env.run({ credentialId: id, credentialData: support.passwordCredential(emulator), parameters: getWo(), items: items(ids) });
+		// a user no other test here logs in with: its identity has no token in this process yet
+		const data = support.passwordCredential(emulator, 'manager');
+		const first = await env.run({ credentialId: id, credentialData: data, parameters: getWo(), items: items(ids) });
 		expect(first.error).toBeUndefined();
 		expect(first.output).toHaveLength(100);
 		expect(emulator.tokenRequests().map((t) => t.body.grant_type)).toEqual(['password']);
+		// another credential with the same settings and secrets finds no token stored: it takes the one this process knows
+		emulator.clearRequests();
+		const twin = await env.run({ credentialId: `${id}-twin`, credentialData: data, parameters: getWo(), items: items(ids.slice(0, 20)) });
+		expect(twin.error).toBeUndefined();
+		expect(emulator.tokenRequests()).toEqual([]);
+		expect(harness.credentials.get(`${id}-twin`).accessToken).toBe(harness.credentials.get(id).accessToken);
 		// n8n saves what preAuthentication returns, once per request that found no token: the one token
 		const firstUpdates = harness.credentials.updates.filter((u) => u.id === id).slice(updatesBefore);
 		expect(firstUpdates.length).toBeGreaterThanOrEqual(1);

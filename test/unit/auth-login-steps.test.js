@@ -3,15 +3,15 @@
 // token endpoint, what a login stores, the token identity, and when a token counts as usable
 // (renewals, refusals and throttling run through n8n-core in test/credentials).
 const {
-	passwordGrant,
-	refreshGrant,
-	jwtLogin,
-	jwtRenewal,
 	childSubscriberExchange,
 	loginRequest,
 	renewalRequest,
-} = require('../../dist/nodes/WorkOrderService/auth/tokenEndpoint');
-const { loginConfig, normalizeBaseUrl, storedTokenFields, storedTokenOf, isUsable } = require('../../dist/nodes/WorkOrderService/auth/tokens');
+	loginConfig,
+	normalizeBaseUrl,
+	storedTokenFields,
+	storedTokenOf,
+	isUsable,
+} = require('../../dist/nodes/WorkOrderService/auth/tokens');
 
 const FIELDS = {
 	authServerUrl: 'https://Login.Example.com/auth/',
@@ -74,7 +74,7 @@ describe('loginConfig', () => {
 
 describe('the steps: what each sends to the token endpoint', () => {
 	test('password grant', () => {
-		expect(passwordGrant(password)).toEqual({
+		expect(loginRequest(password)).toEqual({
 			form: { grant_type: 'password', username: 'Jane@Example.com', password: ' pass word ' },
 			authorization: basic,
 			purpose: 'password grant',
@@ -83,7 +83,7 @@ describe('the steps: what each sends to the token endpoint', () => {
 	});
 
 	test('refresh', () => {
-		expect(refreshGrant(password, 'rt-1')).toEqual({
+		expect(renewalRequest(password, 'rt-1')).toEqual({
 			form: { grant_type: 'refresh_token', refresh_token: 'rt-1' },
 			authorization: basic,
 			purpose: 'token refresh',
@@ -92,13 +92,13 @@ describe('the steps: what each sends to the token endpoint', () => {
 	});
 
 	test('contractor JWT login and renewal: no grant type', () => {
-		expect(jwtLogin(contractor)).toEqual({
+		expect(loginRequest(contractor)).toEqual({
 			form: { username: 'Jane@Example.com', password: ' pass word ' },
 			authorization: basic,
 			purpose: 'JWT login',
 			grantRefusalKind: 'invalidUser',
 		});
-		expect(jwtRenewal(contractor, 'rt-2')).toEqual({
+		expect(renewalRequest(contractor, 'rt-2')).toEqual({
 			form: { refresh_token: 'rt-2' },
 			authorization: basic,
 			purpose: 'JWT renewal',
@@ -113,13 +113,6 @@ describe('the steps: what each sends to the token endpoint', () => {
 			purpose: 'child subscriber selection (subsidiary 2001)',
 			grantRefusalKind: 'subsidiary',
 		});
-	});
-
-	test('the login and the renewal follow the credential kind', () => {
-		expect(loginRequest(password)).toEqual(passwordGrant(password));
-		expect(loginRequest(contractor)).toEqual(jwtLogin(contractor));
-		expect(renewalRequest(password, 'r')).toEqual(refreshGrant(password, 'r'));
-		expect(renewalRequest(contractor, 'r')).toEqual(jwtRenewal(contractor, 'r'));
 	});
 });
 

@@ -1,15 +1,8 @@
 'use strict';
 // Reading the token endpoint's answers, without HTTP: every status/body case -> outcome, error kind
 // and message; the service's own words are kept, secrets echoed back are redacted.
-const {
-	classifyTokenAnswer,
-	readToken,
-	readTokenAnswer,
-	describeNetworkError,
-	unreachableError,
-} = require('../../dist/nodes/WorkOrderService/auth/tokenEndpoint');
-const { loginConfig } = require('../../dist/nodes/WorkOrderService/auth/tokens');
-const { isWorkOrderServiceAuthError } = require('../../dist/nodes/WorkOrderService/transport/http');
+const { classifyTokenAnswer, readToken, readTokenAnswer, loginConfig, loginSecrets } = require('../../dist/nodes/WorkOrderService/auth/tokens');
+const { describeNetworkError, unreachableError, isWorkOrderServiceAuthError } = require('../../dist/nodes/WorkOrderService/transport/errors');
 
 const CLIENT_SECRET = 'cs-Very$ecret/42';
 const PASSWORD = 'pw hunter2+more';
@@ -21,6 +14,8 @@ const config = loginConfig('password', {
 	username: 'jane@example.com',
 	password: PASSWORD,
 });
+/** What a login's messages are cleaned with: the client secret, the password (also as Basic) and the tokens seen. */
+const redact = (text) => loginSecrets(config).redact(text);
 
 const PASSWORD_GRANT = { purpose: 'password grant', grantRefusalKind: 'invalidUser' };
 const REFRESH = { purpose: 'token refresh', grantRefusalKind: 'invalidGrant' };
@@ -95,7 +90,7 @@ describe('readToken', () => {
 
 describe('readTokenAnswer: tokens', () => {
 	test.each([200, 201])('HTTP %i with a JSON token', (status) => {
-		const reading = readTokenAnswer(answer(status, json({ access_token: 'at', expires_in: 600 })), PASSWORD_GRANT, config.secrets);
+		const reading = readTokenAnswer(answer(status, json({ access_token: 'at', expires_in: 600 })), PASSWORD_GRANT, redact);
 		expect(reading).toEqual({
 			kind: 'token',
 			token: { accessToken: 'at', refreshToken: undefined, expiresIn: 600, refreshExpiresIn: undefined, scope: undefined },
@@ -103,12 +98,12 @@ describe('readTokenAnswer: tokens', () => {
 	});
 
 	test('a token whose body is labelled text/plain is still read', () => {
-		const reading = readTokenAnswer(answer(200, json({ access_token: 'at' }), { 'content-type': 'text/plain' }), JWT_LOGIN, config.secrets);
+		const reading = readTokenAnswer(answer(200, json({ access_token: 'at' }), { 'content-type': 'text/plain' }), JWT_LOGIN, redact);
 		expect(reading.kind).toBe('token');
 	});
 
 	test('HTTP 200 with an HTML page: badResponse naming the HTML page and the Authorization Server URL', () => {
-		const error = errorOf(readTokenAnswer(answer(200, '<!DOCTYPE html><title>Sign in</title>', HTML_TYPE), PASSWORD_GRANT, config.secrets));
+		const error = errorOf(readTokenAnswer(answer(200, '<!DOCTYPE html><title>Sign in</title>', HTML_TYPE), PASSWORD_GRANT, redact));
 		expect(error.kind).toBe('badResponse');
 		expect(error.httpStatus).toBe(200);
 		expect(error.message).toBe(
@@ -123,7 +118,7 @@ describe('readTokenAnswer: tokens', () => {
 		['not JSON', 'OK'],
 		['empty body', ''],
 	])('HTTP 200 with %s: "a response without access_token"', (_name, body) => {
-		const error = errorOf(readTokenAnswer(answer(200, body), REFRESH, config.secrets));
+		const error = errorOf(readTokenAnswer(answer(200, body), REFRESH, redact));
 		expect(error.kind).toBe('badResponse');
 		expect(error.message).toMatch(/^The authorization server answered the token refresh with a response without access_token instead of a token\./);
 	});
@@ -131,12 +126,12 @@ describe('readTokenAnswer: tokens', () => {
 
 describe('readTokenAnswer: throttling', () => {
 	test('429 with Retry-After in seconds', () => {
-		const reading = readTokenAnswer(answer(429, json({ error: 'slow_down' }), { 'Retry-After': '3' }), PASSWORD_GRANT, config.secrets);
+		const reading = readTokenAnswer(answer(429, json({ error: 'slow_down' }), { 'Retry-After': '3' }), PASSWORD_GRANT, redact);
 		expect(reading).toEqual({ kind: 'throttled', status: 429, retryAfterMs: 3000 });
 	});
 
 	test('503 with Retry-After as an HTTP date (header name in any case)', () => {
-		const reading = readTokenAnswer(answer(503, '', { 'retry-after': new Date(Date.now() + 60_000).toUTCString() }), REFRESH, config.secrets);
+		const reading = readTokenAnswer(answer(503, '', { 'retry-after': new Date(Date.now() + 60_000).toUTCString() }), REFRESH, redact);
 		expect(reading.kind).toBe('throttled');
 		expect(reading.status).toBe(503);
 		expect(reading.retryAfterMs).toBeGreaterThan(50_000);
@@ -144,8 +139,8 @@ describe('readTokenAnswer: throttling', () => {
 	});
 
 	test('429 without (or with an unreadable) Retry-After', () => {
-		expect(readTokenAnswer(answer(429, ''), PASSWORD_GRANT, config.secrets)).toEqual({ kind: 'throttled', status: 429, retryAfterMs: undefined });
-		expect(readTokenAnswer(answer(429, '', { 'Retry-After': 'later' }), PASSWORD_GRANT, config.secrets).retryAfterMs).toBeUndefined();
+		expect(readTokenAnswer(answer(429, ''), PASSWORD_GRANT, redact)).toEqual({ kind: 'throttled', status: 429, retryAfterMs: undefined });
+		expect(readTokenAnswer(answer(429, '', { 'Retry-After': 'later' }), PASSWORD_GRANT, redact).retryAfterMs).toBeUndefined();
 	});
 });
 
@@ -258,14 +253,14 @@ describe('readTokenAnswer: refusals -> error kind and message', () => {
 		],
 		['204 without a body', answer(204, '', {}), PASSWORD_GRANT, 'badResponse', 'The authorization server failed the password grant with HTTP 204.'],
 	])('%s', (_name, given, asked, kind, message) => {
-		const error = errorOf(readTokenAnswer(given, asked, config.secrets));
+		const error = errorOf(readTokenAnswer(given, asked, redact));
 		expect(error.kind).toBe(kind);
 		expect(error.httpStatus).toBe(given.status);
 		expect(error.message).toBe(message);
 	});
 
 	test('a long server message is cut, never the whole body', () => {
-		const error = errorOf(readTokenAnswer(answer(500, json({ message: 'x'.repeat(5000) })), REFRESH, config.secrets));
+		const error = errorOf(readTokenAnswer(answer(500, json({ message: 'x'.repeat(5000) })), REFRESH, redact));
 		expect(error.message.length).toBeLessThan(450);
 		expect(error.message).toMatch(/\.\.\.\.$/);
 	});
@@ -286,7 +281,7 @@ describe('readTokenAnswer: secrets echoed by the server are redacted', () => {
 			[401, PASSWORD_GRANT],
 			[500, REFRESH],
 		]) {
-			const error = errorOf(readTokenAnswer(answer(status, json({ error: 'x', error_description: description })), asked, config.secrets));
+			const error = errorOf(readTokenAnswer(answer(status, json({ error: 'x', error_description: description })), asked, redact));
 			expect(error.message).toContain('[redacted]');
 			expect(error.message).not.toContain(PASSWORD);
 			expect(error.message).not.toContain(CLIENT_SECRET);
@@ -304,8 +299,8 @@ describe('readTokenAnswer: secrets echoed by the server are redacted', () => {
 			username: 'u',
 			password: 'pass-u',
 		});
-		own.secrets.add('rt-abcdef123456');
-		const error = errorOf(readTokenAnswer(answer(400, json({ error_description: 'refresh token rt-abcdef123456 was used' })), REFRESH, own.secrets));
+		const secrets = loginSecrets(own).add('rt-abcdef123456');
+		const error = errorOf(readTokenAnswer(answer(400, json({ error_description: 'refresh token rt-abcdef123456 was used' })), REFRESH, (text) => secrets.redact(text)));
 		expect(error.message).toBe('Stored refresh token rejected (HTTP 400) during the token refresh: refresh token [redacted] was used.');
 	});
 });
@@ -323,14 +318,14 @@ describe('no answer at all', () => {
 	});
 
 	test('unreachableError names the server, the cause, the wait bound and the step; no status; redacted', () => {
-		const error = unreachableError('https://login.example.com', { code: 'ECONNREFUSED' }, 30_000, PASSWORD_GRANT, config.secrets);
+		const error = unreachableError('https://login.example.com', { code: 'ECONNREFUSED' }, 30_000, PASSWORD_GRANT, redact);
 		expect(isWorkOrderServiceAuthError(error)).toBe(true);
 		expect(error.kind).toBe('unreachable');
 		expect(error.httpStatus).toBeUndefined();
 		expect(error.message).toBe(
 			'Could not reach the authorization server at https://login.example.com (ECONNREFUSED; each token request waits at most 30 s) during the password grant. Check the Authorization Server URL and the network.',
 		);
-		const leaky = unreachableError('https://login.example.com', { code: `E_${CLIENT_SECRET}` }, 5_400, REFRESH, config.secrets);
+		const leaky = unreachableError('https://login.example.com', { code: `E_${CLIENT_SECRET}` }, 5_400, REFRESH, redact);
 		expect(leaky.message).toContain('at most 5 s');
 		expect(leaky.message).not.toContain(CLIENT_SECRET);
 	});

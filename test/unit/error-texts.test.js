@@ -8,6 +8,7 @@ const {
 	routeOf,
 	throttleHint,
 	throttledTooLongText,
+	WorkOrderServiceAuthError,
 } = require('../../dist/nodes/WorkOrderService/transport/errors');
 
 const SETTINGS = { maxRetries: 3, maxWaitMs: 120_000, timeoutMs: 60_000 };
@@ -71,7 +72,8 @@ test('no answer after sending: a POST may have been recorded; a read that timed 
 });
 
 test('a login failure and a redirect that was not followed', () => {
-	expect(failureText('GET /x', { headers: {}, bodyText: '', authErrorMessage: 'Username or password rejected' }, ONE, SETTINGS, false)).toEqual({
+	const login = new WorkOrderServiceAuthError('invalidUser', 'Username or password rejected');
+	expect(failureText('GET /x', { headers: {}, bodyText: '', login }, ONE, SETTINGS, false)).toEqual({
 		message: 'Login to the Work Order Service failed: Username or password rejected',
 		description: 'The request was not sent. Fix the credential, then run the workflow again.',
 	});

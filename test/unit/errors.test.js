@@ -1,13 +1,10 @@
 'use strict';
 // Pure functions of the transport: reading failures, the service's words, Retry-After, redaction.
-const {
-	readHttpFailure,
-	serviceMessage,
-	serviceErrorCode,
-	parseRetryAfter,
-	redact,
-	hintForStatus,
-} = require('../../dist/nodes/WorkOrderService/transport/errors');
+const { readHttpFailure, serviceMessage, serviceErrorCode, hintForStatus, WorkOrderServiceAuthError } = require('../../dist/nodes/WorkOrderService/transport/errors');
+const { parseRetryAfter } = require('../../dist/nodes/WorkOrderService/transport/policy');
+const { SecretSet } = require('../../dist/nodes/WorkOrderService/auth/secrets');
+
+const redact = (text, secrets) => secrets.reduce((set, secret) => set.add(secret), new SecretSet()).redact(text);
 
 describe('serviceMessage', () => {
 	test.each([
@@ -78,14 +75,13 @@ describe('readHttpFailure', () => {
 		expect(failure.networkCode).toBe('ECONNRESET');
 	});
 	test('a login failure is recognised by its type (not by a name string), with its safe message', () => {
-		const { WorkOrderServiceAuthError } = require('../../dist/nodes/WorkOrderService/transport/http');
 		const auth = new WorkOrderServiceAuthError('invalidUser', 'Username or password rejected (HTTP 400)', 400);
 		const failure = readHttpFailure(Object.assign(new Error('outer'), { cause: auth }));
-		expect(failure.authErrorMessage).toBe('Username or password rejected (HTTP 400)');
-		expect(failure.authErrorKind).toBe('invalidUser');
+		expect(failure.login.message).toBe('Username or password rejected (HTTP 400)');
+		expect(failure.login.kind).toBe('invalidUser');
 		// an impostor that only copies the name is not taken for a login failure
 		const impostor = Object.assign(new Error('Bearer abc leaked'), { name: 'WorkOrderServiceAuthError', kind: 'invalidUser' });
-		expect(readHttpFailure(Object.assign(new Error('outer'), { cause: impostor })).authErrorMessage).toBeUndefined();
+		expect(readHttpFailure(Object.assign(new Error('outer'), { cause: impostor })).login).toBeUndefined();
 	});
 	// The shapes below are what httpRequestWithAuthentication throws for a request sent with
 	// encoding 'arraybuffer', json false, returnFullResponse true (test/e2e/error-shape.js).

@@ -1,15 +1,11 @@
 'use strict';
 /*
  * parseJsonLossless against JSON.parse: generated documents (seeded), edge
- * cases, whitespace, large documents, malformed input, plus the int64 helpers.
+ * cases, whitespace, large documents, malformed input.
  */
-const {
-	parseJsonLossless,
-	isUnsafeIntegerLiteral,
-	toInt64String,
-	checkInt64,
-	INT64_MAX_STRING,
-} = require('../../dist/nodes/WorkOrderService/transport/losslessJson');
+const { parseJsonLossless, isUnsafeIntegerLiteral } = require('../../dist/nodes/WorkOrderService/transport/losslessJson');
+
+const INT64_MAX_STRING = '9223372036854775807';
 
 const { isDeepStrictEqual } = require('util');
 
@@ -613,74 +609,6 @@ describe('isUnsafeIntegerLiteral', () => {
 		['-', false],
 	])('%s -> %s', (literal, expected) => {
 		expect(isUnsafeIntegerLiteral(literal)).toBe(expected);
-	});
-});
-
-describe('toInt64String / checkInt64', () => {
-	test.each([
-		[1, '1'],
-		[42, '42'],
-		[9007199254740991, '9007199254740991'],
-		['1', '1'],
-		['9007199254740993', '9007199254740993'],
-		['9223372036854775807', '9223372036854775807'],
-		['0009223372036854775807', '9223372036854775807'],
-		['007', '7'],
-		[9223372036854775807n, '9223372036854775807'],
-		[5n, '5'],
-	])('accepts %p -> %s', (value, expected) => {
-		expect(toInt64String(value)).toBe(expected);
-		expect(checkInt64(value)).toEqual({ ok: true, value: expected });
-	});
-
-	test.each([
-		0,
-		-1,
-		1.5,
-		NaN,
-		Infinity,
-		9007199254740992,
-		9007199254740993,
-		1e30,
-		'0',
-		'000',
-		'',
-		'-1',
-		'+1',
-		' 1',
-		'1 ',
-		'1.0',
-		'1e3',
-		'0x10',
-		'9223372036854775808',
-		'99999999999999999999',
-		'１２', // full-width digits
-		0n,
-		-5n,
-		9223372036854775808n,
-		null,
-		undefined,
-		true,
-		{},
-		['1'],
-	])('rejects %p', (value) => {
-		expect(toInt64String(value)).toBeUndefined();
-		const result = checkInt64(value);
-		expect(result.ok).toBe(false);
-		expect(typeof result.reason).toBe('string');
-	});
-
-	test('an unsafe number is rejected as ambiguous with a reason', () => {
-		const result = checkInt64(9007199254740993);
-		expect(result.ok).toBe(false);
-		expect(result.reason).toMatch(/ambiguous/);
-		expect(result.reason).toMatch(/string/);
-	});
-
-	test('round trip with parseJsonLossless output', () => {
-		const parsed = parseJsonLossless('{"Id":9223372036854775807,"Small":17}');
-		expect(toInt64String(parsed.Id)).toBe('9223372036854775807');
-		expect(toInt64String(parsed.Small)).toBe('17');
 	});
 });
 

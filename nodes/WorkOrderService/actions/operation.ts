@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { WorkOrderServiceClient } from '../transport';
+import type { WorkOrderServiceClient } from '../transport/client';
 
 /**
  * What an operation file declares about itself, beside its parameters (`description`) and its

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { binaryOf } from '../helpers/binaryOutput';
+import { binaryOutputs } from '../helpers/binaryOutput';
 import { forToolCalls } from '../helpers/toolMode';
-import { WorkOrderServiceClient, outcomeOfError } from '../transport';
+import { WorkOrderServiceClient, outcomeOfError } from '../transport/client';
 import { batchReport, type ItemState } from './batchReport';
 import * as attachment from './attachment';
 import * as checklist from './checklist';
@@ -50,8 +50,8 @@ function findOperation(ctx: IExecuteFunctions, resource: string, operation: stri
 			description: 'Open the node and choose a resource and an operation from the lists.',
 		});
 	}
-	// Called by an AI agent: answers a model can act on (helpers/toolMode.ts); else unchanged.
-	return forToolCalls(ctx, resource, operation, module);
+	// called by an AI agent (n8n's `<type>Tool` variant): answers a model can act on (helpers/toolMode.ts)
+	return ctx.getNode().type.endsWith('Tool') ? forToolCalls(ctx, resource, operation, module) : module.execute;
 }
 
 /** The declaration of the operation item `i` runs (undefined when unknown: its own error says so). */
@@ -141,7 +141,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const records = await execute.call(this, i, client);
 			const out: INodeExecutionData[] = new Array(records.length);
 			for (let k = 0; k < records.length; k++) {
-				const binary = binaryOf(records[k]);
+				const binary = binaryOutputs.get(records[k]);
 				out[k] = binary ? { json: records[k], binary, pairedItem: { item: i } } : { json: records[k], pairedItem: { item: i } };
 			}
 			perItem[i] = out;

@@ -1,34 +1,27 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
-import { WorkOrderServiceAuthError, isWorkOrderServiceAuthError, joinUrl, originOf } from '../transport/http';
-import { SecretSet } from './secrets';
 import {
-	childSubscriberExchange,
-	loginRequest,
-	renewalRequest,
-	requestToken,
-	type HttpRequestFn,
-	type TokenRequest,
-} from './tokenEndpoint';
+	WorkOrderServiceAuthError,
+	isWorkOrderServiceAuthError,
+	refusalError,
+	throttledLoginError,
+	unreachableError,
+	type TokenAnswerClass,
+	type TokenAsked,
+} from '../transport/errors';
+import { bodyToText, headerValue, originOf, parseRetryAfter } from '../transport/policy';
+import { SecretSet } from './secrets';
 
 /**
  * The one login path of the token credentials (password grant, contractor JWT), through n8n's
- * documented credential mechanism:
- * - `preAuthenticate` is the credential's `preAuthentication`. n8n calls it when the stored access
- *   token (an `expirable` field) is empty, after the service answered 401 to a request signed with
- *   it (then it sends the request once more), and when the user tests the credential. What it
- *   returns n8n persists, as for any expirable credential.
- * - `bearerAuthentication` is the credential's `authenticate`: the stored token goes only to the
- *   origin of the API Base URL, and only while it was issued for the credential's current servers,
- *   client, user, child subscriber and secrets (the token identity, a one-way digest).
- *
- * Per identity, in this process: one login at a time (concurrent callers share it), the newest
- * token (handed to a caller whose token the service rejected, when another caller already renewed
- * it), the rejected tokens, and when the token endpoint takes requests again after throttling.
- * A throttled login is not waited out here: it fails with `retryAfterMs`, the client sends the
- * request again after that wait, and n8n reads the credential afresh for it, so a token another
- * worker saved meanwhile is used instead of a second login.
+ * documented credential mechanism. `preAuthenticator(kind)` is the credential's
+ * `preAuthentication`: n8n calls it when the stored access token (an `expirable` field) is empty,
+ * after a 401 (then it sends the request once more) and for a credential Test, and persists what it
+ * returns. `bearerAuthentication(kind)` is its `authenticate`. Per identity (a digest of the
+ * settings and secrets), in this process: the newest token, the refused ones, the ones sent lately,
+ * the one login in flight, and when the token endpoint takes requests again. A throttled login fails
+ * with the wait; the client sends the request again after it.
  */
 
 export type LoginKind = 'password' | 'contractor';
@@ -36,25 +29,21 @@ export type LoginKind = 'password' | 'contractor';
 export interface LoginConfig {
 	kind: LoginKind;
 	authServerUrl: string;
-	/** API Base URL without /v3 and trailing slashes. */
 	baseUrl: string;
 	clientId: string;
+	clientSecret: string;
 	username: string;
 	password: string;
 	subsidiaryId?: string;
-	/** `Basic BASE64(client_id:client_secret)` */
 	basic: string;
 	tokenUrl: string;
-	/** Which settings and secrets a token belongs to: a SHA-256 digest, never the secrets themselves. */
 	identity: string;
-	secrets: SecretSet;
 }
 
-/** The hidden fields a login writes into the credential (n8n persists them). */
+/** The hidden fields a login writes into the credential (n8n persists them); times in ms since epoch as text, '' when unknown. */
 export interface StoredToken {
 	accessToken: string;
 	refreshToken: string;
-	/** ms since epoch as text, '' when unknown */
 	accessTokenExpiresAt: string;
 	accessTokenIssuedAt: string;
 	refreshTokenExpiresAt: string;
@@ -62,7 +51,6 @@ export interface StoredToken {
 	tokenScope: string;
 }
 
-/** A token as the token endpoint issued it. */
 export interface TokenResponse {
 	accessToken: string;
 	refreshToken?: string;
@@ -71,8 +59,17 @@ export interface TokenResponse {
 	scope?: string;
 }
 
-/** Main API refresh tokens live 30 days (spec, section 8). */
+export interface TokenRequest extends TokenAsked {
+	form: Record<string, string>;
+	authorization: string;
+}
+
+export type TokenAnswerReading = { kind: 'token'; token: TokenResponse } | { kind: 'throttled'; status: number; retryAfterMs?: number } | { kind: 'error'; error: WorkOrderServiceAuthError };
+export type HttpRequestFn = IHttpRequestHelper['helpers']['httpRequest'];
+
+/** Spec, section 8. */
 export const MAIN_REFRESH_TOKEN_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+export const TOKEN_REQUEST_TIMEOUT_MS = 30 * 1000;
 /** A token is renewed this much before its stored expiry (at most a tenth of its lifetime). */
 const ACCESS_TOKEN_MARGIN_MS = 30_000;
 const REFRESH_TOKEN_MARGIN_MS = 60_000;
@@ -84,73 +81,72 @@ const MIN_THROTTLE_WAIT_MS = 250;
 const MAX_ENTRIES = 500;
 const MAX_REMEMBERED = 32;
 
-/** Validates a configured http(s) URL; returns it without trailing slashes. */
+/**
+ * Marks the credential Test's request (`credentialTest`): a token it was sent with does not count
+ * as "sent lately", so the next Test logs in afresh instead of taking it for a refused token.
+ * `authenticate` removes the header before the request goes out.
+ */
+export const TEST_HEADER = 'X-Work-Order-Service-Credential-Test';
+
+const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
+const configError = (message: string) => new WorkOrderServiceAuthError('configuration', message);
+
 export function requireUrl(value: unknown, label: string): string {
-	const text = typeof value === 'string' ? value.trim() : '';
-	if (!/^https?:\/\/[^\s/]+/i.test(text)) {
-		throw new WorkOrderServiceAuthError('configuration', `The credential's ${label} must be an http(s) URL, e.g. https://login.example.com`);
-	}
-	return text.replace(/\/+$/, '');
+	const url = text(value).trim();
+	if (!/^https?:\/\/[^\s/]+/i.test(url)) throw configError(`The credential's ${label} must be an http(s) URL, e.g. https://login.example.com`);
+	return url.replace(/\/+$/, '');
 }
 
-/** The API Base URL as the node uses it: no trailing slash, no /v3 (the node appends it). */
 export function normalizeBaseUrl(value: unknown): string {
 	return requireUrl(value, 'API Base URL').replace(/\/v3$/i, '');
 }
 
 function requireText(value: unknown, label: string, trim = true): string {
-	const text = typeof value === 'string' ? (trim ? value.trim() : value) : typeof value === 'number' ? String(value) : '';
-	if (text === '') throw new WorkOrderServiceAuthError('configuration', `The credential's ${label} is empty`);
-	return text;
+	const given = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+	if ((trim ? given.trim() : given) === '') throw configError(`The credential's ${label} is empty`);
+	return trim ? given.trim() : given;
 }
 
-/** The optional Child Subscriber ID of a password-grant credential: a positive whole number or nothing. */
-function optionalSubsidiaryId(raw: unknown): string | undefined {
-	const text = raw === undefined || raw === null ? '' : String(raw).trim();
-	if (text === '') return undefined;
-	if (!/^[1-9]\d{0,18}$/.test(text)) {
-		throw new WorkOrderServiceAuthError('configuration', "The credential's Child Subscriber ID must be a positive whole number (or empty)");
-	}
-	return text;
-}
-
-const sameUrlKey = (url: string) => url.replace(/^[a-z]+:\/\/[^/]+/i, (prefix) => prefix.toLowerCase());
-
-/** Reads and checks the credential fields a login needs (secrets as typed); computes the token identity. */
+/** The credential fields a login needs, checked (secrets as typed), and the token identity. */
 export function loginConfig(kind: LoginKind, credentials: ICredentialDataDecryptedObject): LoginConfig {
 	const authServerUrl = requireUrl(credentials.authServerUrl, 'Authorization Server URL');
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 	const clientId = requireText(credentials.clientId, 'Client ID');
 	const username = requireText(credentials.username, 'Username');
-	const subsidiaryId = kind === 'password' ? optionalSubsidiaryId(credentials.subsidiaryId) : undefined;
+	const subsidiary = kind === 'password' ? text(credentials.subsidiaryId).trim() : '';
+	if (subsidiary !== '' && !/^[1-9]\d{0,18}$/.test(subsidiary)) throw configError("The credential's Child Subscriber ID must be a positive whole number (or empty)");
 	const clientSecret = requireText(credentials.clientSecret, 'Client Secret', false);
 	const password = requireText(credentials.password, 'Password', false);
-	const parts = [kind, sameUrlKey(authServerUrl), sameUrlKey(baseUrl), clientId, username.toLowerCase(), subsidiaryId ?? '', clientSecret, password];
+	const sameUrl = (url: string) => url.replace(/^[a-z]+:\/\/[^/]+/i, (prefix) => prefix.toLowerCase());
+	const parts = [kind, sameUrl(authServerUrl), sameUrl(baseUrl), clientId, username.toLowerCase(), subsidiary, clientSecret, password];
 	return {
 		kind,
 		authServerUrl,
 		baseUrl,
 		clientId,
+		clientSecret,
 		username,
 		password,
-		subsidiaryId,
+		subsidiaryId: subsidiary || undefined,
 		basic: `Basic ${Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64')}`,
-		tokenUrl: joinUrl(authServerUrl, kind === 'password' ? '/oauth/token' : '/jwt/token'),
+		tokenUrl: `${authServerUrl}/${kind === 'password' ? 'oauth' : 'jwt'}/token`,
 		identity: createHash('sha256').update(parts.join('\u0000')).digest('hex'),
-		secrets: new SecretSet().addBasic(clientId, clientSecret).addBasic(username, password),
 	};
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
+/** The secrets a login's messages must never show: the client secret, the password, and every token this process saw for the identity. */
+export function loginSecrets(config: LoginConfig): SecretSet {
+	const secrets = new SecretSet().addBasic(config.clientId, config.clientSecret).addBasic(config.username, config.password);
+	for (const token of entries.get(config.identity)?.seen ?? []) secrets.add(token);
+	return secrets;
+}
 
-/** The stored token fields of a credential, as text; undefined when it holds no access token. */
 export function storedTokenOf(data: IDataObject | undefined): StoredToken | undefined {
 	if (!data || text(data.accessToken) === '') return undefined;
 	const fields = ['accessToken', 'refreshToken', 'accessTokenExpiresAt', 'accessTokenIssuedAt', 'refreshTokenExpiresAt', 'tokenIdentity', 'tokenScope'];
 	return Object.fromEntries(fields.map((key) => [key, text(data[key])])) as unknown as StoredToken;
 }
 
-/** What a login stores in the credential (hidden fields); n8n persists it. */
 export function storedTokenFields(token: TokenResponse, identity: string, previousRefresh: string | undefined, refreshLifetimeMs: number | undefined, now = Date.now()): StoredToken {
 	const refreshToken = token.refreshToken ?? previousRefresh ?? '';
 	const refreshMs = token.refreshExpiresIn !== undefined ? token.refreshExpiresIn * 1000 : refreshLifetimeMs;
@@ -165,13 +161,106 @@ export function storedTokenFields(token: TokenResponse, identity: string, previo
 	};
 }
 
-/** A stored time (ms since epoch as text); undefined when empty or unreadable. */
-export function timeOf(value: string): number | undefined {
+function timeOf(value: string): number | undefined {
 	const n = value === '' ? NaN : Number(value);
 	return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
-/** What this process knows about one identity. */
+/* ---------------------------------------------------------------- the token endpoint */
+
+const asked = (purpose: string, grantRefusalKind: TokenAsked['grantRefusalKind']): TokenAsked => ({ purpose, grantRefusalKind });
+
+/** A login (spec 4.1 password grant, 4.3 contractor JWT: no grant type), the client as Basic. */
+export function loginRequest(config: LoginConfig): TokenRequest {
+	const form = { username: config.username, password: config.password };
+	if (config.kind === 'contractor') return { form, authorization: config.basic, ...asked('JWT login', 'invalidUser') };
+	return { form: { grant_type: 'password', ...form }, authorization: config.basic, ...asked('password grant', 'invalidUser') };
+}
+
+/** A renewal with the refresh token (single-use; the contractor's carries no grant type). */
+export function renewalRequest(config: LoginConfig, refreshToken: string): TokenRequest {
+	const form = { refresh_token: refreshToken };
+	if (config.kind === 'contractor') return { form, authorization: config.basic, ...asked('JWT renewal', 'invalidGrant') };
+	return { form: { grant_type: 'refresh_token', ...form }, authorization: config.basic, ...asked('token refresh', 'invalidGrant') };
+}
+
+/** Child-subscriber exchange (spec 5.8): a universal user's token, as Bearer, for one scoped to the subsidiary. */
+export function childSubscriberExchange(universalAccessToken: string, subsidiaryId: string): TokenRequest {
+	return { form: { subsidiary_id: subsidiaryId }, authorization: `Bearer ${universalAccessToken}`, ...asked(`child subscriber selection (subsidiary ${subsidiaryId})`, 'subsidiary') };
+}
+
+/** What an answer means, from its HTTP status and the OAuth `error` code of its body ('' when none). */
+export function classifyTokenAnswer(status: number, errorCode: string): TokenAnswerClass {
+	if (status === 429 || status === 503) return 'throttled';
+	// a wrong client can be answered with a 302 to an HTML login page
+	if (status >= 300 && status < 400) return 'redirected';
+	if (status === 200 || status === 201) return 'token';
+	const clientRefused = errorCode === 'invalid_client' || errorCode === 'unauthorized_client';
+	if (!clientRefused && (errorCode === 'invalid_grant' || status === 400 || status === 403)) return 'grantRefused';
+	return status === 401 || clientRefused ? 'clientRefused' : 'failed';
+}
+
+const positive = (value: unknown) => {
+	const n = typeof value === 'string' ? Number(value) : value;
+	return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
+};
+
+export function readToken(json: IDataObject | undefined): TokenResponse | undefined {
+	const accessToken = json?.access_token;
+	if (typeof accessToken !== 'string' || accessToken === '') return undefined;
+	const refreshToken = json?.refresh_token;
+	return {
+		accessToken,
+		refreshToken: typeof refreshToken === 'string' && refreshToken !== '' ? refreshToken : undefined,
+		expiresIn: positive(json?.expires_in),
+		refreshExpiresIn: positive(json?.refresh_token_expires_in ?? json?.refresh_expires_in),
+		scope: typeof json?.scope === 'string' ? json.scope : undefined,
+	};
+}
+
+/** An answer of the token endpoint: the token, `throttled` with what Retry-After says, or the error that explains it. */
+export function readTokenAnswer(answer: { status: number; headers: Record<string, unknown>; body: string }, request: TokenAsked, redact: (text: string) => string): TokenAnswerReading {
+	let json: IDataObject | undefined;
+	try {
+		const parsed: unknown = JSON.parse(answer.body);
+		json = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as IDataObject) : undefined;
+	} catch {
+		json = undefined;
+	}
+	const errorCode = typeof json?.error === 'string' ? json.error : '';
+	const answerClass = classifyTokenAnswer(answer.status, errorCode);
+	if (answerClass === 'throttled') return { kind: 'throttled', status: answer.status, retryAfterMs: parseRetryAfter(headerValue(answer.headers, 'retry-after')) };
+	const token = answerClass === 'token' ? readToken(json) : undefined;
+	return token ? { kind: 'token', token } : { kind: 'error', error: refusalError(answerClass, answer, errorCode, request, redact) };
+}
+
+/** One token request: POSTs the form (never following a redirect: a wrong client can be sent to a login page) and reads the answer; throws the error that explains a refusal. */
+export async function requestToken(http: HttpRequestFn, config: LoginConfig, request: TokenRequest): Promise<Exclude<TokenAnswerReading, { kind: 'error' }>> {
+	const redact = (words: string) => loginSecrets(config).redact(words);
+	let response: { statusCode: number; headers?: Record<string, unknown>; body: unknown };
+	try {
+		response = (await http({
+			method: 'POST',
+			url: config.tokenUrl,
+			body: new URLSearchParams(request.form).toString(),
+			headers: { Authorization: request.authorization, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+			disableFollowRedirect: true,
+			ignoreHttpStatusErrors: true,
+			returnFullResponse: true,
+			encoding: 'arraybuffer',
+			json: false,
+			timeout: TOKEN_REQUEST_TIMEOUT_MS,
+		})) as typeof response;
+	} catch (networkError) {
+		throw unreachableError(new URL(config.tokenUrl).origin, networkError, TOKEN_REQUEST_TIMEOUT_MS, request, redact);
+	}
+	const reading = readTokenAnswer({ status: response.statusCode, headers: response.headers ?? {}, body: bodyToText(response.body) }, request, redact);
+	if (reading.kind === 'error') throw reading.error;
+	return reading;
+}
+
+/* ---------------------------------------------------------------- per identity, in this process */
+
 interface Entry {
 	current?: StoredToken;
 	/** Access tokens the service refused, and when this process first saw that. */
@@ -187,73 +276,75 @@ interface Entry {
 
 const entries = new Map<string, Entry>();
 
+/** Forgets every token this process keeps (what a restart does; tests). */
+export function forgetTokens(): void {
+	entries.clear();
+}
+
 function entryOf(identity: string): Entry {
-	let entry = entries.get(identity);
-	if (entry) entries.delete(identity);
-	else entry = { rejected: new Map(), sent: new Map(), throttledUntil: 0, seen: [] };
+	const entry = entries.get(identity) ?? { rejected: new Map(), sent: new Map(), throttledUntil: 0, seen: [] };
+	entries.delete(identity);
 	entries.set(identity, entry);
 	if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
 	return entry;
 }
 
-function noteRefused(entry: Entry, accessToken: string): void {
-	if (!entry.rejected.has(accessToken)) entry.rejected.set(accessToken, Date.now());
-	if (entry.rejected.size > MAX_REMEMBERED) entry.rejected.delete(entry.rejected.keys().next().value as string);
-}
-
-function remember(list: string[], value: string | undefined): void {
-	if (!value || list.includes(value)) return;
-	list.push(value);
-	if (list.length > MAX_REMEMBERED) list.shift();
+/** Keeps the newest MAX_REMEMBERED keys. */
+function remember<T>(list: Map<string, T> | string[], key: string | undefined, value?: T): void {
+	if (!key) return;
+	if (Array.isArray(list)) {
+		if (!list.includes(key)) list.push(key);
+		if (list.length > MAX_REMEMBERED) list.shift();
+		return;
+	}
+	list.delete(key);
+	list.set(key, value as T);
+	if (list.size > MAX_REMEMBERED) list.delete(list.keys().next().value as string);
 }
 
 /** A token for this identity that was not rejected and does not expire within the margin. */
 export function isUsable(token: StoredToken | undefined, config: LoginConfig, now = Date.now()): token is StoredToken {
 	if (!token || token.accessToken === '' || token.tokenIdentity !== config.identity) return false;
-	if (entryOf(config.identity).rejected.has(token.accessToken)) return false;
+	if (entries.get(config.identity)?.rejected.has(token.accessToken)) return false;
 	const expiry = timeOf(token.accessTokenExpiresAt);
-	if (expiry === undefined) return true;
 	const issued = timeOf(token.accessTokenIssuedAt);
-	const margin = issued !== undefined && issued < expiry ? Math.min(ACCESS_TOKEN_MARGIN_MS, (expiry - issued) / 10) : 0;
-	return expiry > now + margin;
+	const margin = expiry !== undefined && issued !== undefined && issued < expiry ? Math.min(ACCESS_TOKEN_MARGIN_MS, (expiry - issued) / 10) : 0;
+	return expiry === undefined || expiry > now + margin;
 }
 
-/** Every token this process has seen for the identity (for redaction). */
 export function knownTokens(config: LoginConfig): string[] {
-	return [...entryOf(config.identity).seen];
-}
-
-/** Whether the service refused this token: this process signed a request with it lately, or saw it refused. */
-function wasRefused(entry: Entry, accessToken: string): boolean {
-	const at = entry.sent.get(accessToken);
-	return entry.rejected.has(accessToken) || (at !== undefined && Date.now() - at < SENT_RECENTLY_MS);
+	return [...(entries.get(config.identity)?.seen ?? [])];
 }
 
 /**
  * The credential's `preAuthentication`. A token presented that this process signed a request with
- * lately was refused by the service: the newest token another caller obtained, else a renewal
- * (refresh token, else the password). A token presented that was not (a credential Test) or no
- * token: a fresh login with the stored secrets. Returns the hidden token fields.
+ * lately was refused by the service: the newest token obtained since, else a renewal (refresh
+ * token, else the password). No token (a credential n8n holds no token for yet): the newest token
+ * this process knows for the identity, else the login in flight, else a login. A token presented
+ * that was not sent lately (a credential Test): a fresh login with the stored secrets (or the one in
+ * flight). Returns the hidden token fields.
  */
-export async function preAuthenticate(kind: LoginKind, helpers: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
-	const config = loginConfig(kind, credentials);
-	const presented = storedTokenOf(credentials);
-	config.secrets.add(presented?.accessToken).add(presented?.refreshToken);
-	const entry = entryOf(config.identity);
-	const http = helpers.helpers.httpRequest;
-	const refused = presented !== undefined && wasRefused(entry, presented.accessToken);
-	if (refused) noteRefused(entry, presented.accessToken);
-	// a login of these settings and secrets in flight: a fresh token request, shared
-	if (entry.inflight) return { ...(await entry.inflight) };
-	// a token obtained since the refusal was first seen (one obtained before may be revoked with it)
-	const since = refused ? (entry.rejected.get(presented.accessToken) ?? 0) : Infinity;
-	if (isUsable(entry.current, config) && (timeOf(entry.current.accessTokenIssuedAt) ?? 0) >= since) return { ...entry.current };
-	const refresh = refused ? refreshTokenOf(presented, config) : undefined;
-	const flight = login(config, http, entry, refresh).finally(() => {
-		if (entry.inflight === flight) entry.inflight = undefined;
-	});
-	entry.inflight = flight;
-	return { ...(await flight) };
+export function preAuthenticator(kind: LoginKind) {
+	return async function (this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
+		const config = loginConfig(kind, credentials);
+		const presented = storedTokenOf(credentials);
+		const entry = entryOf(config.identity);
+		remember(entry.seen, presented?.accessToken);
+		remember(entry.seen, presented?.refreshToken);
+		const sentAt = presented && entry.sent.get(presented.accessToken);
+		const refused = presented !== undefined && (entry.rejected.has(presented.accessToken) || (sentAt !== undefined && Date.now() - sentAt < SENT_RECENTLY_MS));
+		if (refused && !entry.rejected.has(presented.accessToken)) remember(entry.rejected, presented.accessToken, Date.now());
+		if (entry.inflight) return { ...(await entry.inflight) };
+		// a token obtained since the refusal was first seen (one obtained before may be revoked with it)
+		const since = refused ? (entry.rejected.get(presented.accessToken) ?? 0) : presented ? Infinity : 0;
+		if (isUsable(entry.current, config) && (timeOf(entry.current.accessTokenIssuedAt) ?? 0) >= since) return { ...entry.current };
+		const refresh = refused ? refreshTokenOf(presented, config) : undefined;
+		const flight = login(config, this.helpers.httpRequest, entry, refresh).finally(() => {
+			if (entry.inflight === flight) entry.inflight = undefined;
+		});
+		entry.inflight = flight;
+		return { ...(await flight) };
+	};
 }
 
 /** The refresh token of a refused token, unless it belongs to other settings or is known to be expired. */
@@ -269,63 +360,34 @@ async function login(config: LoginConfig, http: HttpRequestFn, entry: Entry, ref
 	const renewed = token !== undefined;
 	if (!renewed && config.subsidiaryId !== undefined) {
 		const kept = entry.universal && Date.now() - entry.universal.at < UNIVERSAL_KEEP_MS ? entry.universal.token : undefined;
-		const universal = kept ?? (await step(config, http, entry, loginRequest(config)));
-		entry.universal = { token: universal as TokenResponse, at: Date.now() };
-		token = await step(config, http, entry, childSubscriberExchange((universal as TokenResponse).accessToken, config.subsidiaryId));
+		const universal = (kept ?? (await step(config, http, entry, loginRequest(config)))) as TokenResponse;
+		entry.universal = { token: universal, at: Date.now() };
+		token = await step(config, http, entry, childSubscriberExchange(universal.accessToken, config.subsidiaryId));
 		entry.universal = undefined;
 	}
 	token ??= await step(config, http, entry, loginRequest(config));
 	const lifetime = config.kind === 'password' ? MAIN_REFRESH_TOKEN_LIFETIME_MS : undefined;
-	const stored = storedTokenFields(token as TokenResponse, config.identity, renewed ? refreshToken : undefined, lifetime);
-	entry.current = stored;
-	remember(entry.seen, stored.accessToken);
-	remember(entry.seen, stored.refreshToken);
-	return stored;
+	entry.current = storedTokenFields(token as TokenResponse, config.identity, renewed ? refreshToken : undefined, lifetime);
+	return entry.current;
 }
 
 /** One token request; a refused refresh gives undefined (when `refusable`); throttling fails with the wait. */
 async function step(config: LoginConfig, http: HttpRequestFn, entry: Entry, request: TokenRequest, refusable = false): Promise<TokenResponse | undefined> {
 	const waitMs = entry.throttledUntil - Date.now();
-	if (waitMs > 0) throw throttledError(config, request.purpose, undefined, waitMs);
+	if (waitMs > 0) throw throttledLoginError(request.purpose, undefined, waitMs);
 	const reading = await requestToken(http, config, request).catch((error: unknown) => {
 		if (refusable && isWorkOrderServiceAuthError(error) && error.kind === 'invalidGrant') return undefined;
 		throw error;
 	});
-	if (reading === undefined) return undefined;
-	if (reading.kind === 'token') {
-		config.secrets.add(reading.token.accessToken).add(reading.token.refreshToken);
+	if (reading?.kind === 'token') {
 		remember(entry.seen, reading.token.accessToken);
 		remember(entry.seen, reading.token.refreshToken);
 		return reading.token;
 	}
+	if (reading === undefined) return undefined;
 	const wait = Math.max(MIN_THROTTLE_WAIT_MS, reading.retryAfterMs ?? 5_000);
 	entry.throttledUntil = Date.now() + wait;
-	throw throttledError(config, request.purpose, reading.status, wait);
-}
-
-function throttledError(config: LoginConfig, purpose: string, status: number | undefined, waitMs: number) {
-	const answered = status !== undefined ? ` (HTTP ${status})` : '';
-	return new WorkOrderServiceAuthError(
-		'throttled',
-		config.secrets.redact(
-			`The authorization server throttled the ${purpose}${answered}; it takes token requests again in ${Math.ceil(waitMs / 1000)} s. It allows about one token request per 5 seconds per user; tokens are cached and shared, so this clears once the burst is over.`,
-		),
-		status,
-		waitMs,
-	);
-}
-
-/**
- * Marks the credential Test's request (`credentialTest`): a token it was sent with does not count
- * as "sent lately", so the next Test logs in afresh instead of taking it for a refused token.
- * `authenticate` removes the header before the request goes out.
- */
-export const TEST_HEADER = 'X-Work-Order-Service-Credential-Test';
-
-function noteSent(entry: Entry, token: string): void {
-	entry.sent.delete(token);
-	entry.sent.set(token, Date.now());
-	if (entry.sent.size > MAX_REMEMBERED) entry.sent.delete(entry.sent.keys().next().value as string);
+	throw throttledLoginError(request.purpose, reading.status, wait);
 }
 
 /**
@@ -347,14 +409,12 @@ export function bearerAuthentication(kind: LoginKind) {
 		} catch {
 			return options;
 		}
-		// n8n's request helpers use `url` (+ `baseURL`); its legacy request API (the HTTP Request node) uses `uri`.
+		// n8n's request helpers use `url` (+ `baseURL`); its legacy request API (the HTTP Request node) uses `uri`
 		const url = String(options.url ?? options.uri ?? '');
-		const target = /^https?:\/\//i.test(url) || !options.baseURL ? url : joinUrl(options.baseURL, url);
+		const target = /^https?:\/\//i.test(url) || !options.baseURL ? url : `${options.baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
 		const targetOrigin = originOf(target);
-		if (token === '' || credentials.tokenIdentity !== config.identity || targetOrigin === undefined || targetOrigin !== originOf(config.baseUrl)) {
-			return options;
-		}
-		if (test === undefined) noteSent(entryOf(config.identity), token);
+		if (token === '' || credentials.tokenIdentity !== config.identity || targetOrigin === undefined || targetOrigin !== originOf(config.baseUrl)) return options;
+		if (test === undefined) remember(entryOf(config.identity).sent, token, Date.now());
 		options.headers = { ...headers, Authorization: `Bearer ${token}` };
 		return options;
 	};

@@ -1,8 +1,8 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 /**
- * "Request Options", one description for both nodes, and `readSettings`, which reads them for the
- * client (transport/client.ts): how it paces, retries and times out its requests. The action node offers them all, in
+ * "Request Options", one description for both nodes; `readSettings` (transport/client.ts) reads them
+ * for the client: how it paces, retries and times out its requests. The action node offers them all, in
  * words about items; the trigger offers all but Concurrency, in words about polls.
  */
 
@@ -79,39 +79,5 @@ export function requestOptionsProperty(node: 'action' | 'trigger'): INodePropert
 				: options
 						.filter((option) => option.name in pollDescriptions)
 						.map((option) => ({ ...option, description: pollDescriptions[option.name] })),
-	};
-}
-
-export interface RequestSettings {
-	maxRetries: number;
-	maxWaitMs: number;
-	requestsPerMinute: number;
-	timeoutMs: number;
-	concurrency: number;
-}
-
-export const DEFAULT_SETTINGS: RequestSettings = {
-	maxRetries: 3,
-	maxWaitMs: 120_000,
-	requestsPerMinute: 0,
-	timeoutMs: 60_000,
-	concurrency: 20,
-};
-
-function numberSetting(value: unknown, fallback: number, min: number, max: number): number {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof n !== 'number' || !Number.isFinite(n)) return fallback;
-	return Math.min(max, Math.max(min, n));
-}
-
-/** The node's "Request Options" collection, read once per execution; `concurrency`: the default when it sets none. */
-export function readSettings(raw: IDataObject | undefined, concurrency = DEFAULT_SETTINGS.concurrency): RequestSettings {
-	const options = raw ?? {};
-	return {
-		maxRetries: Math.floor(numberSetting(options.maxRetries, DEFAULT_SETTINGS.maxRetries, 0, 10)),
-		maxWaitMs: numberSetting(options.maxWaitSeconds, DEFAULT_SETTINGS.maxWaitMs / 1000, 0, 3600) * 1000,
-		requestsPerMinute: numberSetting(options.requestsPerMinute, DEFAULT_SETTINGS.requestsPerMinute, 0, 100_000),
-		timeoutMs: numberSetting(options.timeoutSeconds, DEFAULT_SETTINGS.timeoutMs / 1000, 1, 3600) * 1000,
-		concurrency: Math.floor(numberSetting(options.concurrency, concurrency, 1, 100)),
 	};
 }

@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ownRecord } from '../transport';
-import { isRecord } from './values';
+import { ownRecord, isRecord } from './values';
 
 /**
  * Reading GET /checklists/detail (CheckListDetailResponse, service-reference.md section 3). The

@@ -1,8 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { fieldOf } from './fieldList';
+import { fieldOf, positiveInteger } from './validation';
 import { limitField } from './fields';
-import { positiveInteger } from './validation';
 
 /** Reads "Return All" / "Limit": undefined means every record. */
 export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefined {

@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { serviceDateTime, userInstant } from './dateTime';
-import type { Check } from './fieldList';
+import { invalid, optionalDateTime, positiveInteger, type Check } from './validation';
 import { commaList } from './values';
-import { invalid, optionalDateTime, positiveInteger } from './validation';
 
 /**
  * Checks and conversions of values the package sends in request bodies, beyond validation.ts:

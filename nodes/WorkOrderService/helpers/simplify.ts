@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { ownRecord } from '../transport';
-import { isRecord } from './values';
+import { ownRecord, isRecord } from './values';
 
 /**
  * n8n's "Simplify" for wide records (as nodes-base HubSpot, Jira): on by default, a compact set of

@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { serviceDateTime, userInstant } from './dateTime';
-import { fieldOf, type CollectionName } from './fieldList';
+import { fieldOf, invalid, optionalText, type CollectionName } from './validation';
 import { commaList } from './values';
-import { invalid, optionalText } from './validation';
 import { odataString, workOrderSearchFilter } from './workOrderSearch';
 
 /**

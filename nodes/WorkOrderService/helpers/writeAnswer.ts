@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ownRecord, type ApiResponse } from '../transport';
-import { isRecord } from './values';
+import { ownRecord, isRecord } from './values';
+import type { ApiResponse } from '../transport/client';
 
 /**
  * The item of a write whose answer the reference leaves open (201 with maybe an ID, maybe

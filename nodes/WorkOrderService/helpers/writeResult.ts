@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiResponse } from '../transport';
-import { headerValue } from '../transport/errors';
+import type { ApiResponse } from '../transport/client';
+import { headerValue } from '../transport/policy';
 import { isRecord } from './values';
 
 /**

@@ -2,7 +2,7 @@ import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult
 
 import { readChecklists } from '../actions/checklist/read';
 import { idText, questionsOf, type ChecklistQuestion } from '../helpers/checklists';
-import { WorkOrderServiceClient } from '../transport';
+import { WorkOrderServiceClient } from '../transport/client';
 
 /**
  * "From List" of the checklist answer's Question and Option: the questions of the chosen work

@@ -1,7 +1,8 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { isRecord } from '../helpers/values';
-import { WHOLE_LIST, WorkOrderServiceClient, readList } from '../transport';
+import { WHOLE_LIST, readList } from '../transport/paging';
+import { WorkOrderServiceClient } from '../transport/client';
 
 /**
  * Dropdowns fed by the service's lists (service-reference.md section 8): primary and extended

@@ -1,7 +1,8 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
 import { WORK_ORDER_LIST_SELECT, textOf, workOrderListName, workOrderSearchFilter } from '../helpers/workOrderSearch';
-import { ODATA_LIST, PAGE_SIZE, WorkOrderServiceClient, isLastPage, readPage, toRecords, type ListShape } from '../transport';
+import { ODATA_LIST, PAGE_SIZE, isLastPage, readPage, toRecords, type ListShape } from '../transport/paging';
+import { WorkOrderServiceClient } from '../transport/client';
 
 /** The OData work-order list, read leniently: an answer without a `value` list gives no error here. */
 const PICKER_LIST: ListShape = { ...ODATA_LIST, records: toRecords };

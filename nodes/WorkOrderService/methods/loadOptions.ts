@@ -1,6 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { WHOLE_LIST, WorkOrderServiceClient, readList } from '../transport';
+import { WHOLE_LIST, readList } from '../transport/paging';
+import { WorkOrderServiceClient } from '../transport/client';
 
 function firstString(record: IDataObject, keys: string[]): string | undefined {
 	for (const key of keys) {

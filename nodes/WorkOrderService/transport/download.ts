@@ -1,16 +1,18 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, fileTypeFromMimeType, sleep } from 'n8n-workflow';
 
+import { credentialSecrets } from '../auth/secrets';
+import { normalizeBaseUrl } from '../auth/tokens';
 import type { WorkOrderServiceClient } from './client';
+import { apiError as makeApiError, readHttpFailure, serviceMessage } from './errors';
+import { headerValue as header, isThrottle, parseRetryAfter } from './policy';
 
 /**
  * Downloading an attachment's file from its `Uri` (service reference, section 5) into n8n's binary
- * data, streamed: with a binary data store (n8n 2.x's default filesystem mode; database, S3) the
- * answer's stream goes to `prepareBinaryData` and on to the store (to disk as it arrives in
- * filesystem mode; the database and S3 stores gather it first, n8n's own way). In n8n's in-memory mode (`default`, n8n 1.x's default) the item holds the file as base64,
- * and `prepareBinaryData` would first collect the whole stream, join it and encode it (3.4 times the
- * file at once); there the base64 is built chunk by chunk instead (1.4 times: the item's own copy
- * and one chunk), in the `IBinaryData` form n8n gives an in-memory file. Rules:
+ * data, streamed: with a binary data store (filesystem, database, S3) the answer's stream goes to
+ * `prepareBinaryData`. In n8n's in-memory mode the item holds the file as base64, and
+ * `prepareBinaryData` would join and encode the whole stream at once (3.4 times the file); there
+ * the base64 is built chunk by chunk (1.4 times). Rules:
  * - The access token goes only to the origin of the credential's API Base URL: such an address is
  *   fetched through the credential (`httpRequestWithAuthentication`), any other with a plain
  *   request, without `Authorization`. A 401 from the API origin renews the token once, along n8n's
@@ -55,7 +57,6 @@ export interface Downloaded {
 	binary?: IBinaryData;
 }
 
-/** One download: what every step needs. */
 interface Session {
 	ctx: IExecuteFunctions;
 	client: WorkOrderServiceClient;
@@ -66,7 +67,6 @@ interface Session {
 const MAX_REDIRECTS = 5;
 const ERROR_TEXT_BYTES = 4096;
 
-/** Downloads the file at `request.uri` (see the rules above). */
 export async function downloadFile(ctx: IExecuteFunctions, client: WorkOrderServiceClient, request: DownloadRequest): Promise<Downloaded> {
 	const apiBase = await apiBaseUrl(ctx, client);
 	const session: Session = { ctx, client, apiOrigin: new URL(apiBase).origin, itemIndex: request.itemIndex };
@@ -86,18 +86,15 @@ export async function downloadFile(ctx: IExecuteFunctions, client: WorkOrderServ
 
 /** The credential's API Base URL; its secrets join the ones every error text is cleaned of. */
 async function apiBaseUrl(ctx: IExecuteFunctions, client: WorkOrderServiceClient): Promise<string> {
-	const credentials = (await ctx.getCredentials(client.credentialType)) as IDataObject;
-	const oauth = (credentials.oauthTokenData ?? {}) as IDataObject;
-	for (const secret of [credentials.clientSecret, credentials.password, credentials.accessToken, credentials.refreshToken, oauth.access_token, oauth.refresh_token]) {
-		client.secrets.add(secret);
-	}
-	const base = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
-	if (!/^https?:\/\/[^/]/i.test(base)) {
+	const credentials = await ctx.getCredentials(client.credentialType);
+	credentialSecrets(credentials, client.secrets);
+	try {
+		return normalizeBaseUrl(credentials.baseUrl);
+	} catch {
 		throw new NodeOperationError(ctx.getNode(), "The credential's API Base URL must be an http(s) URL", {
 			description: 'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
 		});
 	}
-	return base;
 }
 
 /** The address to fetch: an absolute http(s) URL, or one relative to {API Base URL}/v3/. */
@@ -116,18 +113,9 @@ function resolveUri(session: Session, uri: string, apiBase: string): URL {
 	});
 }
 
-/** The address as error texts show it: origin and path, never the query. */
+/** Never the query (signatures live there). */
 function place(url: URL): string {
 	return `${url.origin}${url.pathname}`;
-}
-
-function header(headers: Record<string, unknown> | undefined, name: string): string | undefined {
-	for (const [key, value] of Object.entries(headers ?? {})) {
-		if (key.toLowerCase() !== name) continue;
-		const first = Array.isArray(value) ? value[0] : value;
-		return first === undefined || first === null ? undefined : String(first);
-	}
-	return undefined;
 }
 
 /**
@@ -145,22 +133,12 @@ async function fetchOnce(session: Session, url: URL): Promise<Answer> {
 			// Without ignoreHttpStatusErrors n8n renews the token on the 401 and sends it again.
 			return await send(session, url, true, false);
 		}
-		const waitMs = own ? throttleWait(answer) : undefined;
+		const waitMs = own && isThrottle(answer.statusCode, answer.headers, '') ? (parseRetryAfter(header(answer.headers, 'retry-after')) ?? 1000) : undefined;
 		if (waitMs === undefined || attempt >= maxRetries || waitedMs + waitMs > maxWaitMs) return answer;
 		discard(answer.body);
 		await sleep(waitMs);
 		waitedMs += waitMs;
 	}
-}
-
-/** Retry-After of a 429 (or of a 503 that has one), in ms; undefined for any other answer. */
-function throttleWait(answer: Answer): number | undefined {
-	const value = header(answer.headers, 'retry-after')?.trim();
-	if (answer.statusCode !== 429 && !(answer.statusCode === 503 && value !== undefined)) return undefined;
-	if (value === undefined) return 1000;
-	if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
-	const date = Date.parse(value);
-	return Number.isNaN(date) ? 1000 : Math.max(0, date - Date.now());
 }
 
 async function send(session: Session, url: URL, own: boolean, keepStatus: boolean): Promise<Answer> {
@@ -365,27 +343,9 @@ async function errorText(body: Stream | undefined): Promise<string> {
 	return Buffer.concat(chunks).subarray(0, ERROR_TEXT_BYTES).toString('utf8');
 }
 
-/** The server's own words in an error body: ErrorMessage (JSON), <Message> (XML), or a line of text. */
-function serverWords(text: string): string | undefined {
-	const trimmed = text.trim();
-	if (trimmed === '') return undefined;
-	try {
-		const body = JSON.parse(trimmed) as IDataObject;
-		const key = ['ErrorMessage', 'errorMessage', 'Message', 'message', 'error_description', 'Reason', 'error'].find((k) => typeof body[k] === 'string' && body[k] !== '');
-		if (key) return body[key] as string;
-	} catch {
-		// not JSON
-	}
-	const xml = /<Message>([^<]{1,300})<\/Message>/i.exec(trimmed);
-	if (xml) return xml[1].trim();
-	if (trimmed.startsWith('<')) return undefined;
-	const line = trimmed.split(/\r?\n/)[0].trim();
-	return line.length > 200 ? `${line.slice(0, 197)}...` : line;
-}
-
 /** What a refused download means, in words a user can act on. */
 async function refusal(session: Session, url: URL, answer: Answer): Promise<NodeApiError> {
-	const words = serverWords(await errorText(answer.body));
+	const words = serviceMessage(await errorText(answer.body), header(answer.headers, 'content-type'));
 	const status = answer.statusCode;
 	const other = url.origin !== session.apiOrigin;
 	let description = 'Nothing was downloaded. Try again later; if it persists, check the attachment in the service.';
@@ -406,36 +366,21 @@ async function refusal(session: Session, url: URL, answer: Answer): Promise<Node
 /** An error thrown by n8n's request helpers: no answer, or an error status on the renewing path. */
 function failure(session: Session, url: URL, error: unknown): Error {
 	if (error instanceof NodeOperationError) return error;
-	const e = error as { httpCode?: unknown; code?: unknown; cause?: { code?: unknown; response?: { status?: unknown } }; response?: { status?: unknown } };
-	const httpCode = /^\d{3}$/.test(String(e.httpCode ?? '')) ? Number(e.httpCode) : undefined;
-	const status = Number(e.cause?.response?.status ?? e.response?.status ?? httpCode);
-	if (Number.isInteger(status)) {
+	const { status, networkCode } = readHttpFailure(error);
+	if (status !== undefined) {
 		return apiError(session, {
 			message: `The file download from ${place(url)} was answered ${status} after the token was renewed`,
 			description: status === 401 ? 'The service refused the credential for this file. Check the credential (Test) and the user\'s permissions.' : 'Nothing was downloaded. Try again later.',
 			httpCode: String(status),
 		});
 	}
-	const code = [e.cause?.code, e.code, e.httpCode].find((c): c is string => typeof c === 'string' && /^E[A-Z_]+$/.test(c));
 	return apiError(session, {
-		message: `No answer from ${url.origin} for the file download${code ? ` (${code})` : ''}`,
+		message: `No answer from ${url.origin} for the file download${networkCode ? ` (${networkCode})` : ''}`,
 		description: 'Nothing was kept: the server could not be reached, or stopped sending within the Timeout (Request Options). Try again later.',
-		httpCode: code,
+		httpCode: networkCode,
 	});
 }
 
 function apiError(session: Session, text: { message: string; description: string; httpCode?: string }): NodeApiError {
-	const redact = (value: string) => session.client.secrets.redact(value);
-	const message = redact(text.message);
-	const description = redact(text.description);
-	const error = new NodeApiError(session.ctx.getNode(), { message, description, httpCode: text.httpCode ?? null } as JsonObject, {
-		message,
-		description,
-		httpCode: text.httpCode,
-		itemIndex: session.itemIndex,
-	});
-	// NodeApiError swaps a message naming a network code for generic text; ours says what happened.
-	error.message = message;
-	error.description = description;
-	return error;
+	return makeApiError(session.ctx.getNode(), text, session.itemIndex, (value) => session.client.secrets.redact(value));
 }

@@ -1,53 +1,53 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { bodyToText, headerValue, isWorkOrderServiceAuthError, serviceErrorCode, serviceMessage } from './http';
-import { SecretSet } from '../auth/secrets';
+import { bodyToText, headerValue } from './policy';
 
 /**
- * Reading failures of the HTTP layer, and the words shown to the user for them (the error
- * builders: message, description, HTTP status). Pure functions: no I/O, unit-tested without a
- * server. The HTTP helpers shared with the login code live in http.ts and are re-exported here.
+ * Every error of the package's HTTP code: a failure read from what n8n throws (documented error
+ * fields and codes, never private fields), the service's own words, and the words the user sees.
+ * Pure functions; the caller's `redact` (auth/secrets.ts) removes secrets.
  */
 
-export {
-	bodyToText,
-	headerValue,
-	parseRetryAfter,
-	serviceErrorCode,
-	serviceMessage,
-} from './http';
+export type AuthErrorKind = 'configuration' | 'invalidClient' | 'invalidUser' | 'invalidGrant' | 'subsidiary' | 'throttled' | 'unreachable' | 'redirected' | 'badResponse';
 
-export interface HttpFailure {
-	/** HTTP status when the service answered. */
-	status?: number;
-	headers: Record<string, unknown>;
-	/** Response body as text ('' when none). */
-	bodyText: string;
-	/** Network error code (ECONNRESET, ETIMEDOUT, ...) when no answer came. */
-	networkCode?: string;
-	/** A token login failed; its message is already safe to show. */
-	authErrorMessage?: string;
-	authErrorKind?: string;
-	/** A throttled login: when the token endpoint takes requests again. */
-	authRetryAfterMs?: number;
-	/** Any other message n8n produced (e.g. an OAuth2 credential that must be reconnected). */
-	otherMessage?: string;
-	/**
-	 * No answer, and no byte of the request can have reached the service: the connection was
-	 * refused, the name did not resolve, the TLS handshake failed, or the connection was never
-	 * established before the Timeout. False when the request may have been written.
-	 */
-	notSent?: boolean;
+const AUTH_ERROR_BRAND = Symbol.for('n8n-nodes-work-order-service.authError');
+
+/** Raised by a token login; its message is safe to show. The brand survives module duplication. */
+export class WorkOrderServiceAuthError extends Error {
+	constructor(
+		readonly kind: AuthErrorKind,
+		message: string,
+		readonly httpStatus?: number,
+		/** A throttled login: when the token endpoint takes requests again. */
+		readonly retryAfterMs?: number,
+	) {
+		super(message);
+		this.name = 'WorkOrderServiceAuthError';
+		Object.defineProperty(this, AUTH_ERROR_BRAND, { value: true });
+	}
 }
 
-type Loose = Record<string, unknown> | undefined;
+export function isWorkOrderServiceAuthError(value: unknown): value is WorkOrderServiceAuthError {
+	return value instanceof WorkOrderServiceAuthError || (typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[AUTH_ERROR_BRAND] === true);
+}
+
+export interface HttpFailure {
+	status?: number;
+	headers: Record<string, unknown>;
+	bodyText: string;
+	networkCode?: string;
+	login?: WorkOrderServiceAuthError;
+	/** Any other message n8n produced (e.g. an OAuth2 credential that must be reconnected). */
+	otherMessage?: string;
+	/** No answer, and no byte of the request can have reached the service (refused, DNS, TLS, no connection within the Timeout). */
+	notSent?: boolean;
+}
 
 /**
  * Whether this n8n keeps the request error, with the response and its headers, as the `cause` of
  * the NodeApiError it throws for an error status (n8n 2.x); n8n 1.x drops it, so a 429's
- * Retry-After or a redirect's Location can only be read from an answer n8n hands back
- * (`ignoreHttpStatusErrors`). Probed once, on n8n-workflow's own NodeApiError.
+ * Retry-After or a redirect's Location can only be read from an answer n8n hands back.
  */
 export const ERRORS_KEEP_RESPONSE = ((): boolean => {
 	const probe = new Error('probe');
@@ -55,220 +55,183 @@ export const ERRORS_KEEP_RESPONSE = ((): boolean => {
 	return (new NodeApiError(node, probe as unknown as JsonObject) as { cause?: unknown }).cause === probe;
 })();
 
-function asObject(value: unknown): Loose {
-	return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
-}
+const asObject = (value: unknown) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined);
 
-const NETWORK_CODES = new Set([
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'EPIPE',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-	'UND_ERR_SOCKET',
-	'ERR_BAD_RESPONSE',
-]);
+/** Failures before a connection carries any byte of the request: refused, no such host, unreachable, TLS, connect timeout. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EADDRNOTAVAIL', 'EPROTO', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
+const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_)|^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|HOSTNAME_MISMATCH)$/;
+const NETWORK_CODE = /^E[A-Z_]+$|^UND_ERR_(SOCKET|CONNECT_TIMEOUT)$|^ERR_(BAD_RESPONSE|SOCKET_CONNECTION_TIMEOUT)$/;
+/** Codes a message may name (n8n 1.x keeps only the messages). */
+const NAMED_CODE = /\b(ECONN(?:RESET|REFUSED|ABORTED)|ETIMEDOUT|ESOCKETTIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b/;
 
-/**
- * Failures that happen before a connection carries any byte of the request: refused, no such
- * host, unreachable network, a failed TLS handshake or certificate check, a connect timeout.
- */
-const NOT_SENT_CODES = new Set([
-	'ECONNREFUSED',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EAI_NONAME',
-	'EAI_FAIL',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'ENETDOWN',
-	'EADDRNOTAVAIL',
-	'EPROTO',
-	'UND_ERR_CONNECT_TIMEOUT',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-	'DEPTH_ZERO_SELF_SIGNED_CERT',
-	'SELF_SIGNED_CERT_IN_CHAIN',
-	'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-	'UNABLE_TO_GET_ISSUER_CERT',
-	'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-	'HOSTNAME_MISMATCH',
-]);
-
-function isTlsCode(code: string): boolean {
-	return /^(ERR_SSL_|ERR_TLS_|CERT_)/.test(code) || NOT_SENT_CODES.has(code) && !/^E/.test(code);
-}
-
-/** Is this code one of a failure before any byte of the request was sent? */
 export function isNotSentCode(code: string | undefined): boolean {
-	return code !== undefined && (NOT_SENT_CODES.has(code) || isTlsCode(code));
+	return code !== undefined && (NOT_SENT_CODES.has(code) || TLS_CODE.test(code));
 }
 
 /**
- * Whether the request left this process, from public APIs only: axios' documented `request` of
- * the request error (n8n 2.x keeps that error as `cause`; n8n 1.x drops it) is Node's
- * http.ClientRequest, whose Writable `writableFinished` says whether every byte of it was handed
- * to the operating system. Not flushed (refused, connect timeout, reset before the request was
- * written) means nothing reached the service. A reused keep-alive socket proves nothing.
+ * Whether the request left this process, from public APIs only: axios' documented `request` of the
+ * request error (kept as `cause` by n8n 2.x) is Node's http.ClientRequest, whose Writable
+ * `writableFinished` says whether every byte was handed to the operating system. A reused
+ * keep-alive socket proves nothing.
  */
 export function requestFlushed(error: unknown): boolean | undefined {
 	const request = asObject(asObject(error)?.request);
 	if (!request || typeof request.writableFinished !== 'boolean') return undefined;
-	if (request.reusedSocket === true) return true;
-	return request.writableFinished;
+	return request.reusedSocket === true || request.writableFinished;
 }
 
-/** Walks an error and its causes for the HTTP response, the network code or a login failure. */
+/** Walks an error and its causes for the answer, the network code or a login failure. */
 export function readHttpFailure(error: unknown): HttpFailure {
 	const failure: HttpFailure = { headers: {}, bodyText: '' };
-	const flushed = walkCauses(error, failure);
-	if (failure.authErrorMessage !== undefined) return failure;
-	if (failure.status === undefined) readN8n1Error(asObject(error), failure);
-	if (failure.status === undefined && failure.networkCode !== undefined) {
-		// The request's own state knows best; without it (n8n 1.x) only the code can prove that nothing was sent.
-		failure.notSent = isNotSentCode(failure.networkCode) || flushed === false;
-	}
-	return failure;
-}
-
-/** The error and its `cause` chain (n8n 2.x keeps the request error there): response, code, login failure, whether the request was flushed. */
-function walkCauses(error: unknown, failure: HttpFailure): boolean | undefined {
 	const seen = new Set<unknown>();
 	let flushed: boolean | undefined;
-	let current: unknown = error;
-	while (current !== undefined && current !== null && !seen.has(current) && seen.size < 6) {
+	for (let current = error, obj = asObject(current); obj && !seen.has(current) && seen.size < 6; current = obj.cause, obj = asObject(current)) {
 		seen.add(current);
-		const obj = asObject(current);
-		if (!obj) break;
-		if (isWorkOrderServiceAuthError(current)) {
-			failure.authErrorMessage = current.message;
-			failure.authErrorKind = current.kind;
-			failure.authRetryAfterMs = current.retryAfterMs;
-			return undefined;
-		}
+		if (isWorkOrderServiceAuthError(current)) return { headers: {}, bodyText: '', login: current };
 		const response = asObject(obj.response);
-		if (failure.status === undefined && response && typeof response.status === 'number') {
-			failure.status = response.status;
-			failure.headers = asObject(response.headers) ?? {};
-			failure.bodyText = bodyToText(response.data);
+		if (failure.status === undefined && typeof response?.status === 'number') {
+			Object.assign(failure, { status: response.status, headers: asObject(response.headers) ?? {}, bodyText: bodyToText(response.data) });
 		}
 		const code = typeof obj.code === 'string' ? obj.code : undefined;
-		if (failure.networkCode === undefined && code && (NETWORK_CODES.has(code) || /^E[A-Z_]+$/.test(code) || isTlsCode(code))) {
-			failure.networkCode = code;
-		}
+		if (failure.networkCode === undefined && code && (NETWORK_CODE.test(code) || TLS_CODE.test(code))) failure.networkCode = code;
 		flushed ??= requestFlushed(current);
-		current = obj.cause;
 	}
-	return flushed;
+	if (failure.status === undefined) readN8n1Error(asObject(error), failure);
+	// The request's own state knows best; without it (n8n 1.x) only the code can prove that nothing was sent.
+	if (failure.status === undefined && failure.networkCode !== undefined) failure.notSent = isNotSentCode(failure.networkCode) || flushed === false;
+	return failure;
 }
 
 /**
  * n8n 1.x wraps the request error in a NodeApiError that keeps neither its `cause` nor its
- * `response`; left are `httpCode` (the HTTP status, or a network code such as ECONNREFUSED),
- * `context.data` (the response body, e.g. a Buffer) and `messages` (the original messages). The
- * response headers are gone there.
+ * `response`: left are `httpCode` (the status, or a network code), `context.data` (the body) and
+ * `messages`. The headers are gone.
  */
-function readN8n1Error(obj: Loose, failure: HttpFailure): void {
-	const rawHttpCode = obj?.httpCode;
-	const httpCode = Number(rawHttpCode);
-	if (Number.isInteger(httpCode) && httpCode >= 100) {
-		failure.status = httpCode;
+function readN8n1Error(obj: Record<string, unknown> | undefined, failure: HttpFailure): void {
+	const httpCode = obj?.httpCode;
+	if (Number.isInteger(Number(httpCode)) && Number(httpCode) >= 100) {
+		failure.status = Number(httpCode);
 		const data = asObject(obj?.context)?.data;
-		if (failure.bodyText === '' && data !== undefined && data !== null) failure.bodyText = bodyToText(data);
+		if (failure.bodyText === '') failure.bodyText = bodyToText(data);
 	}
-	if (failure.networkCode === undefined && typeof rawHttpCode === 'string' && (/^E[A-Z_]+$/.test(rawHttpCode) || isTlsCode(rawHttpCode))) {
-		failure.networkCode = rawHttpCode;
-	}
+	if (failure.networkCode === undefined && typeof httpCode === 'string' && (NETWORK_CODE.test(httpCode) || TLS_CODE.test(httpCode))) failure.networkCode = httpCode;
 	if (failure.networkCode !== undefined || !obj) return;
-	const messages = [obj.message, ...(Array.isArray(obj.messages) ? obj.messages : [])].filter((m): m is string => typeof m === 'string');
-	for (const message of messages) {
-		failure.networkCode = networkCodeIn(message);
-		if (failure.networkCode !== undefined) return;
+	for (const message of [obj.message, ...(Array.isArray(obj.messages) ? obj.messages : [])]) {
+		if (typeof message === 'string') failure.networkCode ??= networkCodeIn(message);
 	}
-	if (failure.status === undefined && typeof obj.message === 'string') failure.otherMessage = obj.message;
+	if (failure.networkCode === undefined && failure.status === undefined && typeof obj.message === 'string') failure.otherMessage = obj.message;
 }
 
-/** A network failure named or described in a message (n8n 1.x keeps only the messages). */
 function networkCodeIn(message: string): string | undefined {
-	const named = /\b(E[A-Z]{4,}[A-Z_]*)\b/.exec(message)?.[1];
-	if (named && NETWORK_CODES.has(named)) return named;
+	const named = NAMED_CODE.exec(message)?.[1];
+	if (named) return named;
 	if (/timeout|timed out/i.test(message)) return 'ETIMEDOUT';
 	if (/certificate|handshake|SSL routines/i.test(message)) return 'ERR_TLS_HANDSHAKE';
 	if (/socket hang up|aborted/i.test(message)) return 'ECONNRESET';
 	return undefined;
 }
 
+/* ---------------------------------------------------------------- the service's words */
+
+const MESSAGE_KEYS = ['ErrorMessage', 'errorMessage', 'Reason', 'reason', 'error_description', 'message', 'Message', 'title', 'detail', 'error'];
+
+function firstLine(text: string): string | undefined {
+	const line = text.split(/\r?\n/).map((l) => l.replace(/\s+/g, ' ').trim()).find((l) => l !== '');
+	return line !== undefined && line.length > 300 ? `${line.slice(0, 297)}...` : line;
+}
+
+function messageFromJson(value: unknown, depth = 0): string | undefined {
+	const obj = asObject(value);
+	for (const key of obj && depth <= 3 ? MESSAGE_KEYS : []) {
+		const candidate = Object.prototype.hasOwnProperty.call(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
+		if (typeof candidate === 'string' && candidate.trim() !== '') return firstLine(candidate);
+		const nested = messageFromJson(candidate, depth + 1);
+		if (nested) return nested;
+	}
+	return undefined;
+}
+
+export function looksLikeHtml(text: string, contentType = ''): boolean {
+	return /html/i.test(contentType) || /^\s*<(!doctype|html|head|body)/i.test(text);
+}
+
+function htmlText(html: string): string | undefined {
+	const decode = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+	const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
+	if (title && title.trim() !== '') return firstLine(decode(title));
+	const heading = /<h[1-3][^>]*>([\s\S]*?)<\/h[1-3]>/i.exec(html)?.[1];
+	if (heading) return firstLine(decode(heading.replace(/<[^>]*>/g, ' ')));
+	return firstLine(decode(html.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, '\n')));
+}
+
+/** The service's own words: a JSON `ErrorMessage`, `Reason`, `error_description` (or similar), an XML <Message>, a text's first line, an HTML title; at most 300 characters. */
+export function serviceMessage(bodyText: string, contentType = ''): string | undefined {
+	const text = bodyText.trim();
+	if (text === '') return undefined;
+	if (/json/i.test(contentType) || /^[{[]/.test(text)) {
+		try {
+			const parsed: unknown = JSON.parse(text);
+			const message = typeof parsed === 'string' ? firstLine(parsed) : messageFromJson(parsed);
+			if (message) return message;
+		} catch {
+			// not JSON after all
+		}
+	}
+	// an XML error (a file store's `<Error><Code/><Message/></Error>`) says it in <Message>
+	const xml = /<Message>([^<]{1,300})<\/Message>/i.exec(text)?.[1];
+	if (xml) return firstLine(xml);
+	if (/html/i.test(contentType) || /^<(!doctype|html|head|body|\?xml)/i.test(text) || /<\/[a-z]+>/i.test(text)) return htmlText(text);
+	return firstLine(text);
+}
+
+export function serviceErrorCode(bodyText: string): number | undefined {
+	try {
+		const code = asObject(JSON.parse(bodyText))?.ErrorCode;
+		return typeof code === 'number' ? code : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/* ---------------------------------------------------------------- API calls */
+
 const STATUS_TEXT: Record<number, string> = {
-	400: 'Bad Request',
-	401: 'Unauthorized',
-	403: 'Forbidden',
-	404: 'Not Found',
-	405: 'Method Not Allowed',
-	409: 'Conflict',
-	413: 'Payload Too Large',
-	415: 'Unsupported Media Type',
-	422: 'Unprocessable Entity',
-	429: 'Too Many Requests',
-	500: 'Internal Server Error',
-	502: 'Bad Gateway',
-	503: 'Service Unavailable',
-	504: 'Gateway Timeout',
+	400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large',
+	415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
-export function statusLabel(status: number): string {
-	return STATUS_TEXT[status] ? `${status} ${STATUS_TEXT[status]}` : String(status);
-}
-
-/** What to check, by status. */
-export function hintForStatus(status: number, method: string, serviceWords?: string): string {
-	if (status === 400 || status === 422) return 'Check the values sent for this item against the service rules shown above.';
-	if (status === 401)
-		return 'The service rejected the request even after a fresh login. The user may lack the security permission for this operation, or the credential belongs to another environment.';
-	if (status === 403) {
-		// The service's own reason (e.g. an approval limit) says more than a generic permission hint.
-		return serviceWords
-			? `The service refused this request. Its reason: ${serviceWords}`
-			: 'The user is not allowed to do this. Check the user\'s permissions in the service.';
-	}
-	if (status === 404)
-		return method === 'GET'
-			? 'Check the IDs. A record created moments ago can take up to about 30 seconds to become readable.'
-			: 'Check the IDs: the record does not exist or is not visible to this user.';
-	if (status === 409) return 'The record changed state in the meantime; read it again before retrying.';
-	if (status === 413) return 'The file is too large for the service.';
-	if (status === 415) return 'The service did not accept the content type sent.';
-	if (status === 429 || status === 503) return 'The service is throttling requests. Lower "Requests Per Minute" in the node options, or raise "Max Retries" / "Max Wait".';
-	if (status >= 500) return 'The service failed. Try again later; if it persists, contact the service provider.';
-	return 'Check the request parameters.';
-}
-
-/** The words of an error: what n8n shows as the message, what it shows below it, and the HTTP status. */
 export interface ErrorText {
 	message: string;
 	description: string;
 	httpCode?: string;
 }
 
-/** How a request went: its attempts, the time it waited, and why it gave up. */
 export interface AttemptInfo {
 	attempts: number;
 	waitedMs: number;
 	gaveUp?: string;
 }
-
-/** The Request Options the texts name. */
 export interface TextSettings {
 	maxRetries: number;
 	maxWaitMs: number;
 	timeoutMs: number;
 }
 
-/** "GET /workorders/1": the method and the path without its query. */
+export function hintForStatus(status: number, method: string, serviceWords?: string): string {
+	if (status === 400 || status === 422) return 'Check the values sent for this item against the service rules shown above.';
+	if (status === 401) return 'The service rejected the request even after a fresh login. The user may lack the security permission for this operation, or the credential belongs to another environment.';
+	// the service's own reason (e.g. an approval limit) says more than a generic permission hint
+	if (status === 403) return serviceWords ? `The service refused this request. Its reason: ${serviceWords}` : "The user is not allowed to do this. Check the user's permissions in the service.";
+	if (status === 404) {
+		return method === 'GET' ? 'Check the IDs. A record created moments ago can take up to about 30 seconds to become readable.' : 'Check the IDs: the record does not exist or is not visible to this user.';
+	}
+	if (status === 409) return 'The record changed state in the meantime; read it again before retrying.';
+	if (status === 413) return 'The file is too large for the service.';
+	if (status === 415) return 'The service did not accept the content type sent.';
+	if (status === 429 || status === 503) return 'The service is throttling requests. Lower "Requests Per Minute" in the node options, or raise "Max Retries" / "Max Wait".';
+	return status >= 500 ? 'The service failed. Try again later; if it persists, contact the service provider.' : 'Check the request parameters.';
+}
+
 export function routeOf(method: string, path: string): string {
 	return `${method.toUpperCase()} ${path.split('?')[0]}`;
 }
@@ -279,7 +242,6 @@ export function retryNote(info: AttemptInfo): string {
 	return info.gaveUp ? ` Gave up: ${info.gaveUp}.` : '';
 }
 
-/** What to change when throttled requests gave up: the option that bounded them. */
 export function throttleHint(gaveUp: string | undefined, settings: TextSettings): string {
 	if (gaveUp?.includes('Max Retries')) {
 		return `The service throttled this request again and again while it accepted others. Raise "Max Retries" (now ${settings.maxRetries}) in the node's Request Options, or lower "Concurrency".`;
@@ -287,19 +249,20 @@ export function throttleHint(gaveUp: string | undefined, settings: TextSettings)
 	return `The service kept throttling requests for longer than this item may wait. Raise "Max Wait (Seconds)" (now ${Math.round(settings.maxWaitMs / 1000)} s) in the node's Request Options, or set "Requests Per Minute" below the service's limit (production allows about 300 per minute per application, shared by every workflow and worker that uses it).`;
 }
 
-const MAYBE_RECORDED =
-	'The submission may or may not have been recorded by the service: it was not sent again automatically, to avoid a duplicate. Check the work order before running this item again.';
+const MAYBE_RECORDED = 'may or may not have been recorded by the service';
+const NOT_AGAIN = 'was not sent again automatically, to avoid a duplicate. Check the work order before running this item again.';
+const timeoutWords = (settings: TextSettings) => `the Timeout of ${Math.round(settings.timeoutMs / 1000)} s`;
 
-/** The service answered with an error status. `throttled`: a 429 or a throttling 503. */
-export function answeredText(route: string, failure: HttpFailure, info: AttemptInfo, settings: TextSettings, throttled: boolean): ErrorText {
+function answeredText(route: string, failure: HttpFailure, info: AttemptInfo, settings: TextSettings, throttled: boolean): ErrorText {
 	const status = failure.status as number;
 	const method = route.split(' ')[0];
 	const words = serviceMessage(failure.bodyText, headerValue(failure.headers, 'content-type') ?? '');
 	const code = serviceErrorCode(failure.bodyText);
-	let message = `The Work Order Service answered ${statusLabel(status)} to ${route}${words ? `: ${words}` : ''}${code !== undefined ? ` (error code ${code})` : ''}`;
+	const label = STATUS_TEXT[status] ? `${status} ${STATUS_TEXT[status]}` : String(status);
+	let message = `The Work Order Service answered ${label} to ${route}${words ? `: ${words}` : ''}${code !== undefined ? ` (error code ${code})` : ''}`;
 	if (info.attempts > 1) message += ` (gave up after ${info.attempts} attempts)`;
-	const maybeProcessed = (method === 'POST' || method === 'PATCH') && status >= 500 && !throttled;
-	const hint = maybeProcessed ? MAYBE_RECORDED : throttled ? throttleHint(info.gaveUp, settings) : hintForStatus(status, method, words);
+	const maybe = (method === 'POST' || method === 'PATCH') && status >= 500 && !throttled;
+	const hint = maybe ? `The submission ${MAYBE_RECORDED}: it ${NOT_AGAIN}` : throttled ? throttleHint(info.gaveUp, settings) : hintForStatus(status, method, words);
 	return { message, description: hint + retryNote(info), httpCode: String(status) };
 }
 
@@ -307,7 +270,7 @@ export function answeredText(route: string, failure: HttpFailure, info: AttemptI
 export function notSentText(route: string, failure: HttpFailure, info: AttemptInfo, settings: TextSettings): ErrorText {
 	const code = failure.networkCode ?? 'network error';
 	const what = /TIMEDOUT|ECONNABORTED|CONNECT_TIMEOUT|CONNECTION_TIMEOUT/.test(code)
-		? `no connection within the Timeout of ${Math.round(settings.timeoutMs / 1000)} s`
+		? `no connection within ${timeoutWords(settings)}`
 		: /^(ERR_SSL_|ERR_TLS_|CERT_|EPROTO$)|CERT|SIGNED/.test(code)
 			? `the secure connection failed, ${code}`
 			: code;
@@ -318,36 +281,27 @@ export function notSentText(route: string, failure: HttpFailure, info: AttemptIn
 }
 
 /** The request was written (or may have been) and no answer came. */
-export function noAnswerText(route: string, failure: HttpFailure, info: AttemptInfo, settings: TextSettings): ErrorText {
+function noAnswerText(route: string, failure: HttpFailure, info: AttemptInfo, settings: TextSettings): ErrorText {
 	const code = failure.networkCode ?? 'network error';
 	const timedOut = /TIMEDOUT|ECONNABORTED/.test(code);
-	const method = route.split(' ')[0];
-	const message = timedOut
-		? `No answer from the Work Order Service for ${route} within the Timeout of ${Math.round(settings.timeoutMs / 1000)} s`
-		: `No answer from the Work Order Service for ${route} (${code})`;
-	const description =
-		method === 'POST' || method === 'PATCH'
-			? 'The connection ended after the request was sent, so the submission may or may not have been recorded by the service. It was not sent again automatically, to avoid a duplicate. Check the work order before running this item again.'
-			: timedOut
-				? "A request that got no answer within the Timeout is not sent again. Check the API Base URL and the service, or raise the Timeout in the node's Request Options."
-				: 'Check the API Base URL and the network, or raise the Timeout in the node options.';
+	const write = /^(POST|PATCH) /.test(route);
+	const message = `No answer from the Work Order Service for ${route}${timedOut ? ` within ${timeoutWords(settings)}` : ` (${code})`}`;
+	const description = write
+		? `The connection ended after the request was sent, so the submission ${MAYBE_RECORDED}. It ${NOT_AGAIN}`
+		: timedOut
+			? "A request that got no answer within the Timeout is not sent again. Check the API Base URL and the service, or raise the Timeout in the node's Request Options."
+			: 'Check the API Base URL and the network, or raise the Timeout in the node options.';
 	return { message, description: description + retryNote(info) };
 }
 
-/** The words for a request that failed for good (a login failure, an answer, nothing sent, no answer). */
 export function failureText(route: string, failure: HttpFailure, info: AttemptInfo, settings: TextSettings, throttled: boolean): ErrorText {
-	if (failure.authErrorMessage !== undefined) {
-		return {
-			message: `Login to the Work Order Service failed: ${failure.authErrorMessage}`,
-			description: 'The request was not sent. Fix the credential, then run the workflow again.',
-		};
+	if (failure.login) {
+		return { message: `Login to the Work Order Service failed: ${failure.login.message}`, description: 'The request was not sent. Fix the credential, then run the workflow again.' };
 	}
 	if (failure.status !== undefined) return answeredText(route, failure, info, settings, throttled);
-	if (failure.notSent) return notSentText(route, failure, info, settings);
-	return noAnswerText(route, failure, info, settings);
+	return failure.notSent ? notSentText(route, failure, info, settings) : noAnswerText(route, failure, info, settings);
 }
 
-/** A redirect the client did not follow. */
 export function redirectText(route: string, status: number, reason: string, info: AttemptInfo): ErrorText {
 	return {
 		message: `The Work Order Service answered ${route} with ${reason}`,
@@ -364,22 +318,11 @@ export function throttledTooLongText(route: string, gaveUp: string, settings: Te
 	};
 }
 
-/** Removes any secret value (in any of its encodings) and Authorization header values from a text. */
-export function redact(text: string, secrets: Iterable<string> | SecretSet): string {
-	if (secrets instanceof SecretSet) return secrets.redact(text);
-	const set = new SecretSet();
-	for (const secret of secrets) set.add(secret);
-	return set.redact(text);
-}
-
-/** The error n8n shows for these words (already redacted), for the request's item. */
-export function makeApiError(node: INode, text: ErrorText, itemIndex: number | undefined): NodeApiError {
-	const { message, description, httpCode } = text;
-	const errorObject: JsonObject = { message, description };
-	if (httpCode) errorObject.httpCode = httpCode;
-	const error = new NodeApiError(node, errorObject, { message, description, httpCode, itemIndex });
-	// NodeApiError swaps a message that mentions a network code (ECONNREFUSED, ...) for generic
-	// text; ours already says what happened and what to check, so keep it.
+export function apiError(node: INode, text: ErrorText, itemIndex: number | undefined, redact: (text: string) => string): NodeApiError {
+	const message = redact(text.message);
+	const description = redact(text.description);
+	const error = new NodeApiError(node, { message, description, ...(text.httpCode ? { httpCode: text.httpCode } : {}) }, { message, description, httpCode: text.httpCode, itemIndex });
+	// NodeApiError swaps a message naming a network code (ECONNREFUSED, ...) for generic text; ours says what happened
 	error.message = message;
 	error.description = description;
 	return error;
@@ -390,6 +333,71 @@ export function keptError(node: INode, original: NodeApiError | NodeOperationErr
 	if (itemIndex !== undefined) original.context.itemIndex = itemIndex;
 	original.message = redact(original.message);
 	if (original.description) original.description = redact(original.description);
-	if (original instanceof NodeApiError) return new NodeApiError(node, original as unknown as JsonObject);
-	return new NodeOperationError(node, original);
+	return original instanceof NodeApiError ? new NodeApiError(node, original as unknown as JsonObject) : new NodeOperationError(node, original);
+}
+
+/* ---------------------------------------------------------------- token logins */
+
+export interface TokenAsked {
+	purpose: string;
+	grantRefusalKind: 'invalidUser' | 'invalidGrant' | 'subsidiary';
+}
+
+export type TokenAnswerClass = 'throttled' | 'redirected' | 'token' | 'grantRefused' | 'clientRefused' | 'failed';
+
+const SUBSIDIARY_HINT = ' Check the Child Subscriber ID and that the user is a universal user with access to it.';
+const GRANT_REFUSED = {
+	invalidUser: ['Username or password rejected', ' Check the Username and Password of the credential.'],
+	invalidGrant: ['Stored refresh token rejected', ''],
+	subsidiary: ['The child subscriber could not be selected', SUBSIDIARY_HINT],
+};
+
+/** The login error for a token answer that brought no token (not a throttled one): its kind and words, from the status, the OAuth `error` code and the body. */
+export function refusalError(answerClass: TokenAnswerClass, answer: { status: number; headers: Record<string, unknown>; body: string }, errorCode: string, asked: TokenAsked, redact: (text: string) => string): WorkOrderServiceAuthError {
+	const { status } = answer;
+	const contentType = headerValue(answer.headers, 'content-type') ?? '';
+	const html = looksLikeHtml(answer.body, contentType);
+	const reason = html ? undefined : serviceMessage(answer.body, contentType);
+	const because = reason ? `: ${reason}` : '';
+	const make = (kind: AuthErrorKind, message: string) => new WorkOrderServiceAuthError(kind, redact(message), status);
+	if (answerClass === 'redirected') {
+		return make('redirected', `Client credentials or authorization URL rejected: the authorization server answered the ${asked.purpose} with a redirect (HTTP ${status}) to a login page. Check the Client ID, the Client Secret and the Authorization Server URL (production and sandbox clients differ).`);
+	}
+	if (answerClass === 'token') {
+		return make('badResponse', `The authorization server answered the ${asked.purpose} with ${html ? 'an HTML page' : 'a response without access_token'} instead of a token. Check the Authorization Server URL (it is the address that serves /oauth/token and /jwt/token).`);
+	}
+	if (answerClass === 'grantRefused') {
+		const [words, hint] = GRANT_REFUSED[asked.grantRefusalKind];
+		return make(asked.grantRefusalKind, `${words} (HTTP ${status}) during the ${asked.purpose}${because}.${hint}`);
+	}
+	if (answerClass === 'clientRefused' && asked.grantRefusalKind === 'subsidiary' && errorCode !== 'invalid_client') {
+		return make('subsidiary', `The child subscriber could not be selected (HTTP ${status})${because}.${SUBSIDIARY_HINT}`);
+	}
+	if (answerClass === 'clientRefused') {
+		return make('invalidClient', `Client credentials rejected by the authorization server (HTTP ${status}) during the ${asked.purpose}${because}. Check the Client ID and Client Secret, and that the client belongs to this environment.`);
+	}
+	return make('badResponse', `The authorization server failed the ${asked.purpose} with HTTP ${status}${because}.`);
+}
+
+export function describeNetworkError(error: unknown): string {
+	const err = error as { code?: unknown; cause?: { code?: unknown }; message?: unknown } | undefined;
+	const code = err?.code ?? err?.cause?.code;
+	if (typeof code === 'string' && code !== '') return code === 'ECONNABORTED' ? 'timed out' : code;
+	return typeof err?.message === 'string' && /timeout|timed out/i.test(err.message) ? 'timed out' : 'network error';
+}
+
+export function unreachableError(origin: string, networkError: unknown, timeoutMs: number, asked: TokenAsked, redact: (text: string) => string): WorkOrderServiceAuthError {
+	const why = `${describeNetworkError(networkError)}; each token request waits at most ${Math.round(timeoutMs / 1000)} s`;
+	return new WorkOrderServiceAuthError('unreachable', redact(`Could not reach the authorization server at ${origin} (${why}) during the ${asked.purpose}. Check the Authorization Server URL and the network.`));
+}
+
+/** The error for a login the token endpoint throttled (now, or shortly before): the request is sent again after `waitMs`. */
+export function throttledLoginError(purpose: string, status: number | undefined, waitMs: number): WorkOrderServiceAuthError {
+	const answered = status !== undefined ? ` (HTTP ${status})` : '';
+	return new WorkOrderServiceAuthError(
+		'throttled',
+		`The authorization server throttled the ${purpose}${answered}; it takes token requests again in ${Math.ceil(waitMs / 1000)} s. It allows about one token request per 5 seconds per user; tokens are cached and shared, so this clears once the burst is over.`,
+		status,
+		waitMs,
+	);
 }

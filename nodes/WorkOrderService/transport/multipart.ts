@@ -35,10 +35,6 @@ export interface MultipartBody {
 	body: Buffer;
 }
 
-function isFile(part: MultipartPart): part is MultipartFile {
-	return (part as MultipartFile).data !== undefined;
-}
-
 /** Quoted-string for a header parameter: no CR/LF, quotes and backslashes escaped. */
 function quote(value: string): string {
 	return `"${value.replace(/[\r\n]+/g, ' ').replace(/(["\\])/g, '\\$1')}"`;
@@ -51,32 +47,17 @@ function fileNameParameters(fileName: string): string {
 	return `filename=${quote(ascii)}; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
-function randomBoundary(): string {
-	let text = '';
-	for (let i = 0; i < 24; i++) text += Math.floor(Math.random() * 16).toString(16);
-	return `----n8nWorkOrderService${text}`;
-}
-
-function bufferSource(data: Buffer): FileSource {
-	return {
-		size: data.length,
-		copyTo: async (target, offset) => data.copy(target, offset),
-	};
-}
-
-type Segment = Buffer | FileSource;
+const randomBoundary = () => `----n8nWorkOrderService${Array.from({ length: 24 }, () => Math.floor(Math.random() * 16).toString(16)).join('')}`;
 
 export async function buildMultipart(parts: MultipartPart[], boundary = randomBoundary()): Promise<MultipartBody> {
-	const segments: Segment[] = [];
+	const segments: Array<Buffer | FileSource> = [];
 	for (const part of parts) {
 		let head = `--${boundary}\r\nContent-Disposition: form-data; name=${quote(part.name)}`;
-		if (isFile(part)) {
+		if ('data' in part) {
 			head += `; ${fileNameParameters(part.fileName)}\r\nContent-Type: ${part.contentType.replace(/[\r\n]+/g, ' ')}\r\n\r\n`;
-			segments.push(
-				Buffer.from(head, 'utf8'),
-				Buffer.isBuffer(part.data) ? bufferSource(part.data) : part.data,
-				Buffer.from('\r\n', 'utf8'),
-			);
+			const data = part.data;
+			const file: FileSource = Buffer.isBuffer(data) ? { size: data.length, copyTo: async (target, offset) => data.copy(target, offset) } : data;
+			segments.push(Buffer.from(head, 'utf8'), file, Buffer.from('\r\n', 'utf8'));
 		} else {
 			if (part.contentType) head += `\r\nContent-Type: ${part.contentType}`;
 			segments.push(Buffer.from(`${head}\r\n\r\n${part.value}\r\n`, 'utf8'));

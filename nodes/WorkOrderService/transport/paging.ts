@@ -4,37 +4,29 @@ import { NodeApiError } from 'n8n-workflow';
 import type { ClientContext, WorkOrderServiceClient } from './client';
 
 /**
- * Every list read of the package: how a page is asked for (ListShape.pageQuery) and read
- * (ListShape.records, ListShape.total) lives here. The action node reads whole lists with one
- * loop (readList) fed the list's shape (ODATA_LIST, NOTES_LIST, WHOLE_LIST); the work-order picker
- * reads one page at a time with readPage and isLastPage; the polling trigger reads pages of
- * ODATA_VALUE_LIST with readPage (its window, with its own overlap rule) and fetchPage (keyset and
- * newest-record queries it builds itself), and reads the service's clock from the page's headers.
- * Deployed instances return at most 50 records a page whatever is asked, and
- * work-order lists carry no @odata.nextLink: page with $skip and stop on @odata.count, on an
- * empty page, or on a short page. Pages are appended one record at a time (never
- * `push(...page)`): a hostile or huge page of any size that fits in memory works.
+ * Every list read of the package: how a page is asked for and read (`ListShape`). Deployed
+ * instances return at most 50 records a page whatever is asked, and work-order lists carry no
+ * @odata.nextLink: page with $skip and stop on @odata.count, an empty page or a short page.
  */
-
-/** A plain object with the same own properties; no key (`__proto__` included) can touch a prototype. */
-export function ownRecord(entries: Iterable<[string, unknown]>): IDataObject {
-	const record: IDataObject = {};
-	for (const [key, value] of entries) {
-		Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
-	}
-	return record;
-}
-
-/** The body as one record: an object as it came, anything else wrapped as `{ value }`, nothing as undefined. */
-export function asRecord(body: unknown): IDataObject | undefined {
-	if (body === undefined) return undefined;
-	if (body !== null && typeof body === 'object' && !Array.isArray(body)) return body as IDataObject;
-	return { value: body as string };
-}
 
 export const PAGE_SIZE = 50;
 /** A guard against a server that ignores $skip: 1,000,000 records at 50 a page. */
 const MAX_PAGES = 20_000;
+
+const field = (body: unknown, key: string) => (body !== null && typeof body === 'object' && Object.prototype.hasOwnProperty.call(body, key) ? (body as IDataObject)[key] : undefined);
+const list = (value: unknown) => (Array.isArray(value) ? (value as IDataObject[]) : undefined);
+const finite = (value: unknown) => (Number.isFinite(Number(value)) ? Number(value) : undefined);
+
+/** A plain list (array, or an object wrapping one array). */
+export function toRecords(body: unknown): IDataObject[] {
+	if (Array.isArray(body)) return body as IDataObject[];
+	if (!body || typeof body !== 'object') return body === undefined ? [] : [{ value: body as string }];
+	for (const key of ['value', 'Items', 'items', 'Data', 'data', 'Results', 'results']) {
+		const records = list(field(body, key));
+		if (records) return records;
+	}
+	return [body as IDataObject];
+}
 
 export interface ListOptions {
 	path: string;
@@ -42,37 +34,6 @@ export interface ListOptions {
 	/** undefined = all records */
 	limit?: number;
 	itemIndex?: number;
-}
-
-function asRecords(value: unknown): IDataObject[] | undefined {
-	return Array.isArray(value) ? (value as IDataObject[]) : undefined;
-}
-
-function field(body: unknown, key: string): unknown {
-	return body !== null && typeof body === 'object' && Object.prototype.hasOwnProperty.call(body, key)
-		? (body as IDataObject)[key]
-		: undefined;
-}
-
-function append(target: IDataObject[], records: IDataObject[], limit: number | undefined): void {
-	for (const record of records) {
-		if (limit !== undefined && target.length >= limit) return;
-		target.push(record);
-	}
-}
-
-function unexpected(ctx: ClientContext, itemIndex: number | undefined, path: string, shape: ListShape): NodeApiError {
-	const message = `The Work Order Service answered GET ${path} with no "${shape.listKey}" list`;
-	return new NodeApiError(ctx.getNode(), { message }, {
-		message,
-		description: `The response did not have the expected list shape. ${shape.check ?? 'Check the API Base URL.'}`,
-		itemIndex,
-	});
-}
-
-function finite(value: unknown): number | undefined {
-	const n = Number(value);
-	return Number.isFinite(n) ? n : undefined;
 }
 
 /** Where a page starts: its number (from 0), the records read before it, how many it asks for. */
@@ -102,34 +63,23 @@ export const ODATA_LIST: ListShape = {
 	listKey: 'value',
 	pageQuery: ({ offset, size }) => ({ $top: size, $skip: offset, $count: true }),
 	sizeToLimit: true,
-	records: (body) => asRecords(field(body, 'value')) ?? asRecords(body),
+	records: (body) => list(field(body, 'value')) ?? list(body),
 	total: (body, known) => finite(field(body, '@odata.count')) ?? known,
 };
 
-/**
- * The OData list read strictly (the polling trigger): only `{ value: [...] }` is a page; any other
- * answer (a bare array included) means the credential points somewhere else.
- */
-export const ODATA_VALUE_LIST: ListShape = {
-	...ODATA_LIST,
-	records: (body) => asRecords(field(body, 'value')),
-	check: 'Check the API Base URL of the credential.',
-};
+/** The OData list read strictly (the polling trigger): only `{ value: [...] }` is a page; anything else means the credential points elsewhere. */
+export const ODATA_VALUE_LIST: ListShape = { ...ODATA_LIST, records: (body) => list(field(body, 'value')), check: 'Check the API Base URL of the credential.' };
 
 /** A work order's notes: `{ Notes: [...], AllNotesCount: n }`, paged with `paging=page:size` (pages from 1). */
 export const NOTES_LIST: ListShape = {
 	listKey: 'Notes',
 	pageQuery: ({ page, size }) => ({ paging: `${page + 1}:${size}` }),
-	records: (body) => asRecords(field(body, 'Notes')) ?? asRecords(field(body, 'value')) ?? asRecords(body),
+	records: (body) => list(field(body, 'Notes')) ?? list(field(body, 'value')) ?? list(body),
 	total: (body) => finite(field(body, 'AllNotesCount')),
 };
 
 /** An unpaged list: one answer, an array or an object wrapping one (see toRecords). */
-export const WHOLE_LIST: ListShape = {
-	listKey: 'value',
-	records: toRecords,
-	total: () => undefined,
-};
+export const WHOLE_LIST: ListShape = { listKey: 'value', records: toRecords, total: () => undefined };
 
 export interface Page {
 	records: IDataObject[];
@@ -138,82 +88,44 @@ export interface Page {
 	headers?: Record<string, unknown>;
 }
 
-/**
- * Sends one GET of a list with its query as given (a keyset or newest-record query the caller
- * built) and reads the answer with the list's shape.
- */
-export async function fetchPage(
-	ctx: ClientContext,
-	client: WorkOrderServiceClient,
-	shape: ListShape,
-	options: ListOptions,
-	known?: number,
-): Promise<Page> {
+/** Sends one GET of a list with its query as given and reads the answer with the list's shape. */
+export async function fetchPage(ctx: ClientContext, client: WorkOrderServiceClient, shape: ListShape, options: ListOptions, known?: number): Promise<Page> {
 	const answer = await client.send({ method: 'GET', path: options.path, qs: options.qs, itemIndex: options.itemIndex });
 	const records = shape.records(answer.body);
-	if (!records) throw unexpected(ctx, options.itemIndex, options.path, shape);
+	if (!records) {
+		const message = `The Work Order Service answered GET ${options.path} with no "${shape.listKey}" list`;
+		const description = `The response did not have the expected list shape. ${shape.check ?? 'Check the API Base URL.'}`;
+		throw new NodeApiError(ctx.getNode(), { message }, { message, description, itemIndex: options.itemIndex });
+	}
 	return { records, total: shape.total(answer.body, known), headers: answer.headers };
 }
 
 /** Reads one page of a list: the list's query and the shape's query for `position`. */
-export async function readPage(
-	ctx: ClientContext,
-	client: WorkOrderServiceClient,
-	shape: ListShape,
-	options: ListOptions,
-	position: PagePosition,
-	known?: number,
-): Promise<Page> {
+export async function readPage(ctx: ClientContext, client: WorkOrderServiceClient, shape: ListShape, options: ListOptions, position: PagePosition, known?: number): Promise<Page> {
 	const qs = shape.pageQuery ? { ...options.qs, ...shape.pageQuery(position) } : options.qs;
 	return await fetchPage(ctx, client, shape, { ...options, qs }, known);
 }
 
 /** Whether no page follows: an unpaged list, an empty page, the total reached, or a short page. */
 export function isLastPage(shape: ListShape, page: Page, position: PagePosition): boolean {
-	const read = position.offset + page.records.length;
 	if (!shape.pageQuery || page.records.length === 0) return true;
-	return page.total !== undefined ? read >= page.total : page.records.length < position.size;
+	return page.total !== undefined ? position.offset + page.records.length >= page.total : page.records.length < position.size;
 }
 
 /** Reads a list page by page, up to `limit` records (all without one). */
-export async function readList(
-	ctx: ClientContext,
-	client: WorkOrderServiceClient,
-	shape: ListShape,
-	options: ListOptions,
-): Promise<IDataObject[]> {
+export async function readList(ctx: ClientContext, client: WorkOrderServiceClient, shape: ListShape, options: ListOptions): Promise<IDataObject[]> {
 	const results: IDataObject[] = [];
 	const limit = options.limit;
-	let offset = 0;
 	let total: number | undefined;
-	for (let page = 0; page < MAX_PAGES; page++) {
+	for (let page = 0, offset = 0; page < MAX_PAGES; page++) {
 		const left = limit === undefined ? PAGE_SIZE : limit - results.length;
 		if (left <= 0) break;
 		const position = { page, offset, size: shape.sizeToLimit ? Math.min(PAGE_SIZE, left) : PAGE_SIZE };
 		const read = await readPage(ctx, client, shape, options, position, total);
-		append(results, read.records, limit);
+		for (const record of read.records) if (limit === undefined || results.length < limit) results.push(record);
 		offset += read.records.length;
 		total = read.total;
 		if (isLastPage(shape, read, position)) break;
 	}
 	return results;
-}
-
-/** A plain list (array, or an object wrapping one array). */
-export function toRecords(body: unknown): IDataObject[] {
-	if (Array.isArray(body)) return body as IDataObject[];
-	if (body && typeof body === 'object') {
-		for (const key of ['value', 'Items', 'items', 'Data', 'data', 'Results', 'results']) {
-			const list = field(body, key);
-			if (Array.isArray(list)) return list as IDataObject[];
-		}
-		return [body as IDataObject];
-	}
-	return body === undefined ? [] : [{ value: body as string }];
-}
-
-/** A single OData entity without its `@odata.*` annotations (keys copied as own properties). */
-export function withoutODataAnnotations(body: unknown): IDataObject {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) return { value: body as string };
-	return ownRecord(Object.entries(body as IDataObject).filter(([key]) => !key.startsWith('@odata.')));
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { WorkOrderServiceClient } from '../transport';
+import type { WorkOrderServiceClient } from '../transport/client';
 import { PAGE_SIZE } from '../transport/paging';
 import { isTransient, readBaselinePage, type BaselinePage } from './reader';
 import { statusSignature, type BaselineProgress, type StatusMemory, type TriggerState } from './state';

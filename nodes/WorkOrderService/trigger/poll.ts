@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { WorkOrderServiceClient } from '../transport';
+import { WorkOrderServiceClient } from '../transport/client';
 import { MAX_BASELINE_REQUESTS_PER_POLL, pollBaseline, type BaselineBudget } from './baseline';
 import { nextState, resumePoint, serviceNowOf } from './cursor';
 import { itemsToEmit, selectNew } from './emit';

@@ -1,8 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { headerValue } from '../transport/http';
-import type { WorkOrderServiceClient } from '../transport';
+import { headerValue } from '../transport/policy';
+import type { WorkOrderServiceClient } from '../transport/client';
 import { ODATA_VALUE_LIST, PAGE_SIZE, fetchPage, readPage, type Page } from '../transport/paging';
 import { joinClauses } from './filter';
 import { filterLiteral, instantOf, parseHttpDate, serviceInstant } from './time';

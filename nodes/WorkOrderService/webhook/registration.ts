@@ -2,7 +2,7 @@ import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { commaList, fieldIgnoringCase as field } from '../helpers/values';
-import { WorkOrderServiceClient, readAuthentication, readSettings } from '../transport';
+import { WorkOrderServiceClient, readAuthentication, readSettings } from '../transport/client';
 import { OBJECTS, OBJECT_LABELS, isKnownEvent, objectOf } from './events';
 import { knownSigningKey, warmSigningKey } from './signingKey';
 

@@ -2,7 +2,8 @@ import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { fieldIgnoringCase } from '../helpers/values';
-import { CREDENTIAL_TYPES, WorkOrderServiceClient, readAuthentication, readSettings } from '../transport';
+import { pause } from '../transport/budget';
+import { CREDENTIAL_TYPES, WorkOrderServiceClient, readAuthentication, readSettings } from '../transport/client';
 
 /**
  * The account's signing key, kept in process memory only: never in static data (plain JSON in
@@ -143,22 +144,20 @@ function queueRead(ctx: KeyContext, entry: Entry): Promise<ReadKey> {
 	return queued;
 }
 
-/** Waits for a read at most `budgetMs`. */
+/** Waits for a read at most `budgetMs`; the wait's timer ends when the read does. */
 async function within(read: Promise<ReadKey>, budgetMs: number): Promise<KeyOutcome> {
 	if (budgetMs <= 0) return { kind: 'late' };
 	const abort = new AbortController();
-	const timer = sleep(budgetMs, abort.signal).then(
-		() => ({ kind: 'late' }) as KeyOutcome,
-		() => ({ kind: 'late' }) as KeyOutcome,
+	const late = async (): Promise<KeyOutcome> => {
+		await pause(budgetMs, abort.signal);
+		return { kind: 'late' };
+	};
+	const outcome = read.then(
+		({ key, readAt }): KeyOutcome => ({ kind: 'key', key, readAt }),
+		(error: unknown): KeyOutcome => ({ kind: 'failed', error }),
 	);
 	try {
-		return await Promise.race([
-			read.then(
-				({ key, readAt }): KeyOutcome => ({ kind: 'key', key, readAt }),
-				(error: unknown): KeyOutcome => ({ kind: 'failed', error }),
-			),
-			timer,
-		]);
+		return await Promise.race([outcome, late()]);
 	} finally {
 		abort.abort();
 	}

@@ -3,14 +3,14 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { withBinary } from '../../helpers/binaryOutput';
 import { idField, noteIdField, workOrderIdField } from '../../helpers/fields';
-import { collectionOf, fieldOf, numberBetween, readParameter } from '../../helpers/fieldList';
+import { collectionOf, fieldOf, int64Id, invalid, numberBetween, optionalText, positiveInteger, readParameter, readLocatorId } from '../../helpers/validation';
 import { attachmentOut } from '../../helpers/noteIds';
 import { readWorkOrderId } from '../../helpers/params';
 import { isToolCall } from '../../helpers/toolMode';
-import { int64Id, invalid, optionalText, positiveInteger } from '../../helpers/validation';
-import { toRecords, type WorkOrderServiceClient } from '../../transport';
+import { toRecords } from '../../transport/paging';
+import type { WorkOrderServiceClient } from '../../transport/client';
 import { downloadFile, type Downloaded } from '../../transport/download';
-import { proposalIdProperty, readProposalId } from '../proposal/fields';
+import { proposalIdProperty, PROPOSAL_ID } from '../proposal/fields';
 import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { safeToRepeat: true };
@@ -97,7 +97,7 @@ async function recordTarget(ctx: IExecuteFunctions, i: number, client: WorkOrder
 	let path: string;
 	let owner: string;
 	if (source === 'proposal') {
-		const proposalId = readProposalId(ctx, i);
+		const proposalId = readLocatorId(ctx, i, PROPOSAL_ID);
 		[path, owner] = [`/odata/proposals(${proposalId})/attachments`, `proposal ${proposalId}`];
 	} else {
 		const workOrderId = readWorkOrderId(ctx, i);

@@ -3,11 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { questionItem, questionsOf } from '../../helpers/checklists';
 import { idField, workOrderIdField } from '../../helpers/fields';
-import { collectionOf, fieldOf, readFields, textUpTo, type FieldSpec } from '../../helpers/fieldList';
+import { collectionOf, fieldOf, invalid, optionalPositiveInteger, readFields, textUpTo, type FieldSpec } from '../../helpers/validation';
 import { WORK_ORDER_ID } from '../../helpers/params';
 import { simplifyProperty } from '../../helpers/simplify';
-import { invalid, optionalPositiveInteger } from '../../helpers/validation';
-import type { WorkOrderServiceClient } from '../../transport';
+import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { readChecklists } from './read';
 import type { OperationMeta } from '../operation';

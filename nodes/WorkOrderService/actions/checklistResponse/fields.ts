@@ -2,8 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { readBinaryFile } from '../../helpers/binary';
 import { idField } from '../../helpers/fields';
-import { fieldOf, oneOfValues, readFields, readParameter, requiredTextUpTo, textUpTo, type Check, type FieldSpec } from '../../helpers/fieldList';
-import { TEXT_ANSWER_MAX_LENGTH, acknowledgementAnswer, numericAnswer, positiveInteger } from '../../helpers/validation';
+import { TEXT_ANSWER_MAX_LENGTH, acknowledgementAnswer, fieldOf, numericAnswer, oneOfValues, positiveInteger, readFields, readParameter, requiredTextUpTo, textUpTo, type Check, type FieldSpec } from '../../helpers/validation';
 import type { MultipartPart } from '../../transport/multipart';
 
 /**

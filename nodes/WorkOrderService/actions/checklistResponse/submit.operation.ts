@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
 import { readWorkOrderId } from '../../helpers/params';
-import { asRecord, type WorkOrderServiceClient } from '../../transport';
+import { asRecord } from '../../helpers/values';
+import type { WorkOrderServiceClient } from '../../transport/client';
 import type { MultipartPart } from '../../transport/multipart';
 import type { OperationMeta } from '../operation';
 

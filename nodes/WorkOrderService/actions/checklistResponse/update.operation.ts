@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idField, workOrderIdField } from '../../helpers/fields';
-import { readFields, type FieldSpec } from '../../helpers/fieldList';
+import { optionalPositiveInteger, positiveInteger, readFields, type FieldSpec } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
-import { optionalPositiveInteger, positiveInteger } from '../../helpers/validation';
-import { asRecord, type WorkOrderServiceClient } from '../../transport';
+import { asRecord } from '../../helpers/values';
+import type { WorkOrderServiceClient } from '../../transport/client';
 import type { MultipartPart } from '../../transport/multipart';
 
 import { answerProperties, readAnswerRequest, readPhoto } from './fields';

@@ -1,7 +1,6 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { optionalOneOf, type FieldSpec } from '../../helpers/fieldList';
-import { optionalEmail, optionalText, positiveInteger, type Field } from '../../helpers/validation';
+import { optionalEmail, optionalOneOf, optionalText, type Field, type FieldSpec } from '../../helpers/validation';
 
 /**
  * What the proposal operations share: the proposal, chosen from a list or given by ID, and the body
@@ -14,7 +13,7 @@ export const PROPOSAL_ID: Field = { name: 'proposalId', label: 'Proposal ID' };
 /**
  * The proposal, picked from a searchable list of the service's proposals (methods/proposalSearch.ts)
  * or given by ID. Workflows that hold a plain number, digit string or expression here keep working
- * (readProposalId accepts them).
+ * (readLocatorId accepts them).
  */
 export const proposalIdProperty: INodeProperties = {
 	displayName: 'Proposal',
@@ -49,15 +48,6 @@ export const proposalIdProperty: INodeProperties = {
 		},
 	],
 };
-
-/** The proposal of item i as a number: a resource locator value, a plain number or a digit string. */
-export function readProposalId(ctx: IExecuteFunctions, itemIndex: number): number {
-	let value: unknown = ctx.getNodeParameter(PROPOSAL_ID.name, itemIndex, undefined, { extractValue: true });
-	if (value !== null && typeof value === 'object' && '__rl' in value && 'value' in value) {
-		value = (value as { value: unknown }).value;
-	}
-	return positiveInteger(ctx.getNode(), itemIndex, PROPOSAL_ID, value);
-}
 
 /** The body fields of every move, in the order they are checked. */
 export const statusChangeFields: FieldSpec[] = [

@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
-import { fieldOf, numberBetween, type Check } from '../../helpers/fieldList';
+import { fieldOf, invalid, isBlank, numberBetween, positiveInteger, type Check, type Field } from '../../helpers/validation';
 import { odataString } from '../../helpers/proposalSearch';
 import { commaList } from '../../helpers/values';
-import { invalid, isBlank, positiveInteger, type Field } from '../../helpers/validation';
 import { isKnownZone, parseDateTime, zonedWallTimeToInstant } from '../../trigger/time';
 
 /**

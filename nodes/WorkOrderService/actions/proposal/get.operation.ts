@@ -1,11 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { toRecords, type WorkOrderServiceClient } from '../../transport';
+import { toRecords } from '../../transport/paging';
+import type { WorkOrderServiceClient } from '../../transport/client';
 
-import { proposalIdProperty, readProposalId } from './fields';
+import { proposalIdProperty, PROPOSAL_ID } from './fields';
 import { simplifyProperty, simplifyProposal } from './simplify';
 import type { OperationMeta } from '../operation';
+import { readLocatorId } from '../../helpers/validation';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
@@ -19,7 +21,7 @@ export const description = updateDisplayOptions({ show: { resource: ['proposal']
  * is asked for that one proposal. An empty list is "no such proposal" (for this user).
  */
 export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	const proposalId = readProposalId(this, i);
+	const proposalId = readLocatorId(this, i, PROPOSAL_ID);
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 	const body = await client.request({ method: 'GET', path: '/odata/proposals', qs: { $filter: `Id eq ${proposalId}` }, itemIndex: i });
 	const record = toRecords(body).find((r) => String(r.Id) === String(proposalId));

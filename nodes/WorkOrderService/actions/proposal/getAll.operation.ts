@@ -2,9 +2,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllOrLimitFields } from '../../helpers/fields';
-import { collectionOf, readFields, trimmedText, type FieldSpec } from '../../helpers/fieldList';
+import { collectionOf, readFields, trimmedText, type FieldSpec } from '../../helpers/validation';
 import { readLimit } from '../../helpers/limit';
-import { ODATA_LIST, readList, type WorkOrderServiceClient } from '../../transport';
+import { ODATA_LIST, readList } from '../../transport/paging';
+import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { filterProperties, proposalFilter, readProposalFilters } from './filters';
 import { simplifyProperty, simplifyProposal } from './simplify';

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { readFields, type FieldSpec } from '../../helpers/fieldList';
+import { readFields, readLocatorId, type FieldSpec } from '../../helpers/validation';
 import { setToolAnswer } from '../../helpers/toolMode';
-import { outcomeOfError, type WorkOrderServiceClient } from '../../transport';
+import { outcomeOfError, type WorkOrderServiceClient } from '../../transport/client';
 
-import { readProposalId } from './fields';
+import { PROPOSAL_ID } from './fields';
 
 /**
  * The four proposal moves (PUT /proposals/{proposalId}/open | onhold | approve | reject, answered
@@ -123,7 +123,7 @@ export async function moveProposal(
 	move: Move,
 	fields: FieldSpec[],
 ): Promise<IDataObject[]> {
-	const proposalId = readProposalId(ctx, i);
+	const proposalId = readLocatorId(ctx, i, PROPOSAL_ID);
 	const { body, qs } = readFields(ctx, i, fields, 'additionalFields');
 	try {
 		await client.request({ method: 'PUT', path: `/proposals/${proposalId}/${move.path}`, qs, body, itemIndex: i });

@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { collectionOf, type FieldSpec } from '../../helpers/fieldList';
-import { optionalBoolean, optionalPositiveInteger } from '../../helpers/validation';
-import type { WorkOrderServiceClient } from '../../transport';
+import { collectionOf, type FieldSpec, optionalBoolean, optionalPositiveInteger } from '../../helpers/validation';
+import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { proposalIdProperty, statusChangeFields } from './fields';
 import { MOVES, moveProposal } from './move';

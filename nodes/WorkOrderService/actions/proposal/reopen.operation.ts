@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { collectionOf } from '../../helpers/fieldList';
-import type { WorkOrderServiceClient } from '../../transport';
+import { collectionOf } from '../../helpers/validation';
+import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { proposalIdProperty, statusChangeFields } from './fields';
 import { MOVES, moveProposal } from './move';

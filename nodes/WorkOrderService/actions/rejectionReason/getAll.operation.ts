@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllOrLimitFields } from '../../helpers/fields';
 import { readLimit } from '../../helpers/limit';
-import { WHOLE_LIST, readList, type WorkOrderServiceClient } from '../../transport';
+import { WHOLE_LIST, readList } from '../../transport/paging';
+import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { safeToRepeat: true };

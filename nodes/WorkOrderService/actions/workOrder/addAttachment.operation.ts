@@ -3,11 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readBinaryFile } from '../../helpers/binary';
 import { binaryPropertyField, workOrderIdField } from '../../helpers/fields';
-import { collectionOf, fieldOf, readFields, textUpTo, type Check, type FieldSpec } from '../../helpers/fieldList';
+import { collectionOf, fieldOf, invalid, optionalBoolean, optionalText, readFields, textUpTo, type Check, type FieldSpec } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
-import { invalid, optionalBoolean, optionalText } from '../../helpers/validation';
 import { writeAnswer } from '../../helpers/writeAnswer';
-import type { WorkOrderServiceClient } from '../../transport';
+import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { actorField } from './writeFields';
 import type { OperationMeta } from '../operation';

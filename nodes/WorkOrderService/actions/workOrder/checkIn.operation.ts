@@ -2,10 +2,11 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
-import { collectionOf, readFields } from '../../helpers/fieldList';
+import { collectionOf, readFields } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
 import { withOffsets } from '../../helpers/sendValues';
-import { asRecord, type WorkOrderServiceClient } from '../../transport';
+import { asRecord } from '../../helpers/values';
+import type { WorkOrderServiceClient } from '../../transport/client';
 
 import {
 	REPAIR,

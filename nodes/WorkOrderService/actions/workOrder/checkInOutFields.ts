@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { idField } from '../../helpers/fields';
-import { numberBetween, readFields, readParameter, type FieldSpec } from '../../helpers/fieldList';
+import { invalid, numberBetween, optionalPositiveInteger, optionalText, positiveInteger, readFields, readParameter, type FieldSpec } from '../../helpers/validation';
 import { dateTimeToSend } from '../../helpers/sendValues';
-import { invalid, optionalPositiveInteger, optionalText, positiveInteger } from '../../helpers/validation';
 
 /**
  * What Check In and Check Out share (the reference's CheckInRequest and CheckOutRequest):

@@ -2,11 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
-import { collectionOf, readFields, textUpTo, type FieldSpec } from '../../helpers/fieldList';
+import { collectionOf, invalid, optionalInt64Id, optionalPositiveInteger, readFields, textUpTo, type FieldSpec } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
 import { withOffsets } from '../../helpers/sendValues';
-import { invalid, optionalInt64Id, optionalPositiveInteger } from '../../helpers/validation';
-import { asRecord, type WorkOrderServiceClient } from '../../transport';
+import { asRecord } from '../../helpers/values';
+import type { WorkOrderServiceClient } from '../../transport/client';
 
 import {
 	REPAIR,

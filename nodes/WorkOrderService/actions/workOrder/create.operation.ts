@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { collectionOf, fieldOf, readFields } from '../../helpers/fieldList';
-import { invalid, positiveInteger, requiredText } from '../../helpers/validation';
+import { collectionOf, fieldOf, invalid, positiveInteger, readFields, requiredText } from '../../helpers/validation';
 import { returnedId, writeAnswer } from '../../helpers/writeAnswer';
-import { ownRecord, type WorkOrderServiceClient } from '../../transport';
+import { ownRecord } from '../../helpers/values';
+import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { additionalFields, dispatchFields, requiredFields } from './createFields';
 import { nest } from './writeFields';

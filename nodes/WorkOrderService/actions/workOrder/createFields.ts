@@ -1,8 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { idField } from '../../helpers/fields';
-import { numberBetween, optionalOneOf, requiredTextUpTo, textUpTo, type Check, type FieldSpec } from '../../helpers/fieldList';
-import { invalid, optionalBoolean, optionalDateTime, optionalPositiveInteger, optionalText } from '../../helpers/validation';
+import { invalid, numberBetween, optionalBoolean, optionalDateTime, optionalOneOf, optionalPositiveInteger, optionalText, requiredTextUpTo, textUpTo, type Check, type FieldSpec } from '../../helpers/validation';
 
 import { dynamicField, requiredDateTime } from './writeFields';
 

@@ -4,7 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { workOrderIdField } from '../../helpers/fields';
 import { readWorkOrderId } from '../../helpers/params';
 import { simplifyProperty, simplifyWorkOrders } from '../../helpers/simplify';
-import { asRecord, type WorkOrderServiceClient } from '../../transport';
+import { asRecord } from '../../helpers/values';
+import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { safeToRepeat: true };

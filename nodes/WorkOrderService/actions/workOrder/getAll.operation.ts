@@ -2,12 +2,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idField, returnAllOrLimitFields } from '../../helpers/fields';
-import { collectionOf, readFields, readParameter, trimmedText, type FieldSpec } from '../../helpers/fieldList';
+import { collectionOf, optionalPositiveInteger, readFields, readParameter, trimmedText, type FieldSpec } from '../../helpers/validation';
 import { readLimit } from '../../helpers/limit';
 import { simplifyProperty, simplifyWorkOrders } from '../../helpers/simplify';
-import { optionalPositiveInteger } from '../../helpers/validation';
 import { workOrderFilterClauses, workOrderFilterProperties } from '../../helpers/workOrderFilters';
-import { ODATA_LIST, readList, type WorkOrderServiceClient } from '../../transport';
+import { ODATA_LIST, readList } from '../../transport/paging';
+import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
 /** Options sent as OData query options, in the order they are checked. */

@@ -2,11 +2,11 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
-import { readFields, type FieldSpec } from '../../helpers/fieldList';
+import { optionalBoolean, readFields, type FieldSpec } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
-import { optionalBoolean } from '../../helpers/validation';
 import { isRecord } from '../../helpers/values';
-import { readList, type ListShape, type WorkOrderServiceClient } from '../../transport';
+import { readList, type ListShape } from '../../transport/paging';
+import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { safeToRepeat: true };

@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
-import { collectionOf, readFields, requiredTextUpTo, type FieldSpec } from '../../helpers/fieldList';
+import { collectionOf, readFields, requiredTextUpTo, type FieldSpec } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
 import { writeAnswer } from '../../helpers/writeAnswer';
-import type { WorkOrderServiceClient } from '../../transport';
+import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { actorField, dynamicField } from './writeFields';
 import type { OperationMeta } from '../operation';

@@ -2,11 +2,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idField, workOrderIdField } from '../../helpers/fields';
-import { collectionOf, readFields, type FieldSpec } from '../../helpers/fieldList';
+import { collectionOf, optionalPositiveInteger, readFields, type FieldSpec } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
-import { optionalPositiveInteger } from '../../helpers/validation';
 import { writeAnswer } from '../../helpers/writeAnswer';
-import type { WorkOrderServiceClient } from '../../transport';
+import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { actorField, requiredDateTime } from './writeFields';
 import type { OperationMeta } from '../operation';

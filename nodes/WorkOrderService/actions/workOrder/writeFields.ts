@@ -1,8 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { Check, FieldSpec } from '../../helpers/fieldList';
-import { invalid, isBlank, optionalDateTime, optionalText, type Field } from '../../helpers/validation';
-import { ownRecord } from '../../transport';
+import { invalid, isBlank, optionalDateTime, optionalText, type Check, type Field, type FieldSpec } from '../../helpers/validation';
+import { ownRecord } from '../../helpers/values';
 
 /**
  * What the work-order writes (create and the change calls of service-reference.md section 8)

@@ -3,11 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readBinaryFile } from '../../helpers/binary';
 import { binaryPropertyField, noteIdField, workOrderIdField } from '../../helpers/fields';
-import { collectionOf, fieldOf, readFields, readParameter, textUpTo, type Check, type FieldSpec } from '../../helpers/fieldList';
+import { collectionOf, fieldOf, int64Id, invalid, optionalBoolean, readFields, readParameter, textUpTo, type Check, type FieldSpec } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
-import { int64Id, invalid, optionalBoolean } from '../../helpers/validation';
 import { writeResult } from '../../helpers/writeResult';
-import type { WorkOrderServiceClient } from '../../transport';
+import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
 /**

@@ -2,12 +2,11 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
-import { collectionOf, readFields, type Check, type FieldSpec } from '../../helpers/fieldList';
+import { collectionOf, invalid, optionalBoolean, optionalEmailList, optionalText, readFields, requiredText, type Check, type FieldSpec } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
 import { dateTimeToSend, idList, withOffsets } from '../../helpers/sendValues';
-import { invalid, optionalBoolean, optionalEmailList, optionalText, requiredText } from '../../helpers/validation';
 import { writeResult } from '../../helpers/writeResult';
-import type { WorkOrderServiceClient } from '../../transport';
+import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
 /**

@@ -2,11 +2,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { noteIdField, workOrderIdField } from '../../helpers/fields';
-import { readParameter } from '../../helpers/fieldList';
+import { int64Id, readParameter } from '../../helpers/validation';
 import { noteOut } from '../../helpers/noteIds';
 import { readWorkOrderId } from '../../helpers/params';
-import { int64Id } from '../../helpers/validation';
-import { toRecords, withoutODataAnnotations, type WorkOrderServiceClient } from '../../transport';
+import { toRecords } from '../../transport/paging';
+import { withoutODataAnnotations } from '../../helpers/values';
+import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { safeToRepeat: true };

@@ -5,7 +5,8 @@ import { returnAllOrLimitFields, workOrderIdField } from '../../helpers/fields';
 import { readLimit } from '../../helpers/limit';
 import { noteOut } from '../../helpers/noteIds';
 import { readWorkOrderId } from '../../helpers/params';
-import { NOTES_LIST, readList, type WorkOrderServiceClient } from '../../transport';
+import { NOTES_LIST, readList } from '../../transport/paging';
+import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { safeToRepeat: true };

@@ -2,12 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllOrLimitFields, workOrderIdField } from '../../helpers/fields';
-import { readParameter } from '../../helpers/fieldList';
+import { optionalInt64Id, readParameter } from '../../helpers/validation';
 import { readLimit } from '../../helpers/limit';
 import { attachmentOut } from '../../helpers/noteIds';
 import { readWorkOrderId } from '../../helpers/params';
-import { optionalInt64Id } from '../../helpers/validation';
-import { ODATA_LIST, readList, type WorkOrderServiceClient } from '../../transport';
+import { ODATA_LIST, readList } from '../../transport/paging';
+import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
 const noteIdProperty: INodeProperties = {

@@ -1,17 +1,13 @@
 'use strict';
 /**
- * The application's request budget (transport/limiter.ts) without HTTP: requests are driven
+ * The application's request budget (transport/budget.ts, with the learned window of window.ts) without HTTP: requests are driven
  * against a simulated service (a sliding window of `limit` per `windowMs`, as deployed instances
  * and the emulator have) on jest's fake clock, so minutes of throttling run in milliseconds and
  * every figure is exact.
  */
-const {
-	Budget,
-	MaxWaitExceeded,
-	backoffMs,
-	learnWindow,
-	ownThrottles,
-} = require('../../dist/nodes/WorkOrderService/transport/limiter');
+const { Budget, MaxWaitExceeded } = require('../../dist/nodes/WorkOrderService/transport/budget');
+const { backoffMs } = require('../../dist/nodes/WorkOrderService/transport/policy');
+const { learnWindow } = require('../../dist/nodes/WorkOrderService/transport/window');
 
 const LATENCY_MS = 20;
 
@@ -27,33 +23,35 @@ function slidingService({ limit, windowMs, retryAfter = 'seconds' }) {
 			while (accepted.length && accepted[0] <= now - service.windowMs) accepted.shift();
 			if (accepted.length >= service.limit) {
 				service.throttled++;
-				if (retryAfter === 'none') return { kind: 'throttled' };
+				if (retryAfter === 'none') return { status: 429, headers: {}, bodyText: '' };
 				const seconds = Math.max(1, Math.ceil((accepted[0] + service.windowMs - now) / 1000));
-				return { kind: 'throttled', retryAfterMs: seconds * 1000, grainMs: 1000 };
+				return { status: 429, headers: { 'retry-after': String(seconds) }, bodyText: '' };
 			}
 			accepted.push(now);
 			service.acceptedAt.push(now);
-			return { kind: 'accepted' };
+			return { status: 204, headers: {}, bodyText: '' };
 		},
 	};
 	return service;
 }
 
+/** A request's state as the budget uses it (policy.ts `Request`). */
+const newRequest = () => ({ waitedMs: 0, episodes: new Set(), resend: false });
+
 /** One request as the client sends it: acquire, answer after LATENCY_MS, release; resend while throttled. */
 async function request(lane, service, { maxWaitMs = 120_000, onStart } = {}) {
-	const account = { waitedMs: 0, episodes: new Set() };
-	let resend = false;
+	const state = newRequest();
 	for (;;) {
-		const ticket = await lane.acquire(account, resend, Math.max(0, maxWaitMs - account.waitedMs));
-		onStart?.(ticket);
+		await lane.acquire(state, Math.max(0, maxWaitMs - state.waitedMs));
+		onStart?.(state.start);
 		await new Promise((resolve) => setTimeout(resolve, LATENCY_MS / 2));
-		const verdict = service.answer(Date.now());
+		const answer = service.answer(Date.now());
 		await new Promise((resolve) => setTimeout(resolve, LATENCY_MS / 2));
-		lane.release(ticket, verdict, account);
-		if (verdict.kind === 'accepted') return { account, ticket };
-		const wait = lane.budget.waitAfterThrottle();
-		if (!wait.charged) account.waitedMs += wait.ms;
-		resend = true;
+		lane.release(state, answer);
+		if (answer.status === 204) return { state };
+		const wait = lane.budget.throttleWait(state);
+		if (!wait.charged) state.waitedMs += wait.ms;
+		state.resend = true;
 	}
 }
 
@@ -117,18 +115,19 @@ describe('pure parts', () => {
 		expect(learnWindow([], 115_000)).toBeUndefined();
 	});
 
-	test('ownThrottles: a throttled answer counts against Max Retries only when no other request shared its episode', () => {
-		const alone = { waitedMs: 0, episodes: new Set() };
-		const crowd = { waitedMs: 0, episodes: new Set() };
-		const other = { waitedMs: 0, episodes: new Set() };
+	test('own throttles: a throttled answer counts against Max Retries only when no other request shared its episode', () => {
+		const alone = newRequest();
+		const crowd = newRequest();
+		const other = newRequest();
 		const solo = { owners: new Map([[alone, 2]]) };
 		const shared = { owners: new Map([[crowd, 1], [other, 3]]) };
 		alone.episodes.add(solo);
 		crowd.episodes.add(shared);
 		other.episodes.add(shared);
-		expect(ownThrottles(alone)).toBe(2);
-		expect(ownThrottles(crowd)).toBe(0);
-		expect(ownThrottles(other)).toBe(0);
+		const budget = new Budget(20);
+		expect(budget.throttleWait(alone).own).toBe(2);
+		expect(budget.throttleWait(crowd).own).toBe(0);
+		expect(budget.throttleWait(other).own).toBe(0);
 	});
 });
 
@@ -191,10 +190,10 @@ describe('one budget for the executions of an application', () => {
 		const service = slidingService({ limit: 10, windowMs: 2000 });
 		const budget = new Budget(20);
 		const starts = { early: [], late: [] };
-		const early = batch(budget.lane(20, 0), service, 200, { onStart: (t) => starts.early.push(t.sentAt) });
+		const early = batch(budget.lane(20, 0), service, 200, { onStart: (t) => starts.early.push(t.at) });
 		await jest.advanceTimersByTimeAsync(5000);
 		const joinedAt = Date.now();
-		const late = batch(budget.lane(20, 0), service, 50, { onStart: (t) => starts.late.push(t.sentAt) });
+		const late = batch(budget.lane(20, 0), service, 50, { onStart: (t) => starts.late.push(t.at) });
 		await simulate(Promise.all([early, late]));
 		expect(starts.late[0] - joinedAt).toBeLessThanOrEqual(2000 + 100);
 		// while both ran, the late lane had about half of the starts
@@ -217,7 +216,7 @@ describe('one budget for the executions of an application', () => {
 		const service = slidingService({ limit: 1000, windowMs: 1000 });
 		const budget = new Budget(20);
 		const starts = [];
-		await simulate(batch(budget.lane(20, 600), service, 30, { onStart: (t) => starts.push(t.sentAt) }));
+		await simulate(batch(budget.lane(20, 600), service, 30, { onStart: (t) => starts.push(t.at) }));
 		for (let k = 1; k < starts.length; k++) expect(starts[k] - starts[k - 1]).toBeGreaterThanOrEqual(100);
 	});
 
