@@ -6,7 +6,7 @@
  * execution against the emulator, and the package's dist files with a function that ran are listed.
  *
  * Three cases: `login` (a credential without a token: n8n calls preAuthentication, which logs in),
- * `stored` (the token n8n saved for it) and `refused` (the service answers 409: the error path). Run after `npm run build`:
+ * `stored` (the token n8n saved for it) and `refused` (the service refuses with 400: the error path). Run after `npm run build`:
  *   node scripts/approve-route.js          (a table)
  *   node scripts/approve-route.js --json   ({ login: { files, functions }, stored: ... })
  */
@@ -47,16 +47,18 @@ async function main() {
 	await post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
 	const support = require('../test/support');
 	const env = await support.setup();
-	const proposalId = 61001;
-	const approve = { resource: 'proposal', operation: 'approve', proposalId, additionalFields: { comments: 'route' } };
+	// an Open proposal per successful approve: the service refuses to approve one twice
+	const [forLogin, forStored] = support.openProposals(env.emulator, 2);
+	const approve = { resource: 'proposal', operation: 'approve', additionalFields: { comments: 'route' } };
 	env.harness.credentials.set('cred-1', { name: 'Emulator password', type: 'workOrderServiceApi', data: support.passwordCredential(env.emulator) });
 	const cases = {};
 	try {
 		await take();
 		for (const name of ['login', 'stored', 'refused']) {
 			env.emulator.clearRequests();
-			// refused: an approve the service answers 409 (an invoiced work order's proposal): the error path
-			const parameters = name === 'refused' ? { ...approve, proposalId: env.emulator.fixtures.proposals.invoiced } : approve;
+			// refused: an approve the service refuses with 400 (an invoiced work order's proposal): the error path
+			const proposalId = { login: forLogin, stored: forStored, refused: env.emulator.fixtures.proposals.invoiced }[name];
+			const parameters = { ...approve, proposalId };
 			const run = await support.runNode(env.harness, { parameters });
 			const calls = await take();
 			if ((run.error !== undefined) !== (name === 'refused')) throw run.error ?? new Error('the refused approve succeeded');
@@ -73,7 +75,7 @@ async function main() {
 		return;
 	}
 	for (const [name, c] of Object.entries(cases)) {
-		const title = { login: 'Approve with a credential without a token (login)', stored: 'Approve with the stored token', refused: 'Approve refused by the service (409)' }[name];
+		const title = { login: 'Approve with a credential without a token (login)', stored: 'Approve with the stored token', refused: 'Approve refused by the service (400)' }[name];
 		console.log(`\n${title}: ${c.sent.join(', ')}; token requests: ${c.logins}`);
 		console.log(`${c.files.length} files of the package ran:`);
 		for (const file of c.files) console.log(`  ${file.padEnd(58)} ${c.functions[file].length} functions`);

@@ -17,8 +17,9 @@ import { headerValue as header, isThrottle, parseRetryAfter } from './policy';
  *   fetched through the credential (`httpRequestWithAuthentication`), any other with a plain
  *   request, without `Authorization`. A 401 from the API origin renews the token once, along n8n's
  *   own path for the credential.
- * - Redirects as the node's transport allows them: followed only within the origin of the request
- *   (at most 5); a redirect to another origin is refused with an error naming it.
+ * - Redirects (at most 5) are followed hop by hop, and each hop decides the token anew by its own
+ *   origin: a file server that answers 302 with a pre-signed storage link gets the link fetched
+ *   without `Authorization`; a redirect to anything but http(s) is refused.
  * - A size limit: a `Content-Length` beyond it is refused before the body is read; without one, the
  *   download stops as soon as more bytes arrive than allowed.
  * - 429, and 503 with `Retry-After`, from the API origin are waited out within the node's Max Wait
@@ -168,15 +169,19 @@ function discard(body: Stream | undefined): void {
 	if (body && typeof body.destroy === 'function') body.destroy();
 }
 
-/** The redirect's target when it stays on the origin of the request; else an error naming the other origin. */
+/** The redirect's target (the next hop decides the token by its origin); an error past 5 or for a non-http(s) target. */
 function redirectTarget(session: Session, from: URL, status: number, location: string, redirects: number): URL {
-	const target = new URL(location, from);
-	if (target.origin === from.origin && redirects < MAX_REDIRECTS) return target;
-	const why = target.origin === from.origin ? `more than ${MAX_REDIRECTS} redirects` : `a redirect to another server (${target.origin}), which this node does not follow`;
+	let target: URL | undefined;
+	try {
+		target = new URL(location, from);
+	} catch {
+		target = undefined;
+	}
+	const web = target !== undefined && (target.protocol === 'http:' || target.protocol === 'https:');
+	if (web && redirects < MAX_REDIRECTS) return target as URL;
 	throw apiError(session, {
-		message: `The file download from ${place(from)} was answered ${status} with ${why}`,
-		description:
-			'Nothing was downloaded. The node follows redirects only within one server, so that its requests never carry the access token elsewhere. Fetch the file from the address it was redirected to with an HTTP Request node, or ask the service provider.',
+		message: `The file download from ${place(from)} was answered ${status} with ${web ? `more than ${MAX_REDIRECTS} redirects` : 'a redirect to an address that is not http(s)'}`,
+		description: 'Nothing was downloaded. Ask the service provider about the attachment, or fetch its Uri with an HTTP Request node.',
 		httpCode: String(status),
 	});
 }

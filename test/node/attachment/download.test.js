@@ -207,7 +207,7 @@ describe('attachment.download: the rules of the transport', () => {
 		expect(sha(bytesOf(binary))).toBe(sha(data));
 	});
 
-	test('a redirect within the API origin is followed with the token; one to another origin is refused, naming it, and nothing is sent there', async () => {
+	test('a redirect within the API origin is followed with the token; one to another origin (a pre-signed storage link) is followed without it', async () => {
 		const moved = await files.addProposalFile(env.emulator, { proposalId: 61004, name: 'moved.txt', mimeType: 'text/plain', data: Buffer.from('moved once'), redirect: 'self' });
 		const followed = await download({ source: 'uri', uri: `${env.emulator.baseUrl}/v3/files/${moved.Id}` });
 		expect(followed.error).toBeUndefined();
@@ -221,11 +221,25 @@ describe('attachment.download: the rules of the transport', () => {
 		const away = await files.addProposalFile(env.emulator, { proposalId: 61004, name: 'away.txt', mimeType: 'text/plain', data: Buffer.from('elsewhere'), redirect: 'storage' });
 		const storage = await files.storageOf(env.emulator);
 		const before = storage.requests.length;
-		const refused = await download({ source: 'uri', uri: `${env.emulator.baseUrl}/v3/files/${away.Id}` });
-		expect(refused.error).toBeInstanceOf(NodeApiError);
-		expect(refused.error.message).toBe(`The file download from ${env.emulator.baseUrl}/v3/files/${away.Id} was answered 302 with a redirect to another server (${storage.origin}), which this node does not follow`);
-		expect(refused.error.description).toMatch(/redirects only within one server/);
-		expect(storage.requests.length).toBe(before);
+		const hopped = await download({ source: 'uri', uri: `${env.emulator.baseUrl}/v3/files/${away.Id}` });
+		expect(hopped.error).toBeUndefined();
+		expect(hopped.api.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([`GET /api/v3/files/${away.Id} 302`]);
+		expectBearer(env, hopped.api[0]);
+		const sent = storage.requests.slice(before);
+		expect(sent.map((q) => `${q.method} ${q.status}`)).toEqual(['GET 200']);
+		expect(sent[0].headers.authorization).toBeUndefined();
+		expect(Object.keys(sent[0].headers).filter((h) => /auth|cookie|token/i.test(h))).toEqual([]);
+		expect(bytesOf(hopped.output[0].binary.data).toString()).toBe('elsewhere');
+		expect(hopped.output[0].binary.data).toMatchObject({ fileName: 'away.txt', mimeType: 'text/plain' });
+	});
+
+	test('a redirect to an address that is not http(s) is refused, naming the download; nothing is downloaded', async () => {
+		const moved = await files.addProposalFile(env.emulator, { proposalId: 61004, name: 'odd.txt', mimeType: 'text/plain', data: Buffer.from('odd') });
+		env.emulator.failNext({ method: 'GET', path: `/api/v3/files/${moved.Id}`, status: 302, headers: { location: 'ftp://files.example.com/odd.txt' } });
+		const r = await download({ source: 'uri', uri: `files/${moved.Id}` });
+		expect(r.error).toBeInstanceOf(NodeApiError);
+		expect(r.error.message).toBe(`The file download from ${env.emulator.baseUrl}/v3/files/${moved.Id} was answered 302 with a redirect to an address that is not http(s)`);
+		expect(r.output).toEqual([]);
 	});
 
 	test('Max File Size: a Content-Length beyond it is refused before the body is read', async () => {

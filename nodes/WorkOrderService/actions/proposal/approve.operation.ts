@@ -1,11 +1,9 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { collectionOf, type FieldSpec, optionalText } from '../../helpers/validation';
-import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { proposalIdProperty, statusChangeFields } from './fields';
-import { MOVES, moveProposal } from './move';
+import { MOVES, moveOperation } from './move';
 import type { OperationMeta } from '../operation';
 
 const fields: FieldSpec[] = [
@@ -30,6 +28,4 @@ export const description = updateDisplayOptions({ show: { resource: ['proposal']
 ]);
 
 /** PUT /proposals/{id}/approve, answered 204; refusals worded in ./move.ts. */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	return await moveProposal(this, i, client, MOVES.approve, fields);
-}
+export const execute = moveOperation(MOVES.approve, fields);

@@ -115,20 +115,19 @@ export function refusedMove(error: unknown, proposalId: number, move: Move): unk
 	return error;
 }
 
-/** Sends the move of item i with the fields of its operation; 204 becomes { proposalId, status, success }. */
-export async function moveProposal(
-	ctx: IExecuteFunctions,
-	i: number,
-	client: WorkOrderServiceClient,
-	move: Move,
-	fields: FieldSpec[],
-): Promise<IDataObject[]> {
-	const proposalId = readLocatorId(ctx, i, PROPOSAL_ID);
-	const { body, qs } = readFields(ctx, i, fields, 'additionalFields');
-	try {
-		await client.request({ method: 'PUT', path: `/proposals/${proposalId}/${move.path}`, qs, body, itemIndex: i });
-	} catch (error) {
-		throw refusedMove(error, proposalId, move);
-	}
-	return [{ proposalId, status: move.status, success: true }];
+/**
+ * The `execute` of a move operation: sends the move of item i with the fields of its operation;
+ * 204 becomes { proposalId, status, success }. Each of the four operation files takes its own.
+ */
+export function moveOperation(move: Move, fields: FieldSpec[]) {
+	return async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+		const proposalId = readLocatorId(this, i, PROPOSAL_ID);
+		const { body, qs } = readFields(this, i, fields, 'additionalFields');
+		try {
+			await client.request({ method: 'PUT', path: `/proposals/${proposalId}/${move.path}`, qs, body, itemIndex: i });
+		} catch (error) {
+			throw refusedMove(error, proposalId, move);
+		}
+		return [{ proposalId, status: move.status, success: true }];
+	};
 }

@@ -1,11 +1,9 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { collectionOf, type FieldSpec, optionalBoolean, optionalPositiveInteger } from '../../helpers/validation';
-import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { proposalIdProperty, statusChangeFields } from './fields';
-import { MOVES, moveProposal } from './move';
+import { MOVES, moveOperation } from './move';
 import type { OperationMeta } from '../operation';
 
 const fields: FieldSpec[] = [
@@ -46,6 +44,4 @@ export const description = updateDisplayOptions({ show: { resource: ['proposal']
 ]);
 
 /** PUT /proposals/{id}/reject, answered 204; refusals worded in ./move.ts. */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	return await moveProposal(this, i, client, MOVES.reject, fields);
-}
+export const execute = moveOperation(MOVES.reject, fields);

@@ -1,11 +1,9 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { collectionOf } from '../../helpers/validation';
-import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { proposalIdProperty, statusChangeFields } from './fields';
-import { MOVES, moveProposal } from './move';
+import { MOVES, moveOperation } from './move';
 import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { verb: 'reopened', safeToRepeat: true };
@@ -16,6 +14,4 @@ export const description = updateDisplayOptions({ show: { resource: ['proposal']
 ]);
 
 /** PUT /proposals/{id}/open, answered 204: the proposal is Open; refusals worded in ./move.ts. */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
-	return await moveProposal(this, i, client, MOVES.reopen, statusChangeFields);
-}
+export const execute = moveOperation(MOVES.reopen, statusChangeFields);
