@@ -102,6 +102,23 @@ describe('items', () => {
 	});
 });
 
+describe('every event the trigger offers', () => {
+	test('one webhook subscribes to all of them; an event of each type the service raises starts one execution with its EventType and Object', async () => {
+		const { WorkOrderServiceTrigger } = require(`${require('../support').ROOT}/dist/nodes/WorkOrderService/WorkOrderServiceTrigger.node.js`);
+		const offered = new WorkOrderServiceTrigger().description.properties.find((p) => p.name === 'events').options.map((o) => o.value);
+		expect(offered.length).toBeGreaterThanOrEqual(18);
+		const { emu, hook } = await active({ events: offered });
+		const [registered] = H.registered(emu);
+		expect(registered.Subscriptions.flatMap((x) => x.EventTypes).sort()).toEqual([...offered].sort());
+		offered.forEach((eventType, n) => emu.emitWebhookEvent(eventType, { subscriberId: 1001, object: { Id: 70000 + n } }));
+		const executions = await hook.waitForExecutions(offered.length);
+		expect(executions.map((e) => e.status)).toEqual(offered.map(() => 'success'));
+		const seen = executions.map((e) => e.items.map((i) => [i.json.EventType, i.json.Object.Id]));
+		expect(seen.flat().sort()).toEqual(offered.map((eventType, n) => [eventType, 70000 + n]).sort());
+		expect(seen.every((items) => items.length === 1)).toBe(true);
+	});
+});
+
 describe('verification', () => {
 	test('a tampered delivery (body changed after signing), a missing or malformed Sign-Data: 401, no execution, no error execution', async () => {
 		const { emu, hook } = await active({ events: ['WorkOrderCreated'] });
