@@ -5,11 +5,11 @@
 // through n8n-core against the emulator: test/node/proposal/*.test.js.
 const { NodeOperationError } = require('n8n-workflow');
 const { refusedMove, MOVES } = require('../../dist/nodes/WorkOrderService/actions/proposal/move');
-const { makeApiError } = require('../../dist/nodes/WorkOrderService/transport/errors');
+const { apiError } = require('../../dist/nodes/WorkOrderService/transport/errors');
 
 const node = { id: 'n', name: 'Work Order Service', type: 'workOrderService', typeVersion: 1, position: [0, 0], parameters: {} };
 const answered = (status, route, rest) =>
-	makeApiError(node, { message: `The Work Order Service answered ${status} to ${route}${rest}`, description: 'Check the values sent for this item against the service rules shown above.', httpCode: status.split(' ')[0] }, 0);
+	apiError(node, { message: `The Work Order Service answered ${status} to ${route}${rest}`, description: 'Check the values sent for this item against the service rules shown above.', httpCode: status.split(' ')[0] }, 0, (text) => text);
 
 test('a numeric code the reference names: words and code kept, its meaning and what to do in the description; the same object', () => {
 	const error = answered('400 Bad Request', 'PUT /proposals/61002/onhold', ': Proposal 61002 is already on hold (error code 503)');
