@@ -60,6 +60,8 @@ async function executions(instance, workflowId) {
  * until the workflow's webhook is registered: neither starts anything, so the alarm is sent again.
  */
 async function postAlarm(url, fields) {
+	// n8n answers /healthz/readiness once its database and start-up are done
+	await waitFor('n8n to be ready', async () => (await fetch(new URL('/healthz/readiness', url)).catch(() => undefined))?.status === 200, 120_000);
 	let response;
 	await waitFor('the webhook to accept the alarm', async () => {
 		response = await fetch(url, { method: 'POST', body: alarmForm(fields) });
@@ -73,10 +75,19 @@ async function oneAlarm(instance, emu, workflowId, url, fields, count) {
 	const mark = emu.requests.length;
 	const response = await postAlarm(url, fields);
 	assert.equal(response.status, 200, `webhook answered ${response.status}: ${await response.text()}`);
-	const list = await waitFor(`${count} finished executions`, async () => {
-		const found = await executions(instance, workflowId);
-		return found.length >= count && found.every((e) => e.status !== 'running' && e.status !== 'new' && (e.status !== 'success' || e.out['Note the alarm'])) ? found : false;
-	}, 90_000);
+	let found = [];
+	let list;
+	try {
+		list = await waitFor(`${count} finished executions`, async () => {
+			found = await executions(instance, workflowId);
+			return found.length >= count && found.every((e) => e.status !== 'running' && e.status !== 'new' && (e.status !== 'success' || e.out['Note the alarm'])) ? found : false;
+		}, 90_000);
+	} catch (error) {
+		// what n8n and the service saw, so that a failure here says which side stopped
+		const seen = found.map((e) => `${e.id} ${e.status} [${Object.keys(e.out).join(', ')}]${e.error ? ` ${e.error}` : ''}`).join('; ') || 'none';
+		const sent = emu.requests.slice(mark).map((r) => `${r.method} ${r.path} ${r.status}`).join(', ') || 'none';
+		throw new Error(`${error.message}; the webhook answered ${response.status}; executions: ${seen}; requests to the emulator: ${sent}`);
+	}
 	const execution = list[count - 1];
 	assert.equal(execution.status, 'success', `execution: ${execution.status} ${execution.error ?? ''}`);
 	return { execution, api: emu.requests.slice(mark).filter((r) => r.path.startsWith('/api/')) };
