@@ -813,7 +813,7 @@ async function main() {
 			await message.waitFor({ timeout: 60_000 });
 			const refused = emu.requests.slice(markReq).find((r) => r.method === 'PUT' && r.path === `/api/v3/proposals/${overLimit}/approve`);
 			assert.ok(refused, 'PUT approve sent');
-			assert.equal(refused.status, 403);
+			assert.equal(refused.status, 400); // the reference: a refused move is a 400 ErrorResponse (code 100: over the approval limit)
 			const serviceMessage = JSON.parse(refused.responseBody).ErrorMessage;
 			assert.match(serviceMessage, /approval limit/);
 			const shown = (await message.innerText()).trim();
