@@ -22,11 +22,18 @@ const STRING_OR_LONG_RUN = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d\d\d\d\d\d\d\d\d\d\d\d\
 
 const isSpace = (code: number) => code === 32 || code === 10 || code === 13 || code === 9;
 
+/** Whether `run` (digits with an optional minus, as LONG_RUN finds them) is an integer literal beyond the safe integers. */
+function isUnsafeRun(run: string): boolean {
+	const start = run.charCodeAt(0) === 45 ? 1 : 0;
+	const digits = run.length - start;
+	// a leading zero is no integer literal; 16 digits compare as text with the safe maximum
+	if (digits < 16 || run.charCodeAt(start) === 48) return false;
+	return digits > 16 || run.slice(start) > MAX_SAFE_DIGITS;
+}
+
 /** True when `literal` is a JSON integer literal whose value is beyond the safe integers ("-9007199254740993"). */
 export function isUnsafeIntegerLiteral(literal: string): boolean {
-	if (!/^-?(0|[1-9]\d*)$/.test(literal)) return false;
-	const digits = literal.replace(/^-/, '');
-	return digits.length > 16 || (digits.length === 16 && digits > MAX_SAFE_DIGITS);
+	return /^-?(0|[1-9]\d*)$/.test(literal) && isUnsafeRun(literal);
 }
 
 /** Whether this runtime hands a reviver the source text of each primitive value. */
@@ -48,7 +55,7 @@ export function parseWithSourceText(text: string): unknown {
 
 /** Quotes `run` (found at `at`) when it is an unsafe integer token in value position; `quoted` counts the runs it quoted. */
 function quoteRun(run: string, at: number, text: string, quoted: { count: number }): string {
-	if (run.charCodeAt(0) === 34 || !isUnsafeIntegerLiteral(run)) return run;
+	if (run.charCodeAt(0) === 34 || !isUnsafeRun(run)) return run;
 	let before = at - 1;
 	while (isSpace(text.charCodeAt(before))) before--;
 	const b = text.charCodeAt(before);
