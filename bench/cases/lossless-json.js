@@ -109,7 +109,7 @@ async function measure({ runs, targetMB }) {
 		jsonParseExact: nativeExact,
 		jsonParseLost: int64Total - nativeExact,
 		samplesMs: { jsonParse: native.map((x) => round(x, 2)), lossless: lossless.map((x) => round(x, 2)) },
-		met: ratio >= 0.5 && losslessExact === int64Total,
+		met: ratio >= 0.7 && losslessExact === int64Total,
 		nodeVersion: process.version,
 		...reviverTimes(json, runs),
 	};
