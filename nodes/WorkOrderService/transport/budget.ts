@@ -80,10 +80,6 @@ export class Lane {
 		readonly intervalMs: number,
 	) {}
 
-	get waiting(): number {
-		return this.queue.length;
-	}
-
 	/** Waits for a start; rejects with MaxWaitExceeded when a pause exceeds what is left of `allowanceMs` (queueing at the learned pace does not count). */
 	async acquire(request: Request, allowanceMs: number): Promise<void> {
 		const waiter: Waiter = { lane: this, request, allowanceMs, pauseAt: this.budget.pauseClock() };
@@ -118,7 +114,7 @@ export class Budget {
 	/** First accepted start of the busy cycle (requests sent before `cycleFloor` do not count). */
 	private cycleStart?: number;
 	private cycleFloor = 0;
-	private lastBusyAt = Date.now();
+	lastBusyAt = Date.now();
 	/** Accepted requests by send time (what the window is learned from and held by). */
 	private accepted: Sent[] = [];
 	private window?: ServiceWindow;
@@ -139,11 +135,7 @@ export class Budget {
 	}
 
 	get idle(): boolean {
-		return this.inFlight === 0 && this.lanes.every((l) => l.waiting === 0);
-	}
-
-	idleForMs(now = Date.now()): number {
-		return this.idle ? now - this.lastBusyAt : 0;
+		return this.inFlight === 0 && this.lanes.every((l) => l.queue.length === 0);
 	}
 
 	pauseClock(now = Date.now()): number {
@@ -241,8 +233,8 @@ export class Budget {
 		this.dueAt = undefined;
 		for (;;) {
 			const now = Date.now();
-			this.lanes = this.lanes.filter((l) => l.waiting > 0 || l.inFlight > 0);
-			if (!this.lanes.some((l) => l.waiting > 0)) return;
+			this.lanes = this.lanes.filter((l) => l.queue.length > 0 || l.inFlight > 0);
+			if (!this.lanes.some((l) => l.queue.length > 0)) return;
 			const readyAt = Math.max(this.pausedUntil, this.gateUntil, this.nextSlot);
 			const windowAt = this.window?.freeAt(now, this.inFlight) ?? 0;
 			if (windowAt > now && windowAt !== Infinity && readyAt <= now) this.window?.noteSaturated(now, this.episode !== undefined);
@@ -285,7 +277,7 @@ export class Budget {
 		const n = this.lanes.length;
 		for (let k = 0; k < n; k++) {
 			const lane = this.lanes[(this.turn + k) % n];
-			if (lane.waiting === 0 || lane.inFlight >= lane.concurrency) continue;
+			if (lane.queue.length === 0 || lane.inFlight >= lane.concurrency) continue;
 			this.turn = (this.turn + k + 1) % n;
 			return lane.queue[0];
 		}
@@ -349,7 +341,7 @@ export class Budget {
 
 	private beginEpisode(sentAt: number, now: number, retryAfterMs: number | undefined, grainMs: number): Episode {
 		// requests were flowing side by side: a window filled up, not one stray refusal
-		const saturated = this.inFlight > 0 || this.lanes.some((l) => l.waiting > 0);
+		const saturated = this.inFlight > 0 || this.lanes.some((l) => l.queue.length > 0);
 		const model = this.model;
 		const episode: Episode = { startedAt: now, owners: new Map(), charged: !model, saturated, probing: retryAfterMs === undefined, probesFailed: 0, cycleStart: this.cycleStart };
 		this.episode = episode;
@@ -429,7 +421,7 @@ const budgets = new Map<string, Budget>();
 /** The budget of an application in this process; a new one after FORGET_AFTER_IDLE_MS idle. */
 export function budgetFor(key: string, concurrency: number, now = Date.now()): Budget {
 	const existing = budgets.get(key);
-	if (existing && existing.idleForMs(now) < FORGET_AFTER_IDLE_MS) return existing;
+	if (existing && (!existing.idle || now - existing.lastBusyAt < FORGET_AFTER_IDLE_MS)) return existing;
 	const budget = new Budget(concurrency);
 	budgets.set(key, budget);
 	return budget;

@@ -56,16 +56,9 @@ export interface ApiResponse {
 	body: unknown;
 }
 
+const DEFAULT_SETTINGS = { maxRetries: 3, maxWaitMs: 120_000, requestsPerMinute: 0, timeoutMs: 60_000, concurrency: 20 };
 /** The node's Request Options (descriptions/requestOptions.ts). */
-export interface RequestSettings {
-	maxRetries: number;
-	maxWaitMs: number;
-	requestsPerMinute: number;
-	timeoutMs: number;
-	concurrency: number;
-}
-
-export const DEFAULT_SETTINGS: RequestSettings = { maxRetries: 3, maxWaitMs: 120_000, requestsPerMinute: 0, timeoutMs: 60_000, concurrency: 20 };
+export type RequestSettings = typeof DEFAULT_SETTINGS;
 
 /** The "Request Options" collection, read once per execution; `concurrency`: the default when it sets none. */
 export function readSettings(raw: IDataObject | undefined, concurrency = DEFAULT_SETTINGS.concurrency): RequestSettings {
@@ -144,14 +137,7 @@ export class WorkOrderServiceClient {
 	private async resolve(): Promise<Resolved> {
 		const pending = (this.resolved ??= (async () => {
 			const credentials = (await this.ctx.getCredentials(this.credentialType)) as ICredentialDataDecryptedObject;
-			let base: string;
-			try {
-				base = normalizeBaseUrl(credentials.baseUrl);
-			} catch {
-				throw new NodeOperationError(this.ctx.getNode(), "The credential's API Base URL must be an http(s) URL", {
-					description: 'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
-				});
-			}
+			const base = apiBaseOf(this.ctx, credentials);
 			const login = this.authentication === 'oAuth2' ? undefined : loginConfig(this.authentication === 'password' ? 'password' : 'contractor', credentials);
 			return { credentials, apiUrl: `${base}/v3`, apiOrigin: originOf(base) ?? base, login };
 		})());
@@ -256,17 +242,14 @@ export class WorkOrderServiceClient {
 
 	/** The error of a request the policy gave up on: a redirect it did not follow, or the last failure. */
 	private async failed(request: ApiRequest, state: Request, waitedMs = state.waitedMs): Promise<Error> {
-		const route = routeOf(request.method, request.path);
 		const info = { attempts: state.attempts, waitedMs, gaveUp: state.gaveUp };
-		if (state.redirectRefused !== undefined) {
-			const error = apiError(this.ctx.getNode(), redirectText(route, state.last?.status ?? 0, state.redirectRefused, info), request.itemIndex, await this.redactor());
-			this.noteOutcome(request.itemIndex, 'answered', error);
-			return error;
-		}
-		const outcome: ItemOutcome = state.maybeProcessed ? 'maybe' : state.answered ? 'answered' : 'notSent';
 		const last = state.last as Attempt;
-		const error = await this.failureError(request, last.failure ?? { status: last.status, headers: last.headers, bodyText: last.bodyText }, last.error, info);
-		this.noteOutcome(request.itemIndex, outcome, error);
+		const refused = state.redirectRefused;
+		const error =
+			refused !== undefined
+				? apiError(this.ctx.getNode(), redirectText(routeOf(request.method, request.path), last.status ?? 0, refused, info), request.itemIndex, await this.redactor())
+				: await this.failureError(request, last.failure ?? { status: last.status, headers: last.headers, bodyText: last.bodyText }, last.error, info);
+		this.noteOutcome(request.itemIndex, refused !== undefined ? 'answered' : state.maybeProcessed ? 'maybe' : state.answered ? 'answered' : 'notSent', error);
 		return error;
 	}
 
@@ -308,6 +291,17 @@ export class WorkOrderServiceClient {
 			// the credential cannot be read (deleted meanwhile): the secrets known so far still apply
 		}
 		return (text) => secrets.redact(text);
+	}
+}
+
+/** The credential's API Base URL (without /v3), or an error that says how to set it. */
+export function apiBaseOf(ctx: ClientContext, credentials: IDataObject): string {
+	try {
+		return normalizeBaseUrl(credentials.baseUrl);
+	} catch {
+		throw new NodeOperationError(ctx.getNode(), "The credential's API Base URL must be an http(s) URL", {
+			description: 'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
+		});
 	}
 }
 

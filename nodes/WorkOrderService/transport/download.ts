@@ -2,10 +2,9 @@ import type { IBinaryData, IExecuteFunctions, IHttpRequestOptions } from 'n8n-wo
 import { NodeApiError, NodeOperationError, fileTypeFromMimeType, sleep } from 'n8n-workflow';
 
 import { credentialSecrets } from '../auth/secrets';
-import { normalizeBaseUrl } from '../auth/tokens';
-import type { WorkOrderServiceClient } from './client';
+import { apiBaseOf, type WorkOrderServiceClient } from './client';
 import { apiError as makeApiError, readHttpFailure, serviceMessage } from './errors';
-import { headerValue as header, isThrottle, parseRetryAfter } from './policy';
+import { MAX_REDIRECTS, headerValue as header, isThrottle, parseRetryAfter, webUrl } from './policy';
 
 /**
  * Downloading an attachment's file from its `Uri` (service reference, section 5) into n8n's binary
@@ -65,7 +64,6 @@ interface Session {
 	itemIndex: number;
 }
 
-const MAX_REDIRECTS = 5;
 const ERROR_TEXT_BYTES = 4096;
 
 export async function downloadFile(ctx: IExecuteFunctions, client: WorkOrderServiceClient, request: DownloadRequest): Promise<Downloaded> {
@@ -89,24 +87,13 @@ export async function downloadFile(ctx: IExecuteFunctions, client: WorkOrderServ
 async function apiBaseUrl(ctx: IExecuteFunctions, client: WorkOrderServiceClient): Promise<string> {
 	const credentials = await ctx.getCredentials(client.credentialType);
 	credentialSecrets(credentials, client.secrets);
-	try {
-		return normalizeBaseUrl(credentials.baseUrl);
-	} catch {
-		throw new NodeOperationError(ctx.getNode(), "The credential's API Base URL must be an http(s) URL", {
-			description: 'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
-		});
-	}
+	return apiBaseOf(ctx, credentials);
 }
 
 /** The address to fetch: an absolute http(s) URL, or one relative to {API Base URL}/v3/. */
 function resolveUri(session: Session, uri: string, apiBase: string): URL {
-	let url: URL | undefined;
-	try {
-		url = uri.trim() === '' ? undefined : new URL(uri.trim(), `${apiBase}/v3/`);
-	} catch {
-		url = undefined;
-	}
-	if (url && (url.protocol === 'http:' || url.protocol === 'https:')) return url;
+	const url = uri.trim() === '' ? undefined : webUrl(uri.trim(), `${apiBase}/v3/`);
+	if (url) return url;
 	const text = uri.length > 80 ? `${uri.slice(0, 77)}...` : uri;
 	throw new NodeOperationError(session.ctx.getNode(), `The attachment's Uri is not an http(s) address in item ${session.itemIndex}: "${text}"`, {
 		itemIndex: session.itemIndex,
@@ -171,16 +158,10 @@ function discard(body: Stream | undefined): void {
 
 /** The redirect's target (the next hop decides the token by its origin); an error past 5 or for a non-http(s) target. */
 function redirectTarget(session: Session, from: URL, status: number, location: string, redirects: number): URL {
-	let target: URL | undefined;
-	try {
-		target = new URL(location, from);
-	} catch {
-		target = undefined;
-	}
-	const web = target !== undefined && (target.protocol === 'http:' || target.protocol === 'https:');
-	if (web && redirects < MAX_REDIRECTS) return target as URL;
+	const target = webUrl(location, from);
+	if (target && redirects < MAX_REDIRECTS) return target;
 	throw apiError(session, {
-		message: `The file download from ${place(from)} was answered ${status} with ${web ? `more than ${MAX_REDIRECTS} redirects` : 'a redirect to an address that is not http(s)'}`,
+		message: `The file download from ${place(from)} was answered ${status} with ${target ? `more than ${MAX_REDIRECTS} redirects` : 'a redirect to an address that is not http(s)'}`,
 		description: 'Nothing was downloaded. Ask the service provider about the attachment, or fetch its Uri with an HTTP Request node.',
 		httpCode: String(status),
 	});
@@ -201,7 +182,8 @@ async function receive(session: Session, url: URL, answer: Answer, request: Down
 		return { fileName, mimeType: mimeType ?? 'application/octet-stream', size };
 	}
 	const count = { received: 0, tooLarge: false };
-	const type = mimeType ?? typeOfName(fileName);
+	// an answer without Content-Type: the type of the name's extension
+	const type = mimeType ?? TYPES[extensionOf(fileName) ?? ''] ?? 'application/octet-stream';
 	try {
 		const body = limited(answer.body, request.maxBytes, count);
 		const binary = (await keepsFilesInItems(session.ctx))
@@ -267,8 +249,7 @@ async function intoItem(body: Stream, fileName: string, mimeType: string): Promi
 		bytes += received.length;
 	}
 	if (carry) data += carry.toString('base64');
-	const extension = /\.([A-Za-z0-9]{1,10})$/.exec(fileName)?.[1].toLowerCase();
-	return { data, mimeType, fileType: fileTypeFromMimeType(mimeType), fileExtension: extension, fileName, fileSize: sizeText(bytes), bytes };
+	return { data, mimeType, fileType: fileTypeFromMimeType(mimeType), fileExtension: extensionOf(fileName), fileName, fileSize: sizeText(bytes), bytes };
 }
 
 /** A size as n8n writes it in `fileSize` ("130 B", "2.05 kB", "21 MB"). */
@@ -286,11 +267,7 @@ const TYPES: Record<string, string> = {
 	xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
-/** The MIME type of a file name's extension, for an answer without Content-Type. */
-function typeOfName(fileName: string): string {
-	const extension = /\.([A-Za-z0-9]{1,10})$/.exec(fileName)?.[1].toLowerCase();
-	return (extension && TYPES[extension]) || 'application/octet-stream';
-}
+const extensionOf = (fileName: string) => /\.([A-Za-z0-9]{1,10})$/.exec(fileName)?.[1].toLowerCase();
 
 /** The file name: the one asked for, else Content-Disposition's, else the address's last segment. */
 function fileNameOf(asked: string | undefined, disposition: string | undefined, url: URL): string {

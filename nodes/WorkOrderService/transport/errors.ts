@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { RequestSettings } from './client';
 import { bodyToText, headerValue } from './policy';
 
 /**
@@ -211,11 +212,7 @@ export interface AttemptInfo {
 	waitedMs: number;
 	gaveUp?: string;
 }
-export interface TextSettings {
-	maxRetries: number;
-	maxWaitMs: number;
-	timeoutMs: number;
-}
+type TextSettings = Pick<RequestSettings, 'maxRetries' | 'maxWaitMs' | 'timeoutMs'>;
 
 export function hintForStatus(status: number, method: string, serviceWords?: string): string {
 	if (status === 400 || status === 422) return 'Check the values sent for this item against the service rules shown above.';

@@ -6,11 +6,9 @@
  *   copy of the file, not two.
  */
 
-/** Bytes of a file that can be written into a target buffer. */
+/** A file of exactly `size` bytes that `copyTo` writes into `target` at `offset` (resolving to the bytes written). */
 export interface FileSource {
-	/** Exact size in bytes. */
 	size: number;
-	/** Writes the bytes at `offset`; resolves to the number of bytes written. */
 	copyTo(target: Buffer, offset: number): Promise<number>;
 }
 
@@ -30,11 +28,6 @@ export interface MultipartFile {
 
 export type MultipartPart = MultipartField | MultipartFile;
 
-export interface MultipartBody {
-	contentType: string;
-	body: Buffer;
-}
-
 /** Quoted-string for a header parameter: no CR/LF, quotes and backslashes escaped. */
 function quote(value: string): string {
 	return `"${value.replace(/[\r\n]+/g, ' ').replace(/(["\\])/g, '\\$1')}"`;
@@ -49,7 +42,7 @@ function fileNameParameters(fileName: string): string {
 
 const randomBoundary = () => `----n8nWorkOrderService${Array.from({ length: 24 }, () => Math.floor(Math.random() * 16).toString(16)).join('')}`;
 
-export async function buildMultipart(parts: MultipartPart[], boundary = randomBoundary()): Promise<MultipartBody> {
+export async function buildMultipart(parts: MultipartPart[], boundary = randomBoundary()): Promise<{ contentType: string; body: Buffer }> {
 	const segments: Array<Buffer | FileSource> = [];
 	for (const part of parts) {
 		let head = `--${boundary}\r\nContent-Disposition: form-data; name=${quote(part.name)}`;

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Episode } from './budget';
+import type { Budget, Episode } from './budget';
 import type { HttpFailure } from './errors';
 
 /**
@@ -64,12 +64,7 @@ export interface Attempt {
 	error?: unknown;
 }
 
-/** What the budget set after a throttled answer: its wait, whether that is a pause it charges to every waiter, and the request's own throttles. */
-export interface ThrottleWait {
-	ms: number;
-	charged: boolean;
-	own: number;
-}
+type ThrottleWait = ReturnType<Budget['throttleWait']>;
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 export const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -94,14 +89,17 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-export function originOf(url: string): string | undefined {
+/** `text` (relative to `base`) as an http(s) URL; undefined when it is none. */
+export function webUrl(text: string, base?: string | URL): URL | undefined {
 	try {
-		const parsed = new URL(url);
-		return /^https?:$/.test(parsed.protocol) ? parsed.origin.toLowerCase() : undefined;
+		const url = new URL(text, base);
+		return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
 	} catch {
 		return undefined;
 	}
 }
+
+export const originOf = (url: string) => webUrl(url)?.origin.toLowerCase();
 
 /** Any body n8n's request layer hands back (Buffer, ArrayBuffer, view, string, object), as text. */
 export function bodyToText(body: unknown): string {
