@@ -54,9 +54,8 @@ const MAX_ENTRIES = 500;
 const MAX_REMEMBERED = 32;
 
 /**
- * Marks the credential Test's request (`credentialTest`): a token it was sent with does not count
- * as "sent lately", so the next Test logs in afresh instead of taking it for a refused token.
- * `authenticate` removes the header before the request goes out.
+ * Marks the credential Test's request: a token it was sent with does not count as "sent lately", so
+ * the next Test logs in afresh. `authenticate` removes the header before the request goes out.
  */
 export const TEST_HEADER = 'X-Work-Order-Service-Credential-Test';
 
@@ -240,7 +239,7 @@ interface Entry {
 
 const entries = new Map<string, Entry>();
 
-/** Forgets every token this process keeps (what a restart does; tests). */
+/** What a restart does (tests). */
 export function forgetTokens(): void {
 	entries.clear();
 }
@@ -277,12 +276,11 @@ export function knownTokens(config: LoginConfig): string[] {
 }
 
 /**
- * The credential's `preAuthentication`. A token presented that this process signed a request with
- * lately was refused by the service: the newest token obtained since, else a renewal (refresh
- * token, else the password). No token (a credential n8n holds no token for yet): the newest token
- * this process knows for the identity, else the login in flight, else a login. A token presented
- * that was not sent lately (a credential Test): a fresh login with the stored secrets (or the one in
- * flight). Returns the hidden token fields.
+ * The credential's `preAuthentication`; returns the hidden token fields. A token presented that this
+ * process signed a request with lately was refused: the newest token obtained since, else a renewal
+ * (refresh token, else the password). No token: the newest token this process knows for the
+ * identity, else the login in flight, else a login. A token not sent lately (a credential Test): a
+ * fresh login (or the one in flight).
  */
 export function preAuthenticator(kind: LoginKind) {
 	return async function (this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {

@@ -4,13 +4,12 @@ import { backoffMs, headerValue, isThrottle, parseRetryAfter, type Attempt, type
 import { ServiceWindow, type Model } from './window';
 
 /**
- * One request budget per application (API Base URL + client id) in each n8n process; each
- * execution, trigger poll and dropdown joins it as a `Lane` (round-robin, resends first, at most its
- * Concurrency in flight, Requests Per Minute spaced evenly). A throttling episode lasts from the
- * first throttled answer until a request sent after it is accepted; without a known reopening every
- * request pauses (charged to Max Wait) and one probe at a time goes out. After a throttled burst the
- * service's window is learned (window.ts). Only a waiting call sleeps (`waitFor`): when nobody
- * waits, nothing is scheduled.
+ * One request budget per application (API Base URL + client id) per n8n process; each execution,
+ * trigger poll and dropdown is a `Lane` in it (round-robin, resends first, at most its Concurrency in
+ * flight, Requests Per Minute spaced evenly). A throttling episode lasts from the first throttled
+ * answer until a request sent after it is accepted; without a known reopening every request pauses
+ * (charged to Max Wait) and one probe at a time goes out. The service's window is learned
+ * (window.ts). Only a waiting call sleeps (`waitFor`): when nobody waits, nothing is scheduled.
  */
 
 export const FORGET_AFTER_IDLE_MS = 5 * 60_000;
@@ -25,11 +24,10 @@ export interface Sent {
 }
 
 /**
- * A throttling episode. `owners`: throttled answers per request. `charged`: its pause counts against
- * waiting requests (no learned window told the reopening). `saturated`: others were in flight or
- * waiting when it began (it tells about the window). `probing`: no Retry-After, the end is found by
- * probing. `cycleStart`: the first accepted start of the busy cycle it ended. `reopen`: what its
- * Retry-Afters say: the service accepts again at most at `at`, and after `after`.
+ * `owners`: throttled answers per request. `charged`: its pause counts against waiting requests (no
+ * learned window told the reopening). `saturated`: others were in flight or waiting when it began.
+ * `probing`: no Retry-After, the end is found by probing. `cycleStart`: the first accepted start of
+ * the busy cycle it ended. `reopen`: per its Retry-Afters, the service accepts again at most at `at`, after `after`.
  */
 export interface Episode {
 	startedAt: number;

@@ -21,9 +21,9 @@ import { READ_METHODS, bodyToText, isThrottle, maxWaitReason, next, originOf, ty
 
 /**
  * The only code of the node that speaks HTTP to the API; one client per execution, trigger poll or
- * dropdown. `send`: wait for a start in the application's budget (budget.ts), one attempt through
- * n8n's `httpRequestWithAuthentication` (the credential signs it and logs in through its
- * `preAuthentication`, auth/tokens.ts), tell the budget, do what the policy says (policy.ts).
+ * dropdown. `send`: wait for a start in the budget (budget.ts), one attempt through n8n's
+ * `httpRequestWithAuthentication` (the credential signs it and logs in, auth/tokens.ts), tell the
+ * budget, do what the policy says (policy.ts).
  */
 
 export type AuthenticationMethod = 'password' | 'oAuth2' | 'contractor';
@@ -76,11 +76,7 @@ export function readSettings(raw: IDataObject | undefined, concurrency = DEFAULT
 	};
 }
 
-/**
- * What became of one item's requests, strongest first: a write the service answered with success
- * ("recorded"), a write that may have been processed (no answer after it was written, or a 5xx), a
- * request the service answered with a refusal, a request that never reached it.
- */
+/** What became of one item's requests, strongest first: a write answered with success, one that may have been processed (no answer after it was written, or a 5xx), a refusal, nothing sent. */
 export type ItemOutcome = 'recorded' | 'maybe' | 'answered' | 'notSent';
 const OUTCOME_RANK: Record<ItemOutcome, number> = { recorded: 3, maybe: 2, answered: 1, notSent: 0 };
 const errorOutcomes = new WeakMap<object, ItemOutcome>();
@@ -96,7 +92,8 @@ export class WorkOrderServiceClient {
 	readonly credentialType: string;
 	private resolved?: Promise<Resolved>;
 	private lane?: Lane;
-	private added?: SecretSet;
+	/** Secrets beyond the credential's that errors must never show (a signing key, a download's credential). */
+	readonly secrets = new SecretSet();
 	/** The strongest outcome per item index. */
 	private readonly outcomes = new Map<number, ItemOutcome>();
 
@@ -117,11 +114,6 @@ export class WorkOrderServiceClient {
 			raw = undefined;
 		}
 		return new WorkOrderServiceClient(ctx, readAuthentication(ctx), readSettings(raw, concurrency));
-	}
-
-	/** Secrets beyond the credential's that errors must never show (a signing key, a download's credential). */
-	get secrets(): SecretSet {
-		return (this.added ??= new SecretSet());
 	}
 
 	itemOutcome(i: number): ItemOutcome | undefined {

@@ -3,28 +3,17 @@ import { NodeApiError, NodeOperationError, fileTypeFromMimeType, sleep } from 'n
 
 import { credentialSecrets } from '../auth/secrets';
 import { apiBaseOf, type WorkOrderServiceClient } from './client';
-import { apiError as makeApiError, readHttpFailure, serviceMessage } from './errors';
+import { apiError as makeApiError, readHttpFailure, serviceMessage, type ErrorText } from './errors';
 import { MAX_REDIRECTS, headerValue as header, isThrottle, parseRetryAfter, webUrl } from './policy';
 
 /**
- * Downloading an attachment's file from its `Uri` (service reference, section 5) into n8n's binary
- * data, streamed: with a binary data store (filesystem, database, S3) the answer's stream goes to
- * `prepareBinaryData`. In n8n's in-memory mode the item holds the file as base64, and
- * `prepareBinaryData` would join and encode the whole stream at once (3.4 times the file); there
- * the base64 is built chunk by chunk (1.4 times). Rules:
- * - The access token goes only to the origin of the credential's API Base URL: such an address is
- *   fetched through the credential (`httpRequestWithAuthentication`), any other with a plain
- *   request, without `Authorization`. A 401 from the API origin renews the token once, along n8n's
- *   own path for the credential.
- * - Redirects (at most 5) are followed hop by hop, and each hop decides the token anew by its own
- *   origin: a file server that answers 302 with a pre-signed storage link gets the link fetched
- *   without `Authorization`; a redirect to anything but http(s) is refused.
- * - A size limit: a `Content-Length` beyond it is refused before the body is read; without one, the
- *   download stops as soon as more bytes arrive than allowed.
- * - 429, and 503 with `Retry-After`, from the API origin are waited out within the node's Max Wait
- *   and Max Retries; other failures are reported at once with what to do (404, a refused or expired
- *   link, no answer). Error texts show an address without its query (signatures live there).
- * Only the client's public surface is used: its credential type, settings and secret redaction.
+ * An attachment's file from its `Uri` (service reference, section 5) into n8n's binary data,
+ * streamed (in n8n's in-memory mode the base64 is built chunk by chunk: 1.4 times the file, not the
+ * 3.4 of `prepareBinaryData`). The access token goes only to the API Base URL's origin (through the
+ * credential; a 401 there renews the token once along n8n's path); any other origin gets a plain
+ * request. Redirects (at most 5) are followed hop by hop, each deciding the token by its own origin.
+ * A size limit is enforced before and while reading. 429/503 from the API origin are waited out
+ * within Max Wait and Max Retries. Error texts show an address without its query (signatures).
  */
 
 type Stream = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0] & {
@@ -83,7 +72,7 @@ export async function downloadFile(ctx: IExecuteFunctions, client: WorkOrderServ
 	}
 }
 
-/** The credential's API Base URL; its secrets join the ones every error text is cleaned of. */
+/** The credential's API Base URL; its secrets join those every error text is cleaned of. */
 async function apiBaseUrl(ctx: IExecuteFunctions, client: WorkOrderServiceClient): Promise<string> {
 	const credentials = await ctx.getCredentials(client.credentialType);
 	credentialSecrets(credentials, client.secrets);
@@ -106,10 +95,7 @@ function place(url: URL): string {
 	return `${url.origin}${url.pathname}`;
 }
 
-/**
- * One GET and its answer whatever the status (the body a stream). On the API origin: through the
- * credential, throttling waited out, and after a 401 once more along n8n's renewing path.
- */
+/** One GET and its answer whatever the status (the body a stream); see the rules above. */
 async function fetchOnce(session: Session, url: URL): Promise<Answer> {
 	const own = url.origin === session.apiOrigin;
 	const { maxRetries, maxWaitMs } = session.client.settings;
@@ -219,10 +205,7 @@ function limited(body: Stream, maxBytes: number, count: { received: number; tooL
 
 const inMemoryMode = new WeakMap<IExecuteFunctions, Promise<boolean>>();
 
-/**
- * Whether n8n keeps binary data in the items (its in-memory mode): an empty probe comes back
- * without a store `id` there. Asked once per node run.
- */
+/** Whether n8n keeps binary data in the items (in-memory mode: an empty probe gets no store `id`); once per node run. */
 async function keepsFilesInItems(ctx: IExecuteFunctions): Promise<boolean> {
 	let known = inMemoryMode.get(ctx);
 	if (!known) {
@@ -232,10 +215,7 @@ async function keepsFilesInItems(ctx: IExecuteFunctions): Promise<boolean> {
 	return await known;
 }
 
-/**
- * The file as n8n's in-memory mode holds it (`data` in base64), encoded as the chunks arrive:
- * whole 3-byte groups of each chunk, the rest carried to the next, so the text needs no join.
- */
+/** The file as n8n's in-memory mode holds it (base64 `data`), encoded chunk by chunk in whole 3-byte groups. */
 async function intoItem(body: Stream, fileName: string, mimeType: string): Promise<IBinaryData> {
 	let data = '';
 	let carry: Buffer | undefined;
@@ -363,6 +343,6 @@ function failure(session: Session, url: URL, error: unknown): Error {
 	});
 }
 
-function apiError(session: Session, text: { message: string; description: string; httpCode?: string }): NodeApiError {
+function apiError(session: Session, text: ErrorText): NodeApiError {
 	return makeApiError(session.ctx.getNode(), text, session.itemIndex, (value) => session.client.secrets.redact(value));
 }

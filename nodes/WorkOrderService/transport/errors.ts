@@ -2,7 +2,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { RequestSettings } from './client';
-import { bodyToText, headerValue } from './policy';
+import { bodyToText, headerValue, type Request } from './policy';
 
 /**
  * Every error of the package's HTTP code: a failure read from what n8n throws (documented error
@@ -46,9 +46,9 @@ export interface HttpFailure {
 }
 
 /**
- * Whether this n8n keeps the request error, with the response and its headers, as the `cause` of
- * the NodeApiError it throws for an error status (n8n 2.x); n8n 1.x drops it, so a 429's
- * Retry-After or a redirect's Location can only be read from an answer n8n hands back.
+ * Whether this n8n keeps the request error (with the response's headers) as the `cause` of the
+ * NodeApiError it throws for an error status (n8n 2.x). n8n 1.x drops it: a 429's Retry-After or
+ * a redirect's Location can only be read from an answer n8n hands back.
  */
 export const ERRORS_KEEP_RESPONSE = ((): boolean => {
 	const probe = new Error('probe');
@@ -64,6 +64,8 @@ const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_)|^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_
 const NETWORK_CODE = /^E[A-Z_]+$|^UND_ERR_(SOCKET|CONNECT_TIMEOUT)$|^ERR_(BAD_RESPONSE|SOCKET_CONNECTION_TIMEOUT)$/;
 /** Codes a message may name (n8n 1.x keeps only the messages). */
 const NAMED_CODE = /\b(ECONN(?:RESET|REFUSED|ABORTED)|ETIMEDOUT|ESOCKETTIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b/;
+
+const networkCodeOf = (code: unknown) => (typeof code === 'string' && (NETWORK_CODE.test(code) || TLS_CODE.test(code)) ? code : undefined);
 
 export function isNotSentCode(code: string | undefined): boolean {
 	return code !== undefined && (NOT_SENT_CODES.has(code) || TLS_CODE.test(code));
@@ -93,8 +95,7 @@ export function readHttpFailure(error: unknown): HttpFailure {
 		if (failure.status === undefined && typeof response?.status === 'number') {
 			Object.assign(failure, { status: response.status, headers: asObject(response.headers) ?? {}, bodyText: bodyToText(response.data) });
 		}
-		const code = typeof obj.code === 'string' ? obj.code : undefined;
-		if (failure.networkCode === undefined && code && (NETWORK_CODE.test(code) || TLS_CODE.test(code))) failure.networkCode = code;
+		failure.networkCode ??= networkCodeOf(obj.code);
 		flushed ??= requestFlushed(current);
 	}
 	if (failure.status === undefined) readN8n1Error(asObject(error), failure);
@@ -115,15 +116,14 @@ function readN8n1Error(obj: Record<string, unknown> | undefined, failure: HttpFa
 		const data = asObject(obj?.context)?.data;
 		if (failure.bodyText === '') failure.bodyText = bodyToText(data);
 	}
-	if (failure.networkCode === undefined && typeof httpCode === 'string' && (NETWORK_CODE.test(httpCode) || TLS_CODE.test(httpCode))) failure.networkCode = httpCode;
+	failure.networkCode ??= networkCodeOf(httpCode);
 	if (failure.networkCode !== undefined || !obj) return;
-	for (const message of [obj.message, ...(Array.isArray(obj.messages) ? obj.messages : [])]) {
-		if (typeof message === 'string') failure.networkCode ??= networkCodeIn(message);
-	}
+	for (const message of [obj.message, ...(Array.isArray(obj.messages) ? obj.messages : [])]) failure.networkCode ??= networkCodeIn(message);
 	if (failure.networkCode === undefined && failure.status === undefined && typeof obj.message === 'string') failure.otherMessage = obj.message;
 }
 
-function networkCodeIn(message: string): string | undefined {
+function networkCodeIn(message: unknown): string | undefined {
+	if (typeof message !== 'string') return undefined;
 	const named = NAMED_CODE.exec(message)?.[1];
 	if (named) return named;
 	if (/timeout|timed out/i.test(message)) return 'ETIMEDOUT';
@@ -207,11 +207,7 @@ export interface ErrorText {
 	httpCode?: string;
 }
 
-export interface AttemptInfo {
-	attempts: number;
-	waitedMs: number;
-	gaveUp?: string;
-}
+type AttemptInfo = Pick<Request, 'attempts' | 'waitedMs' | 'gaveUp'>;
 type TextSettings = Pick<RequestSettings, 'maxRetries' | 'maxWaitMs' | 'timeoutMs'>;
 
 export function hintForStatus(status: number, method: string, serviceWords?: string): string {
