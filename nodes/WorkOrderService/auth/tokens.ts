@@ -3,7 +3,9 @@ import { createHash } from 'crypto';
 
 import {
 	WorkOrderServiceAuthError,
+	asObject,
 	isWorkOrderServiceAuthError,
+	jsonOf,
 	refusalError,
 	throttledLoginError,
 	unreachableError,
@@ -183,13 +185,7 @@ export function readToken(json: IDataObject | undefined) {
 
 /** An answer of the token endpoint: the token, `throttled` with what Retry-After says, or the error that explains it. */
 export function readTokenAnswer(answer: { status: number; headers: Record<string, unknown>; body: string }, request: TokenAsked, redact: (text: string) => string): TokenAnswerReading {
-	let json: IDataObject | undefined;
-	try {
-		const parsed: unknown = JSON.parse(answer.body);
-		json = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as IDataObject) : undefined;
-	} catch {
-		json = undefined;
-	}
+	const json = asObject(jsonOf(answer.body)) as IDataObject | undefined;
 	const errorCode = typeof json?.error === 'string' ? json.error : '';
 	const answerClass = classifyTokenAnswer(answer.status, errorCode);
 	if (answerClass === 'throttled') return { kind: 'throttled', status: answer.status, retryAfterMs: parseRetryAfter(headerValue(answer.headers, 'retry-after')) };
@@ -368,9 +364,7 @@ export function bearerAuthentication(kind: LoginKind) {
 			return options;
 		}
 		// n8n's request helpers use `url` (+ `baseURL`); its legacy request API (the HTTP Request node) uses `uri`
-		const url = String(options.url ?? options.uri ?? '');
-		const target = /^https?:\/\//i.test(url) || !options.baseURL ? url : `${options.baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
-		const targetOrigin = originOf(target);
+		const targetOrigin = originOf(String(options.url ?? options.uri ?? ''), options.baseURL);
 		if (token === '' || credentials.tokenIdentity !== config.identity || targetOrigin === undefined || targetOrigin !== originOf(config.baseUrl)) return options;
 		if (test === undefined) remember(entryOf(config.identity).sent, token);
 		options.headers = { ...headers, Authorization: `Bearer ${token}` };

@@ -18,10 +18,7 @@ const HISTORY_MAX = 2000;
 const HISTORY_MS = 10 * 60_000;
 
 /** A request the service accepted: sent at `s`, answered at `a`. */
-export interface Sent {
-	s: number;
-	a: number;
-}
+export type Sent = { s: number; a: number };
 
 /**
  * `owners`: throttled answers per request. `charged`: its pause counts against waiting requests (no

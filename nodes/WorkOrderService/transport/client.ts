@@ -211,11 +211,8 @@ export class WorkOrderServiceClient {
 		if (state.qs) options.qs = { ...state.qs };
 		if (state.body !== undefined) options.body = state.body;
 		try {
-			const { statusCode, headers = {}, body } = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.credentialType, options)) as {
-				statusCode: number;
-				headers?: Record<string, unknown>;
-				body?: unknown;
-			};
+			const answer = await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.credentialType, options);
+			const { statusCode, headers = {}, body } = answer as ApiResponse;
 			return { status: statusCode, headers, body, bodyText: statusCode >= 200 && statusCode < 300 ? '' : bodyToText(body) };
 		} catch (error) {
 			const failure = readHttpFailure(error);

@@ -21,11 +21,7 @@ type Stream = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0] &
 	destroy: (error?: Error) => void;
 };
 
-interface Answer {
-	statusCode: number;
-	headers: Record<string, unknown>;
-	body: Stream;
-}
+type Answer = { statusCode: number; headers: Record<string, unknown>; body: Stream };
 
 export interface DownloadRequest {
 	/** The attachment's `Uri`: absolute, or relative to {API Base URL}/v3/. */
@@ -46,12 +42,7 @@ export interface Downloaded {
 	binary?: IBinaryData;
 }
 
-interface Session {
-	ctx: IExecuteFunctions;
-	client: WorkOrderServiceClient;
-	apiOrigin: string;
-	itemIndex: number;
-}
+type Session = { ctx: IExecuteFunctions; client: WorkOrderServiceClient; apiOrigin: string; itemIndex: number };
 
 const ERROR_TEXT_BYTES = 4096;
 
@@ -289,20 +280,17 @@ function tooLarge(session: Session, url: URL, maxBytes: number, size?: number): 
 
 /** The first bytes of an error answer's body, as text; the rest is not read. */
 async function errorText(body: Stream | undefined): Promise<string> {
-	const chunks: Buffer[] = [];
-	let length = 0;
+	let text = Buffer.alloc(0);
 	try {
 		for await (const chunk of (body ?? []) as AsyncIterable<unknown>) {
-			const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-			chunks.push(bytes);
-			length += bytes.length;
-			if (length >= ERROR_TEXT_BYTES) break;
+			text = Buffer.concat([text, Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk))]);
+			if (text.length >= ERROR_TEXT_BYTES) break;
 		}
 	} catch {
 		// an error answer's words are optional
 	}
 	discard(body);
-	return Buffer.concat(chunks).subarray(0, ERROR_TEXT_BYTES).toString('utf8');
+	return text.subarray(0, ERROR_TEXT_BYTES).toString('utf8');
 }
 
 /** What a refused download means, in words a user can act on. */

@@ -56,7 +56,16 @@ export const ERRORS_KEEP_RESPONSE = ((): boolean => {
 	return (new NodeApiError(node, probe as unknown as JsonObject) as { cause?: unknown }).cause === probe;
 })();
 
-const asObject = (value: unknown) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined);
+export const asObject = (value: unknown) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined);
+
+/** `text` parsed as JSON; undefined when it is none. */
+export function jsonOf(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
 
 /** Failures before a connection carries any byte of the request: refused, no such host, unreachable, TLS, connect timeout. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EADDRNOTAVAIL', 'EPROTO', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
@@ -170,13 +179,9 @@ export function serviceMessage(bodyText: string, contentType = ''): string | und
 	const text = bodyText.trim();
 	if (text === '') return undefined;
 	if (/json/i.test(contentType) || /^[{[]/.test(text)) {
-		try {
-			const parsed: unknown = JSON.parse(text);
-			const message = typeof parsed === 'string' ? firstLine(parsed) : messageFromJson(parsed);
-			if (message) return message;
-		} catch {
-			// not JSON after all
-		}
+		const parsed = jsonOf(text);
+		const message = typeof parsed === 'string' ? firstLine(parsed) : messageFromJson(parsed);
+		if (message) return message;
 	}
 	// an XML error (a file store's `<Error><Code/><Message/></Error>`) says it in <Message>
 	const xml = /<Message>([^<]{1,300})<\/Message>/i.exec(text)?.[1];
@@ -186,12 +191,8 @@ export function serviceMessage(bodyText: string, contentType = ''): string | und
 }
 
 export function serviceErrorCode(bodyText: string): number | undefined {
-	try {
-		const code = asObject(JSON.parse(bodyText))?.ErrorCode;
-		return typeof code === 'number' ? code : undefined;
-	} catch {
-		return undefined;
-	}
+	const code = asObject(jsonOf(bodyText))?.ErrorCode;
+	return typeof code === 'number' ? code : undefined;
 }
 
 /* ---------------------------------------------------------------- API calls */
@@ -201,11 +202,7 @@ const STATUS_TEXT: Record<number, string> = {
 	415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
-export interface ErrorText {
-	message: string;
-	description: string;
-	httpCode?: string;
-}
+export type ErrorText = { message: string; description: string; httpCode?: string };
 
 type AttemptInfo = Pick<Request, 'attempts' | 'waitedMs' | 'gaveUp'>;
 type TextSettings = Pick<RequestSettings, 'maxRetries' | 'maxWaitMs' | 'timeoutMs'>;
@@ -387,10 +384,6 @@ export function unreachableError(origin: string, networkError: unknown, timeoutM
 /** The error for a login the token endpoint throttled (now, or shortly before): the request is sent again after `waitMs`. */
 export function throttledLoginError(purpose: string, status: number | undefined, waitMs: number): WorkOrderServiceAuthError {
 	const answered = status !== undefined ? ` (HTTP ${status})` : '';
-	return new WorkOrderServiceAuthError(
-		'throttled',
-		`The authorization server throttled the ${purpose}${answered}; it takes token requests again in ${Math.ceil(waitMs / 1000)} s. It allows about one token request per 5 seconds per user; tokens are cached and shared, so this clears once the burst is over.`,
-		status,
-		waitMs,
-	);
+	const message = `The authorization server throttled the ${purpose}${answered}; it takes token requests again in ${Math.ceil(waitMs / 1000)} s. It allows about one token request per 5 seconds per user; tokens are cached and shared, so this clears once the burst is over.`;
+	return new WorkOrderServiceAuthError('throttled', message, status, waitMs);
 }

@@ -12,21 +12,10 @@ export interface FileSource {
 	copyTo(target: Buffer, offset: number): Promise<number>;
 }
 
-export interface MultipartField {
-	name: string;
-	/** Text value; JSON parts pass their serialized text. */
-	value: string;
-	contentType?: string;
-}
-
-export interface MultipartFile {
-	name: string;
-	fileName: string;
-	contentType: string;
-	data: Buffer | FileSource;
-}
-
-export type MultipartPart = MultipartField | MultipartFile;
+/** A text part (JSON parts pass their serialized text) or a file. */
+export type MultipartPart =
+	| { name: string; value: string; contentType?: string }
+	| { name: string; fileName: string; contentType: string; data: Buffer | FileSource };
 
 /** Quoted-string for a header parameter: no CR/LF, quotes and backslashes escaped. */
 function quote(value: string): string {

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Budget, Episode } from './budget';
+import type { Budget, Episode, Sent } from './budget';
 import type { HttpFailure } from './errors';
 
 /**
@@ -44,7 +44,7 @@ export interface Request {
 	sleepMs: number;
 	/** The throttling episodes it was throttled in, and its start in the budget (budget.ts). */
 	episodes: Set<Episode>;
-	start?: { at: number; probe: boolean; from?: { s: number; a: number } };
+	start?: { at: number; probe: boolean; from?: Sent };
 	resend: boolean;
 	answered: boolean;
 	/** A 5xx, or no answer after the request was written: a write may have been processed. */
@@ -99,7 +99,7 @@ export function webUrl(text: string, base?: string | URL): URL | undefined {
 	}
 }
 
-export const originOf = (url: string) => webUrl(url)?.origin.toLowerCase();
+export const originOf = (url: string, base?: string) => webUrl(url, base)?.origin.toLowerCase();
 
 /** Any body n8n's request layer hands back (Buffer, ArrayBuffer, view, string, object), as text. */
 export function bodyToText(body: unknown): string {
