@@ -1,9 +1,7 @@
 /**
- * The secrets of one credential (client secret, password, access and refresh tokens) in every form
- * in which a service could echo them back: as sent (raw, form-encoded, percent-encoded, inside a
- * Basic header) and as a server may re-encode them (JSON-escaped, base64). Anything shown to the
- * user (error messages and descriptions, error items) goes through `redact` first. Values are only
- * collected as they come; their forms are worked out when a text is first redacted.
+ * Secrets (client secret, password, tokens) in every form a service could echo them back: as sent
+ * (raw, form- or percent-encoded, in a Basic header) and re-encoded (JSON-escaped, base64). Anything
+ * shown to the user goes through `redact` first; the forms are worked out on the first redaction.
  */
 
 /** Shorter values are not treated as secrets: masking them would garble ordinary words. */

@@ -196,23 +196,20 @@ export function readTokenAnswer(answer: { status: number; headers: Record<string
 /** One token request: POSTs the form (never following a redirect: a wrong client can be sent to a login page) and reads the answer; throws the error that explains a refusal. */
 export async function requestToken(http: HttpRequestFn, config: LoginConfig, request: TokenRequest): Promise<Exclude<TokenAnswerReading, { kind: 'error' }>> {
 	const redact = (words: string) => loginSecrets(config).redact(words);
-	let response: { statusCode: number; headers?: Record<string, unknown>; body: unknown };
-	try {
-		response = (await http({
-			method: 'POST',
-			url: config.tokenUrl,
-			body: new URLSearchParams(request.form).toString(),
-			headers: { Authorization: request.authorization, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-			disableFollowRedirect: true,
-			ignoreHttpStatusErrors: true,
-			returnFullResponse: true,
-			encoding: 'arraybuffer',
-			json: false,
-			timeout: TOKEN_REQUEST_TIMEOUT_MS,
-		})) as typeof response;
-	} catch (networkError) {
+	const response = (await http({
+		method: 'POST',
+		url: config.tokenUrl,
+		body: new URLSearchParams(request.form).toString(),
+		headers: { Authorization: request.authorization, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+		disableFollowRedirect: true,
+		ignoreHttpStatusErrors: true,
+		returnFullResponse: true,
+		encoding: 'arraybuffer',
+		json: false,
+		timeout: TOKEN_REQUEST_TIMEOUT_MS,
+	}).catch((networkError: unknown) => {
 		throw unreachableError(new URL(config.tokenUrl).origin, networkError, TOKEN_REQUEST_TIMEOUT_MS, request, redact);
-	}
+	})) as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
 	const reading = readTokenAnswer({ status: response.statusCode, headers: response.headers ?? {}, body: bodyToText(response.body) }, request, redact);
 	if (reading.kind === 'error') throw reading.error;
 	return reading;

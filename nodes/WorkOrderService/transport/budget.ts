@@ -78,9 +78,8 @@ export class Lane {
 	/** Waits for a start; rejects with MaxWaitExceeded when a pause exceeds what is left of `allowanceMs` (queueing at the learned pace does not count). */
 	async acquire(request: Request, allowanceMs: number): Promise<void> {
 		const waiter: Waiter = { lane: this, request, allowanceMs, pauseAt: this.budget.pauseClock() };
-		const first = !this.used;
+		this.budget.enqueue(waiter, !this.used);
 		this.used = true;
-		this.budget.enqueue(waiter, first);
 		await this.budget.waitFor(waiter);
 	}
 
@@ -292,9 +291,7 @@ export class Budget {
 	/** The service may have changed while the budget was idle. */
 	private forget(concurrency: number): void {
 		if (this.pauseSince !== undefined) this.pauseClosedMs += Date.now() - this.pauseSince;
-		this.limit = concurrency;
-		this.throttledOnce = false;
-		Object.assign(this, { pauseSince: undefined, window: undefined, accepted: [], episode: undefined });
+		Object.assign(this, { limit: concurrency, throttledOnce: false, pauseSince: undefined, window: undefined, accepted: [], episode: undefined });
 		Object.assign(this, { lastEpisode: undefined, pausedUntil: 0, gateUntil: 0, probeFirst: false, probeInFlight: false, cycleStart: undefined, cycleFloor: 0 });
 	}
 

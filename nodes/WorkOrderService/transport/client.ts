@@ -145,20 +145,15 @@ export class WorkOrderServiceClient {
 	}
 
 	async send(request: ApiRequest): Promise<ApiResponse> {
-		let resolved: Resolved;
-		try {
-			resolved = await this.resolve();
-		} catch (error) {
+		const resolved = await this.resolve().catch(async (error: unknown) => {
 			throw await this.settingsError(request, error);
-		}
+		});
 		this.lane ??= budgetFor(`${resolved.apiUrl}\n${String(resolved.credentials.clientId ?? '')}`, this.settings.concurrency).lane(this.settings.concurrency, this.settings.requestsPerMinute);
 		const state = await this.prepare(resolved, request);
 		for (;;) {
-			try {
-				await this.lane.acquire(state, Math.max(0, this.settings.maxWaitMs - state.waitedMs));
-			} catch (error) {
+			await this.lane.acquire(state, Math.max(0, this.settings.maxWaitMs - state.waitedMs)).catch(async (error: unknown) => {
 				throw await this.notStarted(request, state, error);
-			}
+			});
 			const attempt = await this.attempt(state);
 			this.lane.release(state, attempt);
 			const step = next(state, attempt, this.lane.budget.throttleWait(state));
@@ -274,11 +269,9 @@ export class WorkOrderServiceClient {
 		const resolved = await this.resolved?.catch(() => undefined);
 		if (resolved) credentialSecrets(resolved.credentials, secrets);
 		for (const token of resolved?.login ? knownTokens(resolved.login) : []) secrets.add(token);
-		try {
-			credentialSecrets((await this.ctx.getCredentials(this.credentialType)) as IDataObject, secrets);
-		} catch {
-			// the credential cannot be read (deleted meanwhile): the secrets known so far still apply
-		}
+		// a credential that cannot be read (deleted meanwhile): the secrets known so far still apply
+		const stored = await this.ctx.getCredentials(this.credentialType).catch(() => undefined);
+		if (stored) credentialSecrets(stored, secrets);
 		return (text) => secrets.redact(text);
 	}
 }

@@ -47,7 +47,10 @@ type Session = { ctx: IExecuteFunctions; client: WorkOrderServiceClient; apiOrig
 const ERROR_TEXT_BYTES = 4096;
 
 export async function downloadFile(ctx: IExecuteFunctions, client: WorkOrderServiceClient, request: DownloadRequest): Promise<Downloaded> {
-	const apiBase = await apiBaseUrl(ctx, client);
+	const credentials = await ctx.getCredentials(client.credentialType);
+	// the credential's secrets join those every error text is cleaned of
+	credentialSecrets(credentials, client.secrets);
+	const apiBase = apiBaseOf(ctx, credentials);
 	const session: Session = { ctx, client, apiOrigin: new URL(apiBase).origin, itemIndex: request.itemIndex };
 	let url = resolveUri(session, request.uri, apiBase);
 	for (let redirects = 0; ; redirects++) {
@@ -63,13 +66,6 @@ export async function downloadFile(ctx: IExecuteFunctions, client: WorkOrderServ
 	}
 }
 
-/** The credential's API Base URL; its secrets join those every error text is cleaned of. */
-async function apiBaseUrl(ctx: IExecuteFunctions, client: WorkOrderServiceClient): Promise<string> {
-	const credentials = await ctx.getCredentials(client.credentialType);
-	credentialSecrets(credentials, client.secrets);
-	return apiBaseOf(ctx, credentials);
-}
-
 /** The address to fetch: an absolute http(s) URL, or one relative to {API Base URL}/v3/. */
 function resolveUri(session: Session, uri: string, apiBase: string): URL {
 	const url = uri.trim() === '' ? undefined : webUrl(uri.trim(), `${apiBase}/v3/`);
@@ -82,9 +78,7 @@ function resolveUri(session: Session, uri: string, apiBase: string): URL {
 }
 
 /** Never the query (signatures live there). */
-function place(url: URL): string {
-	return `${url.origin}${url.pathname}`;
-}
+const place = (url: URL) => `${url.origin}${url.pathname}`;
 
 /** One GET and its answer whatever the status (the body a stream); see the rules above. */
 async function fetchOnce(session: Session, url: URL): Promise<Answer> {
@@ -119,14 +113,10 @@ async function send(session: Session, url: URL, own: boolean, keepStatus: boolea
 		ignoreHttpStatusErrors: keepStatus,
 		timeout: client.settings.timeoutMs,
 	};
-	try {
-		const answer = own
-			? await ctx.helpers.httpRequestWithAuthentication.call(ctx, client.credentialType, options)
-			: await ctx.helpers.httpRequest(options);
-		return answer as Answer;
-	} catch (error) {
+	const answer = own ? ctx.helpers.httpRequestWithAuthentication.call(ctx, client.credentialType, options) : ctx.helpers.httpRequest(options);
+	return (await answer.catch((error: unknown) => {
 		throw failure(session, url, error);
-	}
+	})) as Answer;
 }
 
 function discard(body: Stream | undefined): void {
@@ -181,13 +171,11 @@ async function receive(session: Session, url: URL, answer: Answer, request: Down
 function limited(body: Stream, maxBytes: number, count: { received: number; tooLarge: boolean }): Stream {
 	const push = body.push.bind(body);
 	body.push = (chunk: unknown, encoding?: string) => {
-		if (chunk !== null && chunk !== undefined) {
-			count.received += (chunk as { length?: number }).length ?? 0;
-			if (count.received > maxBytes) {
-				count.tooLarge = true;
-				body.destroy(new Error(`more than ${maxBytes} bytes`));
-				return false;
-			}
+		count.received += (chunk as { length?: number } | null | undefined)?.length ?? 0;
+		if (count.received > maxBytes) {
+			count.tooLarge = true;
+			body.destroy(new Error(`more than ${maxBytes} bytes`));
+			return false;
 		}
 		return push(chunk, encoding);
 	};
@@ -266,9 +254,7 @@ function decodeSafely(text: string): string {
 	}
 }
 
-function megabytes(bytes: number): string {
-	return `${(bytes / 1048576).toFixed(bytes < 10485760 ? 1 : 0)} MB`;
-}
+const megabytes = (bytes: number) => `${(bytes / 1048576).toFixed(bytes < 10485760 ? 1 : 0)} MB`;
 
 function tooLarge(session: Session, url: URL, maxBytes: number, size?: number): NodeApiError {
 	const what = size === undefined ? `more than ${megabytes(maxBytes)}` : megabytes(size);

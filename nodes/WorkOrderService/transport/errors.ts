@@ -122,8 +122,7 @@ function readN8n1Error(obj: Record<string, unknown> | undefined, failure: HttpFa
 	const httpCode = obj?.httpCode;
 	if (Number.isInteger(Number(httpCode)) && Number(httpCode) >= 100) {
 		failure.status = Number(httpCode);
-		const data = asObject(obj?.context)?.data;
-		if (failure.bodyText === '') failure.bodyText = bodyToText(data);
+		if (failure.bodyText === '') failure.bodyText = bodyToText(asObject(obj?.context)?.data);
 	}
 	failure.networkCode ??= networkCodeOf(httpCode);
 	if (failure.networkCode !== undefined || !obj) return;
@@ -222,9 +221,7 @@ export function hintForStatus(status: number, method: string, serviceWords?: str
 	return status >= 500 ? 'The service failed. Try again later; if it persists, contact the service provider.' : 'Check the request parameters.';
 }
 
-export function routeOf(method: string, path: string): string {
-	return `${method.toUpperCase()} ${path.split('?')[0]}`;
-}
+export const routeOf = (method: string, path: string) => `${method.toUpperCase()} ${path.split('?')[0]}`;
 
 /** " Tried 3 times over 4 s; gave up: ..." (empty for a single attempt that did not give up). */
 export function retryNote(info: AttemptInfo): string {
@@ -313,9 +310,7 @@ export function apiError(node: INode, text: ErrorText, itemIndex: number | undef
 	const description = redact(text.description);
 	const error = new NodeApiError(node, { message, description, ...(text.httpCode ? { httpCode: text.httpCode } : {}) }, { message, description, httpCode: text.httpCode, itemIndex });
 	// NodeApiError swaps a message naming a network code (ECONNREFUSED, ...) for generic text; ours says what happened
-	error.message = message;
-	error.description = description;
-	return error;
+	return Object.assign(error, { message, description });
 }
 
 /** An error n8n raised that is no HTTP failure (e.g. an OAuth2 credential to reconnect), redacted, for the item. */

@@ -21,11 +21,8 @@ const finite = (value: unknown) => (Number.isFinite(Number(value)) ? Number(valu
 export function toRecords(body: unknown): IDataObject[] {
 	if (Array.isArray(body)) return body as IDataObject[];
 	if (!body || typeof body !== 'object') return body === undefined ? [] : [{ value: body as string }];
-	for (const key of ['value', 'Items', 'items', 'Data', 'data', 'Results', 'results']) {
-		const records = list(field(body, key));
-		if (records) return records;
-	}
-	return [body as IDataObject];
+	const wrapped = ['value', 'Items', 'items', 'Data', 'data', 'Results', 'results'].map((key) => list(field(body, key))).find(Boolean);
+	return wrapped ?? [body as IDataObject];
 }
 
 export interface ListOptions {
@@ -37,11 +34,7 @@ export interface ListOptions {
 }
 
 /** Where a page starts: its number (from 0), the records read before it, how many it asks for. */
-export interface PagePosition {
-	page: number;
-	offset: number;
-	size: number;
-}
+export type PagePosition = { page: number; offset: number; size: number };
 
 /** How one kind of list is asked for and read. */
 export interface ListShape {

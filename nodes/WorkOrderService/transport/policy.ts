@@ -72,13 +72,9 @@ export const MAX_REDIRECTS = 5;
 export const MAX_LOGIN_WAITS = 8;
 
 export function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
-	const lower = name.toLowerCase();
-	for (const [key, value] of Object.entries(headers ?? {})) {
-		if (key.toLowerCase() !== lower) continue;
-		const first = Array.isArray(value) ? value[0] : value;
-		return first === undefined || first === null ? undefined : String(first);
-	}
-	return undefined;
+	const value = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+	const first: unknown = Array.isArray(value) ? value[0] : value;
+	return first === undefined || first === null ? undefined : String(first);
 }
 
 /** Retry-After as delay-seconds or as an HTTP date, in ms; undefined when absent or unreadable. */
@@ -132,9 +128,7 @@ export function mayHaveBeenProcessed(attempt: Attempt): boolean {
 	return attempt.status >= 500 && !isThrottle(attempt.status, attempt.headers, attempt.bodyText);
 }
 
-export function maxWaitReason(nextMs: number, maxWaitMs: number): string {
-	return `the next wait (${Math.ceil(nextMs / 1000)} s) would exceed Max Wait (${Math.round(maxWaitMs / 1000)} s)`;
-}
+export const maxWaitReason = (nextMs: number, maxWaitMs: number) => `the next wait (${Math.ceil(nextMs / 1000)} s) would exceed Max Wait (${Math.round(maxWaitMs / 1000)} s)`;
 
 type Step = 'done' | 'again' | 'fail';
 
@@ -207,9 +201,8 @@ function failed(request: Request, attempt: Attempt, random: () => number): Step 
 }
 
 /**
- * What the client does after an attempt (the table above): `done`, `again` (after `sleepMs`, and
- * the budget's start) or `fail` (the error reads `last`, `gaveUp` and `redirectRefused`).
- * `wait`: what the budget set for a throttled answer.
+ * What the client does after an attempt (the table above): `done`, `again` (after `sleepMs` and the
+ * budget's start; `wait`: what the budget set for a throttled answer) or `fail` (see `last`, `gaveUp`, `redirectRefused`).
  */
 export function next(request: Request, attempt: Attempt, wait: ThrottleWait, random: () => number = Math.random): Step {
 	const { status, failure } = attempt;
