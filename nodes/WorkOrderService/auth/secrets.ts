@@ -1,9 +1,7 @@
 /**
- * The secrets of one credential (client secret, password, access and refresh tokens) in every form
- * in which a service could echo them back: as sent (raw, form-encoded, percent-encoded, inside a
- * Basic header) and as a server may re-encode them (JSON-escaped, base64). Anything shown to the
- * user (error messages and descriptions, error items) goes through `redact` first. Values are only
- * collected as they come; their forms are worked out when a text is first redacted.
+ * Secrets (client secret, password, tokens) in every form a service could echo them back: as sent
+ * (raw, form- or percent-encoded, in a Basic header) and re-encoded (JSON-escaped, base64). Anything
+ * shown to the user goes through `redact` first; the forms are worked out on the first redaction.
  */
 
 /** Shorter values are not treated as secrets: masking them would garble ordinary words. */
@@ -35,15 +33,8 @@ export function secretForms(value: string): string[] {
 	return [...forms].filter((f) => f.length >= MIN_SECRET_LENGTH);
 }
 
-/** `BASE64(user:secret)` as a Basic header carries it, with and without padding. */
-export function basicForms(user: string, secret: string): string[] {
-	const encoded = Buffer.from(`${user}:${secret}`, 'utf8').toString('base64');
-	return [encoded, encoded.replace(/=+$/, ''), `Basic ${encoded}`];
-}
-
 export class SecretSet {
 	private readonly values = new Set<string>();
-	private readonly pairs = new Map<string, [string, string]>();
 	private sorted?: string[];
 
 	/** Adds a secret value (ignored when not text or too short to be one). */
@@ -55,19 +46,16 @@ export class SecretSet {
 		return this;
 	}
 
-	/** Adds the `Basic BASE64(user:secret)` value of a pair (and the secret itself). */
+	/** Adds the secret of a pair, and `BASE64(user:secret)` as a Basic header carries it (with and without padding). */
 	addBasic(user: unknown, secret: unknown): this {
 		if (typeof secret !== 'string' || secret === '') return this;
-		const name = typeof user === 'string' ? user : '';
-		this.pairs.set(`${name}\n${secret}`, [name, secret]);
-		this.sorted = undefined;
-		return this.add(secret);
+		const encoded = Buffer.from(`${typeof user === 'string' ? user : ''}:${secret}`, 'utf8').toString('base64');
+		return this.add(secret).add(encoded).add(encoded.replace(/=+$/, '')).add(`Basic ${encoded}`);
 	}
 
 	/** Adds every secret of another set. */
 	merge(other: SecretSet): this {
 		for (const value of other.values) this.add(value);
-		for (const [user, secret] of other.pairs.values()) this.addBasic(user, secret);
 		return this;
 	}
 
@@ -75,7 +63,7 @@ export class SecretSet {
 	redact(text: string): string {
 		if (typeof text !== 'string' || text === '') return text;
 		// longest first, so that an encoding that contains another one is removed whole
-		this.sorted ??= [...new Set([...[...this.values].flatMap(secretForms), ...[...this.pairs.values()].flatMap(([u, s]) => basicForms(u, s))])].sort((a, b) => b.length - a.length);
+		this.sorted ??= [...new Set([...this.values].flatMap(secretForms))].sort((a, b) => b.length - a.length);
 		let result = text;
 		for (const form of this.sorted) if (result.includes(form)) result = result.split(form).join('[redacted]');
 		return result.replace(/\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi, '$1 [redacted]');

@@ -3,7 +3,9 @@ import { createHash } from 'crypto';
 
 import {
 	WorkOrderServiceAuthError,
+	asObject,
 	isWorkOrderServiceAuthError,
+	jsonOf,
 	refusalError,
 	throttledLoginError,
 	unreachableError,
@@ -14,50 +16,22 @@ import { bodyToText, headerValue, originOf, parseRetryAfter } from '../transport
 import { SecretSet } from './secrets';
 
 /**
- * The one login path of the token credentials (password grant, contractor JWT), through n8n's
- * documented credential mechanism. `preAuthenticator(kind)` is the credential's
- * `preAuthentication`: n8n calls it when the stored access token (an `expirable` field) is empty,
- * after a 401 (then it sends the request once more) and for a credential Test, and persists what it
- * returns. `bearerAuthentication(kind)` is its `authenticate`. Per identity (a digest of the
- * settings and secrets), in this process: the newest token, the refused ones, the ones sent lately,
- * the one login in flight, and when the token endpoint takes requests again. A throttled login fails
- * with the wait; the client sends the request again after it.
+ * The one login path of the token credentials (password grant, contractor JWT).
+ * `preAuthenticator(kind)` is the credential's `preAuthentication`: n8n calls it when the stored
+ * access token (an `expirable` field) is empty, after a 401 (then it sends the request once more)
+ * and for a credential Test, and persists what it returns. `bearerAuthentication(kind)` is its
+ * `authenticate`. A throttled login fails with the wait; the client sends the request again after it.
  */
 
 export type LoginKind = 'password' | 'contractor';
 
-export interface LoginConfig {
-	kind: LoginKind;
-	authServerUrl: string;
-	baseUrl: string;
-	clientId: string;
-	clientSecret: string;
-	username: string;
-	password: string;
-	subsidiaryId?: string;
-	basic: string;
-	tokenUrl: string;
-	identity: string;
-}
+export type LoginConfig = ReturnType<typeof loginConfig>;
 
+const TOKEN_FIELDS = ['accessToken', 'refreshToken', 'accessTokenExpiresAt', 'accessTokenIssuedAt', 'refreshTokenExpiresAt', 'tokenIdentity', 'tokenScope'] as const;
 /** The hidden fields a login writes into the credential (n8n persists them); times in ms since epoch as text, '' when unknown. */
-export interface StoredToken {
-	accessToken: string;
-	refreshToken: string;
-	accessTokenExpiresAt: string;
-	accessTokenIssuedAt: string;
-	refreshTokenExpiresAt: string;
-	tokenIdentity: string;
-	tokenScope: string;
-}
+export type StoredToken = Record<(typeof TOKEN_FIELDS)[number], string>;
 
-export interface TokenResponse {
-	accessToken: string;
-	refreshToken?: string;
-	expiresIn?: number;
-	refreshExpiresIn?: number;
-	scope?: string;
-}
+export type TokenResponse = NonNullable<ReturnType<typeof readToken>>;
 
 export interface TokenRequest extends TokenAsked {
 	form: Record<string, string>;
@@ -82,14 +56,18 @@ const MAX_ENTRIES = 500;
 const MAX_REMEMBERED = 32;
 
 /**
- * Marks the credential Test's request (`credentialTest`): a token it was sent with does not count
- * as "sent lately", so the next Test logs in afresh instead of taking it for a refused token.
- * `authenticate` removes the header before the request goes out.
+ * Marks the credential Test's request: a token it was sent with does not count as "sent lately", so
+ * the next Test logs in afresh. `authenticate` removes the header before the request goes out.
  */
 export const TEST_HEADER = 'X-Work-Order-Service-Credential-Test';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
 const configError = (message: string) => new WorkOrderServiceAuthError('configuration', message);
+/** A positive finite number, also from text (token lifetimes, stored times); else undefined. */
+const positive = (value: unknown) => {
+	const n = typeof value === 'string' ? Number(value) : value;
+	return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
+};
 
 export function requireUrl(value: unknown, label: string): string {
 	const url = text(value).trim();
@@ -108,7 +86,7 @@ function requireText(value: unknown, label: string, trim = true): string {
 }
 
 /** The credential fields a login needs, checked (secrets as typed), and the token identity. */
-export function loginConfig(kind: LoginKind, credentials: ICredentialDataDecryptedObject): LoginConfig {
+export function loginConfig(kind: LoginKind, credentials: ICredentialDataDecryptedObject) {
 	const authServerUrl = requireUrl(credentials.authServerUrl, 'Authorization Server URL');
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 	const clientId = requireText(credentials.clientId, 'Client ID');
@@ -137,14 +115,13 @@ export function loginConfig(kind: LoginKind, credentials: ICredentialDataDecrypt
 /** The secrets a login's messages must never show: the client secret, the password, and every token this process saw for the identity. */
 export function loginSecrets(config: LoginConfig): SecretSet {
 	const secrets = new SecretSet().addBasic(config.clientId, config.clientSecret).addBasic(config.username, config.password);
-	for (const token of entries.get(config.identity)?.seen ?? []) secrets.add(token);
+	for (const token of entries.get(config.identity)?.seen.keys() ?? []) secrets.add(token);
 	return secrets;
 }
 
 export function storedTokenOf(data: IDataObject | undefined): StoredToken | undefined {
 	if (!data || text(data.accessToken) === '') return undefined;
-	const fields = ['accessToken', 'refreshToken', 'accessTokenExpiresAt', 'accessTokenIssuedAt', 'refreshTokenExpiresAt', 'tokenIdentity', 'tokenScope'];
-	return Object.fromEntries(fields.map((key) => [key, text(data[key])])) as unknown as StoredToken;
+	return Object.fromEntries(TOKEN_FIELDS.map((key) => [key, text(data[key])])) as StoredToken;
 }
 
 export function storedTokenFields(token: TokenResponse, identity: string, previousRefresh: string | undefined, refreshLifetimeMs: number | undefined, now = Date.now()): StoredToken {
@@ -161,32 +138,25 @@ export function storedTokenFields(token: TokenResponse, identity: string, previo
 	};
 }
 
-function timeOf(value: string): number | undefined {
-	const n = value === '' ? NaN : Number(value);
-	return Number.isFinite(n) && n > 0 ? n : undefined;
-}
-
 /* ---------------------------------------------------------------- the token endpoint */
-
-const asked = (purpose: string, grantRefusalKind: TokenAsked['grantRefusalKind']): TokenAsked => ({ purpose, grantRefusalKind });
 
 /** A login (spec 4.1 password grant, 4.3 contractor JWT: no grant type), the client as Basic. */
 export function loginRequest(config: LoginConfig): TokenRequest {
 	const form = { username: config.username, password: config.password };
-	if (config.kind === 'contractor') return { form, authorization: config.basic, ...asked('JWT login', 'invalidUser') };
-	return { form: { grant_type: 'password', ...form }, authorization: config.basic, ...asked('password grant', 'invalidUser') };
+	if (config.kind === 'contractor') return { form, authorization: config.basic, purpose: 'JWT login', grantRefusalKind: 'invalidUser' };
+	return { form: { grant_type: 'password', ...form }, authorization: config.basic, purpose: 'password grant', grantRefusalKind: 'invalidUser' };
 }
 
 /** A renewal with the refresh token (single-use; the contractor's carries no grant type). */
 export function renewalRequest(config: LoginConfig, refreshToken: string): TokenRequest {
 	const form = { refresh_token: refreshToken };
-	if (config.kind === 'contractor') return { form, authorization: config.basic, ...asked('JWT renewal', 'invalidGrant') };
-	return { form: { grant_type: 'refresh_token', ...form }, authorization: config.basic, ...asked('token refresh', 'invalidGrant') };
+	if (config.kind === 'contractor') return { form, authorization: config.basic, purpose: 'JWT renewal', grantRefusalKind: 'invalidGrant' };
+	return { form: { grant_type: 'refresh_token', ...form }, authorization: config.basic, purpose: 'token refresh', grantRefusalKind: 'invalidGrant' };
 }
 
 /** Child-subscriber exchange (spec 5.8): a universal user's token, as Bearer, for one scoped to the subsidiary. */
 export function childSubscriberExchange(universalAccessToken: string, subsidiaryId: string): TokenRequest {
-	return { form: { subsidiary_id: subsidiaryId }, authorization: `Bearer ${universalAccessToken}`, ...asked(`child subscriber selection (subsidiary ${subsidiaryId})`, 'subsidiary') };
+	return { form: { subsidiary_id: subsidiaryId }, authorization: `Bearer ${universalAccessToken}`, purpose: `child subscriber selection (subsidiary ${subsidiaryId})`, grantRefusalKind: 'subsidiary' };
 }
 
 /** What an answer means, from its HTTP status and the OAuth `error` code of its body ('' when none). */
@@ -200,12 +170,7 @@ export function classifyTokenAnswer(status: number, errorCode: string): TokenAns
 	return status === 401 || clientRefused ? 'clientRefused' : 'failed';
 }
 
-const positive = (value: unknown) => {
-	const n = typeof value === 'string' ? Number(value) : value;
-	return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
-};
-
-export function readToken(json: IDataObject | undefined): TokenResponse | undefined {
+export function readToken(json: IDataObject | undefined) {
 	const accessToken = json?.access_token;
 	if (typeof accessToken !== 'string' || accessToken === '') return undefined;
 	const refreshToken = json?.refresh_token;
@@ -220,13 +185,7 @@ export function readToken(json: IDataObject | undefined): TokenResponse | undefi
 
 /** An answer of the token endpoint: the token, `throttled` with what Retry-After says, or the error that explains it. */
 export function readTokenAnswer(answer: { status: number; headers: Record<string, unknown>; body: string }, request: TokenAsked, redact: (text: string) => string): TokenAnswerReading {
-	let json: IDataObject | undefined;
-	try {
-		const parsed: unknown = JSON.parse(answer.body);
-		json = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as IDataObject) : undefined;
-	} catch {
-		json = undefined;
-	}
+	const json = asObject(jsonOf(answer.body)) as IDataObject | undefined;
 	const errorCode = typeof json?.error === 'string' ? json.error : '';
 	const answerClass = classifyTokenAnswer(answer.status, errorCode);
 	if (answerClass === 'throttled') return { kind: 'throttled', status: answer.status, retryAfterMs: parseRetryAfter(headerValue(answer.headers, 'retry-after')) };
@@ -237,23 +196,20 @@ export function readTokenAnswer(answer: { status: number; headers: Record<string
 /** One token request: POSTs the form (never following a redirect: a wrong client can be sent to a login page) and reads the answer; throws the error that explains a refusal. */
 export async function requestToken(http: HttpRequestFn, config: LoginConfig, request: TokenRequest): Promise<Exclude<TokenAnswerReading, { kind: 'error' }>> {
 	const redact = (words: string) => loginSecrets(config).redact(words);
-	let response: { statusCode: number; headers?: Record<string, unknown>; body: unknown };
-	try {
-		response = (await http({
-			method: 'POST',
-			url: config.tokenUrl,
-			body: new URLSearchParams(request.form).toString(),
-			headers: { Authorization: request.authorization, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-			disableFollowRedirect: true,
-			ignoreHttpStatusErrors: true,
-			returnFullResponse: true,
-			encoding: 'arraybuffer',
-			json: false,
-			timeout: TOKEN_REQUEST_TIMEOUT_MS,
-		})) as typeof response;
-	} catch (networkError) {
+	const response = (await http({
+		method: 'POST',
+		url: config.tokenUrl,
+		body: new URLSearchParams(request.form).toString(),
+		headers: { Authorization: request.authorization, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+		disableFollowRedirect: true,
+		ignoreHttpStatusErrors: true,
+		returnFullResponse: true,
+		encoding: 'arraybuffer',
+		json: false,
+		timeout: TOKEN_REQUEST_TIMEOUT_MS,
+	}).catch((networkError: unknown) => {
 		throw unreachableError(new URL(config.tokenUrl).origin, networkError, TOKEN_REQUEST_TIMEOUT_MS, request, redact);
-	}
+	})) as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
 	const reading = readTokenAnswer({ status: response.statusCode, headers: response.headers ?? {}, body: bodyToText(response.body) }, request, redact);
 	if (reading.kind === 'error') throw reading.error;
 	return reading;
@@ -271,58 +227,53 @@ interface Entry {
 	throttledUntil: number;
 	universal?: { token: TokenResponse; at: number };
 	/** Every token seen (for redaction). */
-	seen: string[];
+	seen: Map<string, number>;
 }
 
 const entries = new Map<string, Entry>();
 
-/** Forgets every token this process keeps (what a restart does; tests). */
+/** What a restart does (tests). */
 export function forgetTokens(): void {
 	entries.clear();
 }
 
-function entryOf(identity: string): Entry {
-	const entry = entries.get(identity) ?? { rejected: new Map(), sent: new Map(), throttledUntil: 0, seen: [] };
-	entries.delete(identity);
-	entries.set(identity, entry);
-	if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-	return entry;
+/** Sets `key` as the newest entry of `map` and drops the oldest beyond `max`. */
+function keepNewest<T>(map: Map<string, T>, key: string, value: T, max: number): T {
+	map.delete(key);
+	map.set(key, value);
+	if (map.size > max) map.delete(map.keys().next().value as string);
+	return value;
 }
 
-/** Keeps the newest MAX_REMEMBERED keys. */
-function remember<T>(list: Map<string, T> | string[], key: string | undefined, value?: T): void {
-	if (!key) return;
-	if (Array.isArray(list)) {
-		if (!list.includes(key)) list.push(key);
-		if (list.length > MAX_REMEMBERED) list.shift();
-		return;
-	}
-	list.delete(key);
-	list.set(key, value as T);
-	if (list.size > MAX_REMEMBERED) list.delete(list.keys().next().value as string);
+function entryOf(identity: string): Entry {
+	return keepNewest(entries, identity, entries.get(identity) ?? { rejected: new Map(), sent: new Map(), throttledUntil: 0, seen: new Map() }, MAX_ENTRIES);
+}
+
+/** A token and when it was last seen, among the newest MAX_REMEMBERED. */
+function remember(list: Map<string, number>, key: string | undefined): void {
+	if (key) keepNewest(list, key, Date.now(), MAX_REMEMBERED);
 }
 
 /** A token for this identity that was not rejected and does not expire within the margin. */
 export function isUsable(token: StoredToken | undefined, config: LoginConfig, now = Date.now()): token is StoredToken {
 	if (!token || token.accessToken === '' || token.tokenIdentity !== config.identity) return false;
 	if (entries.get(config.identity)?.rejected.has(token.accessToken)) return false;
-	const expiry = timeOf(token.accessTokenExpiresAt);
-	const issued = timeOf(token.accessTokenIssuedAt);
+	const expiry = positive(token.accessTokenExpiresAt);
+	const issued = positive(token.accessTokenIssuedAt);
 	const margin = expiry !== undefined && issued !== undefined && issued < expiry ? Math.min(ACCESS_TOKEN_MARGIN_MS, (expiry - issued) / 10) : 0;
 	return expiry === undefined || expiry > now + margin;
 }
 
 export function knownTokens(config: LoginConfig): string[] {
-	return [...(entries.get(config.identity)?.seen ?? [])];
+	return [...(entries.get(config.identity)?.seen.keys() ?? [])];
 }
 
 /**
- * The credential's `preAuthentication`. A token presented that this process signed a request with
- * lately was refused by the service: the newest token obtained since, else a renewal (refresh
- * token, else the password). No token (a credential n8n holds no token for yet): the newest token
- * this process knows for the identity, else the login in flight, else a login. A token presented
- * that was not sent lately (a credential Test): a fresh login with the stored secrets (or the one in
- * flight). Returns the hidden token fields.
+ * The credential's `preAuthentication`; returns the hidden token fields. A token presented that this
+ * process signed a request with lately was refused: the newest token obtained since, else a renewal
+ * (refresh token, else the password). No token: the newest token this process knows for the
+ * identity, else the login in flight, else a login. A token not sent lately (a credential Test): a
+ * fresh login (or the one in flight).
  */
 export function preAuthenticator(kind: LoginKind) {
 	return async function (this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
@@ -333,11 +284,11 @@ export function preAuthenticator(kind: LoginKind) {
 		remember(entry.seen, presented?.refreshToken);
 		const sentAt = presented && entry.sent.get(presented.accessToken);
 		const refused = presented !== undefined && (entry.rejected.has(presented.accessToken) || (sentAt !== undefined && Date.now() - sentAt < SENT_RECENTLY_MS));
-		if (refused && !entry.rejected.has(presented.accessToken)) remember(entry.rejected, presented.accessToken, Date.now());
+		if (refused && !entry.rejected.has(presented.accessToken)) remember(entry.rejected, presented.accessToken);
 		if (entry.inflight) return { ...(await entry.inflight) };
 		// a token obtained since the refusal was first seen (one obtained before may be revoked with it)
 		const since = refused ? (entry.rejected.get(presented.accessToken) ?? 0) : presented ? Infinity : 0;
-		if (isUsable(entry.current, config) && (timeOf(entry.current.accessTokenIssuedAt) ?? 0) >= since) return { ...entry.current };
+		if (isUsable(entry.current, config) && (positive(entry.current.accessTokenIssuedAt) ?? 0) >= since) return { ...entry.current };
 		const refresh = refused ? refreshTokenOf(presented, config) : undefined;
 		const flight = login(config, this.helpers.httpRequest, entry, refresh).finally(() => {
 			if (entry.inflight === flight) entry.inflight = undefined;
@@ -349,7 +300,7 @@ export function preAuthenticator(kind: LoginKind) {
 
 /** The refresh token of a refused token, unless it belongs to other settings or is known to be expired. */
 function refreshTokenOf(token: StoredToken, config: LoginConfig): string | undefined {
-	const expiry = timeOf(token.refreshTokenExpiresAt);
+	const expiry = positive(token.refreshTokenExpiresAt);
 	if (token.refreshToken === '' || token.tokenIdentity !== config.identity) return undefined;
 	return expiry !== undefined && expiry <= Date.now() + REFRESH_TOKEN_MARGIN_MS ? undefined : token.refreshToken;
 }
@@ -410,11 +361,9 @@ export function bearerAuthentication(kind: LoginKind) {
 			return options;
 		}
 		// n8n's request helpers use `url` (+ `baseURL`); its legacy request API (the HTTP Request node) uses `uri`
-		const url = String(options.url ?? options.uri ?? '');
-		const target = /^https?:\/\//i.test(url) || !options.baseURL ? url : `${options.baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
-		const targetOrigin = originOf(target);
+		const targetOrigin = originOf(String(options.url ?? options.uri ?? ''), options.baseURL);
 		if (token === '' || credentials.tokenIdentity !== config.identity || targetOrigin === undefined || targetOrigin !== originOf(config.baseUrl)) return options;
-		if (test === undefined) remember(entryOf(config.identity).sent, token, Date.now());
+		if (test === undefined) remember(entryOf(config.identity).sent, token);
 		options.headers = { ...headers, Authorization: `Bearer ${token}` };
 		return options;
 	};

@@ -4,13 +4,12 @@ import { backoffMs, headerValue, isThrottle, parseRetryAfter, type Attempt, type
 import { ServiceWindow, type Model } from './window';
 
 /**
- * One request budget per application (API Base URL + client id) in each n8n process; each
- * execution, trigger poll and dropdown joins it as a `Lane` (round-robin, resends first, at most its
- * Concurrency in flight, Requests Per Minute spaced evenly). A throttling episode lasts from the
- * first throttled answer until a request sent after it is accepted; without a known reopening every
- * request pauses (charged to Max Wait) and one probe at a time goes out. After a throttled burst the
- * service's window is learned (window.ts). Only a waiting call sleeps (`waitFor`): when nobody
- * waits, nothing is scheduled.
+ * One request budget per application (API Base URL + client id) per n8n process; each execution,
+ * trigger poll and dropdown is a `Lane` in it (round-robin, resends first, at most its Concurrency in
+ * flight, Requests Per Minute spaced evenly). A throttling episode lasts from the first throttled
+ * answer until a request sent after it is accepted; without a known reopening every request pauses
+ * (charged to Max Wait) and one probe at a time goes out. The service's window is learned
+ * (window.ts). Only a waiting call sleeps (`waitFor`): when nobody waits, nothing is scheduled.
  */
 
 export const FORGET_AFTER_IDLE_MS = 5 * 60_000;
@@ -19,17 +18,13 @@ const HISTORY_MAX = 2000;
 const HISTORY_MS = 10 * 60_000;
 
 /** A request the service accepted: sent at `s`, answered at `a`. */
-export interface Sent {
-	s: number;
-	a: number;
-}
+export type Sent = { s: number; a: number };
 
 /**
- * A throttling episode. `owners`: throttled answers per request. `charged`: its pause counts against
- * waiting requests (no learned window told the reopening). `saturated`: others were in flight or
- * waiting when it began (it tells about the window). `probing`: no Retry-After, the end is found by
- * probing. `cycleStart`: the first accepted start of the busy cycle it ended. `reopen`: what its
- * Retry-Afters say: the service accepts again at most at `at`, and after `after`.
+ * `owners`: throttled answers per request. `charged`: its pause counts against waiting requests (no
+ * learned window told the reopening). `saturated`: others were in flight or waiting when it began.
+ * `probing`: no Retry-After, the end is found by probing. `cycleStart`: the first accepted start of
+ * the busy cycle it ended. `reopen`: per its Retry-Afters, the service accepts again at most at `at`, after `after`.
  */
 export interface Episode {
 	startedAt: number;
@@ -80,16 +75,11 @@ export class Lane {
 		readonly intervalMs: number,
 	) {}
 
-	get waiting(): number {
-		return this.queue.length;
-	}
-
 	/** Waits for a start; rejects with MaxWaitExceeded when a pause exceeds what is left of `allowanceMs` (queueing at the learned pace does not count). */
 	async acquire(request: Request, allowanceMs: number): Promise<void> {
 		const waiter: Waiter = { lane: this, request, allowanceMs, pauseAt: this.budget.pauseClock() };
-		const first = !this.used;
+		this.budget.enqueue(waiter, !this.used);
 		this.used = true;
-		this.budget.enqueue(waiter, first);
 		await this.budget.waitFor(waiter);
 	}
 
@@ -118,7 +108,7 @@ export class Budget {
 	/** First accepted start of the busy cycle (requests sent before `cycleFloor` do not count). */
 	private cycleStart?: number;
 	private cycleFloor = 0;
-	private lastBusyAt = Date.now();
+	lastBusyAt = Date.now();
 	/** Accepted requests by send time (what the window is learned from and held by). */
 	private accepted: Sent[] = [];
 	private window?: ServiceWindow;
@@ -139,11 +129,7 @@ export class Budget {
 	}
 
 	get idle(): boolean {
-		return this.inFlight === 0 && this.lanes.every((l) => l.waiting === 0);
-	}
-
-	idleForMs(now = Date.now()): number {
-		return this.idle ? now - this.lastBusyAt : 0;
+		return this.inFlight === 0 && this.lanes.every((l) => l.queue.length === 0);
 	}
 
 	pauseClock(now = Date.now()): number {
@@ -241,8 +227,8 @@ export class Budget {
 		this.dueAt = undefined;
 		for (;;) {
 			const now = Date.now();
-			this.lanes = this.lanes.filter((l) => l.waiting > 0 || l.inFlight > 0);
-			if (!this.lanes.some((l) => l.waiting > 0)) return;
+			this.lanes = this.lanes.filter((l) => l.queue.length > 0 || l.inFlight > 0);
+			if (!this.lanes.some((l) => l.queue.length > 0)) return;
 			const readyAt = Math.max(this.pausedUntil, this.gateUntil, this.nextSlot);
 			const windowAt = this.window?.freeAt(now, this.inFlight) ?? 0;
 			if (windowAt > now && windowAt !== Infinity && readyAt <= now) this.window?.noteSaturated(now, this.episode !== undefined);
@@ -285,7 +271,7 @@ export class Budget {
 		const n = this.lanes.length;
 		for (let k = 0; k < n; k++) {
 			const lane = this.lanes[(this.turn + k) % n];
-			if (lane.waiting === 0 || lane.inFlight >= lane.concurrency) continue;
+			if (lane.queue.length === 0 || lane.inFlight >= lane.concurrency) continue;
 			this.turn = (this.turn + k + 1) % n;
 			return lane.queue[0];
 		}
@@ -305,9 +291,7 @@ export class Budget {
 	/** The service may have changed while the budget was idle. */
 	private forget(concurrency: number): void {
 		if (this.pauseSince !== undefined) this.pauseClosedMs += Date.now() - this.pauseSince;
-		this.limit = concurrency;
-		this.throttledOnce = false;
-		Object.assign(this, { pauseSince: undefined, window: undefined, accepted: [], episode: undefined });
+		Object.assign(this, { limit: concurrency, throttledOnce: false, pauseSince: undefined, window: undefined, accepted: [], episode: undefined });
 		Object.assign(this, { lastEpisode: undefined, pausedUntil: 0, gateUntil: 0, probeFirst: false, probeInFlight: false, cycleStart: undefined, cycleFloor: 0 });
 	}
 
@@ -349,7 +333,7 @@ export class Budget {
 
 	private beginEpisode(sentAt: number, now: number, retryAfterMs: number | undefined, grainMs: number): Episode {
 		// requests were flowing side by side: a window filled up, not one stray refusal
-		const saturated = this.inFlight > 0 || this.lanes.some((l) => l.waiting > 0);
+		const saturated = this.inFlight > 0 || this.lanes.some((l) => l.queue.length > 0);
 		const model = this.model;
 		const episode: Episode = { startedAt: now, owners: new Map(), charged: !model, saturated, probing: retryAfterMs === undefined, probesFailed: 0, cycleStart: this.cycleStart };
 		this.episode = episode;
@@ -429,7 +413,7 @@ const budgets = new Map<string, Budget>();
 /** The budget of an application in this process; a new one after FORGET_AFTER_IDLE_MS idle. */
 export function budgetFor(key: string, concurrency: number, now = Date.now()): Budget {
 	const existing = budgets.get(key);
-	if (existing && existing.idleForMs(now) < FORGET_AFTER_IDLE_MS) return existing;
+	if (existing && (!existing.idle || now - existing.lastBusyAt < FORGET_AFTER_IDLE_MS)) return existing;
 	const budget = new Budget(concurrency);
 	budgets.set(key, budget);
 	return budget;

@@ -21,9 +21,9 @@ import { READ_METHODS, bodyToText, isThrottle, maxWaitReason, next, originOf, ty
 
 /**
  * The only code of the node that speaks HTTP to the API; one client per execution, trigger poll or
- * dropdown. `send`: wait for a start in the application's budget (budget.ts), one attempt through
- * n8n's `httpRequestWithAuthentication` (the credential signs it and logs in through its
- * `preAuthentication`, auth/tokens.ts), tell the budget, do what the policy says (policy.ts).
+ * dropdown. `send`: wait for a start in the budget (budget.ts), one attempt through n8n's
+ * `httpRequestWithAuthentication` (the credential signs it and logs in, auth/tokens.ts), tell the
+ * budget, do what the policy says (policy.ts).
  */
 
 export type AuthenticationMethod = 'password' | 'oAuth2' | 'contractor';
@@ -56,16 +56,9 @@ export interface ApiResponse {
 	body: unknown;
 }
 
+const DEFAULT_SETTINGS = { maxRetries: 3, maxWaitMs: 120_000, requestsPerMinute: 0, timeoutMs: 60_000, concurrency: 20 };
 /** The node's Request Options (descriptions/requestOptions.ts). */
-export interface RequestSettings {
-	maxRetries: number;
-	maxWaitMs: number;
-	requestsPerMinute: number;
-	timeoutMs: number;
-	concurrency: number;
-}
-
-export const DEFAULT_SETTINGS: RequestSettings = { maxRetries: 3, maxWaitMs: 120_000, requestsPerMinute: 0, timeoutMs: 60_000, concurrency: 20 };
+export type RequestSettings = typeof DEFAULT_SETTINGS;
 
 /** The "Request Options" collection, read once per execution; `concurrency`: the default when it sets none. */
 export function readSettings(raw: IDataObject | undefined, concurrency = DEFAULT_SETTINGS.concurrency): RequestSettings {
@@ -83,11 +76,7 @@ export function readSettings(raw: IDataObject | undefined, concurrency = DEFAULT
 	};
 }
 
-/**
- * What became of one item's requests, strongest first: a write the service answered with success
- * ("recorded"), a write that may have been processed (no answer after it was written, or a 5xx), a
- * request the service answered with a refusal, a request that never reached it.
- */
+/** What became of one item's requests, strongest first: a write answered with success, one that may have been processed (no answer after it was written, or a 5xx), a refusal, nothing sent. */
 export type ItemOutcome = 'recorded' | 'maybe' | 'answered' | 'notSent';
 const OUTCOME_RANK: Record<ItemOutcome, number> = { recorded: 3, maybe: 2, answered: 1, notSent: 0 };
 const errorOutcomes = new WeakMap<object, ItemOutcome>();
@@ -103,7 +92,8 @@ export class WorkOrderServiceClient {
 	readonly credentialType: string;
 	private resolved?: Promise<Resolved>;
 	private lane?: Lane;
-	private added?: SecretSet;
+	/** Secrets beyond the credential's that errors must never show (a signing key, a download's credential). */
+	readonly secrets = new SecretSet();
 	/** The strongest outcome per item index. */
 	private readonly outcomes = new Map<number, ItemOutcome>();
 
@@ -126,11 +116,6 @@ export class WorkOrderServiceClient {
 		return new WorkOrderServiceClient(ctx, readAuthentication(ctx), readSettings(raw, concurrency));
 	}
 
-	/** Secrets beyond the credential's that errors must never show (a signing key, a download's credential). */
-	get secrets(): SecretSet {
-		return (this.added ??= new SecretSet());
-	}
-
 	itemOutcome(i: number): ItemOutcome | undefined {
 		return this.outcomes.get(i);
 	}
@@ -144,14 +129,7 @@ export class WorkOrderServiceClient {
 	private async resolve(): Promise<Resolved> {
 		const pending = (this.resolved ??= (async () => {
 			const credentials = (await this.ctx.getCredentials(this.credentialType)) as ICredentialDataDecryptedObject;
-			let base: string;
-			try {
-				base = normalizeBaseUrl(credentials.baseUrl);
-			} catch {
-				throw new NodeOperationError(this.ctx.getNode(), "The credential's API Base URL must be an http(s) URL", {
-					description: 'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
-				});
-			}
+			const base = apiBaseOf(this.ctx, credentials);
 			const login = this.authentication === 'oAuth2' ? undefined : loginConfig(this.authentication === 'password' ? 'password' : 'contractor', credentials);
 			return { credentials, apiUrl: `${base}/v3`, apiOrigin: originOf(base) ?? base, login };
 		})());
@@ -167,20 +145,15 @@ export class WorkOrderServiceClient {
 	}
 
 	async send(request: ApiRequest): Promise<ApiResponse> {
-		let resolved: Resolved;
-		try {
-			resolved = await this.resolve();
-		} catch (error) {
+		const resolved = await this.resolve().catch(async (error: unknown) => {
 			throw await this.settingsError(request, error);
-		}
+		});
 		this.lane ??= budgetFor(`${resolved.apiUrl}\n${String(resolved.credentials.clientId ?? '')}`, this.settings.concurrency).lane(this.settings.concurrency, this.settings.requestsPerMinute);
 		const state = await this.prepare(resolved, request);
 		for (;;) {
-			try {
-				await this.lane.acquire(state, Math.max(0, this.settings.maxWaitMs - state.waitedMs));
-			} catch (error) {
+			await this.lane.acquire(state, Math.max(0, this.settings.maxWaitMs - state.waitedMs)).catch(async (error: unknown) => {
 				throw await this.notStarted(request, state, error);
-			}
+			});
 			const attempt = await this.attempt(state);
 			this.lane.release(state, attempt);
 			const step = next(state, attempt, this.lane.budget.throttleWait(state));
@@ -233,11 +206,8 @@ export class WorkOrderServiceClient {
 		if (state.qs) options.qs = { ...state.qs };
 		if (state.body !== undefined) options.body = state.body;
 		try {
-			const { statusCode, headers = {}, body } = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.credentialType, options)) as {
-				statusCode: number;
-				headers?: Record<string, unknown>;
-				body?: unknown;
-			};
+			const answer = await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.credentialType, options);
+			const { statusCode, headers = {}, body } = answer as ApiResponse;
 			return { status: statusCode, headers, body, bodyText: statusCode >= 200 && statusCode < 300 ? '' : bodyToText(body) };
 		} catch (error) {
 			const failure = readHttpFailure(error);
@@ -256,17 +226,14 @@ export class WorkOrderServiceClient {
 
 	/** The error of a request the policy gave up on: a redirect it did not follow, or the last failure. */
 	private async failed(request: ApiRequest, state: Request, waitedMs = state.waitedMs): Promise<Error> {
-		const route = routeOf(request.method, request.path);
 		const info = { attempts: state.attempts, waitedMs, gaveUp: state.gaveUp };
-		if (state.redirectRefused !== undefined) {
-			const error = apiError(this.ctx.getNode(), redirectText(route, state.last?.status ?? 0, state.redirectRefused, info), request.itemIndex, await this.redactor());
-			this.noteOutcome(request.itemIndex, 'answered', error);
-			return error;
-		}
-		const outcome: ItemOutcome = state.maybeProcessed ? 'maybe' : state.answered ? 'answered' : 'notSent';
 		const last = state.last as Attempt;
-		const error = await this.failureError(request, last.failure ?? { status: last.status, headers: last.headers, bodyText: last.bodyText }, last.error, info);
-		this.noteOutcome(request.itemIndex, outcome, error);
+		const refused = state.redirectRefused;
+		const error =
+			refused !== undefined
+				? apiError(this.ctx.getNode(), redirectText(routeOf(request.method, request.path), last.status ?? 0, refused, info), request.itemIndex, await this.redactor())
+				: await this.failureError(request, last.failure ?? { status: last.status, headers: last.headers, bodyText: last.bodyText }, last.error, info);
+		this.noteOutcome(request.itemIndex, refused !== undefined ? 'answered' : state.maybeProcessed ? 'maybe' : state.answered ? 'answered' : 'notSent', error);
 		return error;
 	}
 
@@ -302,12 +269,21 @@ export class WorkOrderServiceClient {
 		const resolved = await this.resolved?.catch(() => undefined);
 		if (resolved) credentialSecrets(resolved.credentials, secrets);
 		for (const token of resolved?.login ? knownTokens(resolved.login) : []) secrets.add(token);
-		try {
-			credentialSecrets((await this.ctx.getCredentials(this.credentialType)) as IDataObject, secrets);
-		} catch {
-			// the credential cannot be read (deleted meanwhile): the secrets known so far still apply
-		}
+		// a credential that cannot be read (deleted meanwhile): the secrets known so far still apply
+		const stored = await this.ctx.getCredentials(this.credentialType).catch(() => undefined);
+		if (stored) credentialSecrets(stored, secrets);
 		return (text) => secrets.redact(text);
+	}
+}
+
+/** The credential's API Base URL (without /v3), or an error that says how to set it. */
+export function apiBaseOf(ctx: ClientContext, credentials: IDataObject): string {
+	try {
+		return normalizeBaseUrl(credentials.baseUrl);
+	} catch {
+		throw new NodeOperationError(ctx.getNode(), "The credential's API Base URL must be an http(s) URL", {
+			description: 'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
+		});
 	}
 }
 

@@ -2,30 +2,18 @@ import type { IBinaryData, IExecuteFunctions, IHttpRequestOptions } from 'n8n-wo
 import { NodeApiError, NodeOperationError, fileTypeFromMimeType, sleep } from 'n8n-workflow';
 
 import { credentialSecrets } from '../auth/secrets';
-import { normalizeBaseUrl } from '../auth/tokens';
-import type { WorkOrderServiceClient } from './client';
-import { apiError as makeApiError, readHttpFailure, serviceMessage } from './errors';
-import { headerValue as header, isThrottle, parseRetryAfter } from './policy';
+import { apiBaseOf, type WorkOrderServiceClient } from './client';
+import { apiError as makeApiError, readHttpFailure, serviceMessage, type ErrorText } from './errors';
+import { MAX_REDIRECTS, headerValue as header, isThrottle, parseRetryAfter, webUrl } from './policy';
 
 /**
- * Downloading an attachment's file from its `Uri` (service reference, section 5) into n8n's binary
- * data, streamed: with a binary data store (filesystem, database, S3) the answer's stream goes to
- * `prepareBinaryData`. In n8n's in-memory mode the item holds the file as base64, and
- * `prepareBinaryData` would join and encode the whole stream at once (3.4 times the file); there
- * the base64 is built chunk by chunk (1.4 times). Rules:
- * - The access token goes only to the origin of the credential's API Base URL: such an address is
- *   fetched through the credential (`httpRequestWithAuthentication`), any other with a plain
- *   request, without `Authorization`. A 401 from the API origin renews the token once, along n8n's
- *   own path for the credential.
- * - Redirects (at most 5) are followed hop by hop, and each hop decides the token anew by its own
- *   origin: a file server that answers 302 with a pre-signed storage link gets the link fetched
- *   without `Authorization`; a redirect to anything but http(s) is refused.
- * - A size limit: a `Content-Length` beyond it is refused before the body is read; without one, the
- *   download stops as soon as more bytes arrive than allowed.
- * - 429, and 503 with `Retry-After`, from the API origin are waited out within the node's Max Wait
- *   and Max Retries; other failures are reported at once with what to do (404, a refused or expired
- *   link, no answer). Error texts show an address without its query (signatures live there).
- * Only the client's public surface is used: its credential type, settings and secret redaction.
+ * An attachment's file from its `Uri` (service reference, section 5) into n8n's binary data,
+ * streamed (in n8n's in-memory mode the base64 is built chunk by chunk: 1.4 times the file, not the
+ * 3.4 of `prepareBinaryData`). The access token goes only to the API Base URL's origin (through the
+ * credential; a 401 there renews the token once along n8n's path); any other origin gets a plain
+ * request. Redirects (at most 5) are followed hop by hop, each deciding the token by its own origin.
+ * A size limit is enforced before and while reading. 429/503 from the API origin are waited out
+ * within Max Wait and Max Retries. Error texts show an address without its query (signatures).
  */
 
 type Stream = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0] & {
@@ -33,11 +21,7 @@ type Stream = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0] &
 	destroy: (error?: Error) => void;
 };
 
-interface Answer {
-	statusCode: number;
-	headers: Record<string, unknown>;
-	body: Stream;
-}
+type Answer = { statusCode: number; headers: Record<string, unknown>; body: Stream };
 
 export interface DownloadRequest {
 	/** The attachment's `Uri`: absolute, or relative to {API Base URL}/v3/. */
@@ -58,18 +42,15 @@ export interface Downloaded {
 	binary?: IBinaryData;
 }
 
-interface Session {
-	ctx: IExecuteFunctions;
-	client: WorkOrderServiceClient;
-	apiOrigin: string;
-	itemIndex: number;
-}
+type Session = { ctx: IExecuteFunctions; client: WorkOrderServiceClient; apiOrigin: string; itemIndex: number };
 
-const MAX_REDIRECTS = 5;
 const ERROR_TEXT_BYTES = 4096;
 
 export async function downloadFile(ctx: IExecuteFunctions, client: WorkOrderServiceClient, request: DownloadRequest): Promise<Downloaded> {
-	const apiBase = await apiBaseUrl(ctx, client);
+	const credentials = await ctx.getCredentials(client.credentialType);
+	// the credential's secrets join those every error text is cleaned of
+	credentialSecrets(credentials, client.secrets);
+	const apiBase = apiBaseOf(ctx, credentials);
 	const session: Session = { ctx, client, apiOrigin: new URL(apiBase).origin, itemIndex: request.itemIndex };
 	let url = resolveUri(session, request.uri, apiBase);
 	for (let redirects = 0; ; redirects++) {
@@ -85,28 +66,10 @@ export async function downloadFile(ctx: IExecuteFunctions, client: WorkOrderServ
 	}
 }
 
-/** The credential's API Base URL; its secrets join the ones every error text is cleaned of. */
-async function apiBaseUrl(ctx: IExecuteFunctions, client: WorkOrderServiceClient): Promise<string> {
-	const credentials = await ctx.getCredentials(client.credentialType);
-	credentialSecrets(credentials, client.secrets);
-	try {
-		return normalizeBaseUrl(credentials.baseUrl);
-	} catch {
-		throw new NodeOperationError(ctx.getNode(), "The credential's API Base URL must be an http(s) URL", {
-			description: 'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
-		});
-	}
-}
-
 /** The address to fetch: an absolute http(s) URL, or one relative to {API Base URL}/v3/. */
 function resolveUri(session: Session, uri: string, apiBase: string): URL {
-	let url: URL | undefined;
-	try {
-		url = uri.trim() === '' ? undefined : new URL(uri.trim(), `${apiBase}/v3/`);
-	} catch {
-		url = undefined;
-	}
-	if (url && (url.protocol === 'http:' || url.protocol === 'https:')) return url;
+	const url = uri.trim() === '' ? undefined : webUrl(uri.trim(), `${apiBase}/v3/`);
+	if (url) return url;
 	const text = uri.length > 80 ? `${uri.slice(0, 77)}...` : uri;
 	throw new NodeOperationError(session.ctx.getNode(), `The attachment's Uri is not an http(s) address in item ${session.itemIndex}: "${text}"`, {
 		itemIndex: session.itemIndex,
@@ -115,14 +78,9 @@ function resolveUri(session: Session, uri: string, apiBase: string): URL {
 }
 
 /** Never the query (signatures live there). */
-function place(url: URL): string {
-	return `${url.origin}${url.pathname}`;
-}
+const place = (url: URL) => `${url.origin}${url.pathname}`;
 
-/**
- * One GET and its answer whatever the status (the body a stream). On the API origin: through the
- * credential, throttling waited out, and after a 401 once more along n8n's renewing path.
- */
+/** One GET and its answer whatever the status (the body a stream); see the rules above. */
 async function fetchOnce(session: Session, url: URL): Promise<Answer> {
 	const own = url.origin === session.apiOrigin;
 	const { maxRetries, maxWaitMs } = session.client.settings;
@@ -155,14 +113,10 @@ async function send(session: Session, url: URL, own: boolean, keepStatus: boolea
 		ignoreHttpStatusErrors: keepStatus,
 		timeout: client.settings.timeoutMs,
 	};
-	try {
-		const answer = own
-			? await ctx.helpers.httpRequestWithAuthentication.call(ctx, client.credentialType, options)
-			: await ctx.helpers.httpRequest(options);
-		return answer as Answer;
-	} catch (error) {
+	const answer = own ? ctx.helpers.httpRequestWithAuthentication.call(ctx, client.credentialType, options) : ctx.helpers.httpRequest(options);
+	return (await answer.catch((error: unknown) => {
 		throw failure(session, url, error);
-	}
+	})) as Answer;
 }
 
 function discard(body: Stream | undefined): void {
@@ -171,16 +125,10 @@ function discard(body: Stream | undefined): void {
 
 /** The redirect's target (the next hop decides the token by its origin); an error past 5 or for a non-http(s) target. */
 function redirectTarget(session: Session, from: URL, status: number, location: string, redirects: number): URL {
-	let target: URL | undefined;
-	try {
-		target = new URL(location, from);
-	} catch {
-		target = undefined;
-	}
-	const web = target !== undefined && (target.protocol === 'http:' || target.protocol === 'https:');
-	if (web && redirects < MAX_REDIRECTS) return target as URL;
+	const target = webUrl(location, from);
+	if (target && redirects < MAX_REDIRECTS) return target;
 	throw apiError(session, {
-		message: `The file download from ${place(from)} was answered ${status} with ${web ? `more than ${MAX_REDIRECTS} redirects` : 'a redirect to an address that is not http(s)'}`,
+		message: `The file download from ${place(from)} was answered ${status} with ${target ? `more than ${MAX_REDIRECTS} redirects` : 'a redirect to an address that is not http(s)'}`,
 		description: 'Nothing was downloaded. Ask the service provider about the attachment, or fetch its Uri with an HTTP Request node.',
 		httpCode: String(status),
 	});
@@ -201,7 +149,8 @@ async function receive(session: Session, url: URL, answer: Answer, request: Down
 		return { fileName, mimeType: mimeType ?? 'application/octet-stream', size };
 	}
 	const count = { received: 0, tooLarge: false };
-	const type = mimeType ?? typeOfName(fileName);
+	// an answer without Content-Type: the type of the name's extension
+	const type = mimeType ?? TYPES[extensionOf(fileName) ?? ''] ?? 'application/octet-stream';
 	try {
 		const body = limited(answer.body, request.maxBytes, count);
 		const binary = (await keepsFilesInItems(session.ctx))
@@ -222,13 +171,11 @@ async function receive(session: Session, url: URL, answer: Answer, request: Down
 function limited(body: Stream, maxBytes: number, count: { received: number; tooLarge: boolean }): Stream {
 	const push = body.push.bind(body);
 	body.push = (chunk: unknown, encoding?: string) => {
-		if (chunk !== null && chunk !== undefined) {
-			count.received += (chunk as { length?: number }).length ?? 0;
-			if (count.received > maxBytes) {
-				count.tooLarge = true;
-				body.destroy(new Error(`more than ${maxBytes} bytes`));
-				return false;
-			}
+		count.received += (chunk as { length?: number } | null | undefined)?.length ?? 0;
+		if (count.received > maxBytes) {
+			count.tooLarge = true;
+			body.destroy(new Error(`more than ${maxBytes} bytes`));
+			return false;
 		}
 		return push(chunk, encoding);
 	};
@@ -237,10 +184,7 @@ function limited(body: Stream, maxBytes: number, count: { received: number; tooL
 
 const inMemoryMode = new WeakMap<IExecuteFunctions, Promise<boolean>>();
 
-/**
- * Whether n8n keeps binary data in the items (its in-memory mode): an empty probe comes back
- * without a store `id` there. Asked once per node run.
- */
+/** Whether n8n keeps binary data in the items (in-memory mode: an empty probe gets no store `id`); once per node run. */
 async function keepsFilesInItems(ctx: IExecuteFunctions): Promise<boolean> {
 	let known = inMemoryMode.get(ctx);
 	if (!known) {
@@ -250,10 +194,7 @@ async function keepsFilesInItems(ctx: IExecuteFunctions): Promise<boolean> {
 	return await known;
 }
 
-/**
- * The file as n8n's in-memory mode holds it (`data` in base64), encoded as the chunks arrive:
- * whole 3-byte groups of each chunk, the rest carried to the next, so the text needs no join.
- */
+/** The file as n8n's in-memory mode holds it (base64 `data`), encoded chunk by chunk in whole 3-byte groups. */
 async function intoItem(body: Stream, fileName: string, mimeType: string): Promise<IBinaryData> {
 	let data = '';
 	let carry: Buffer | undefined;
@@ -267,8 +208,7 @@ async function intoItem(body: Stream, fileName: string, mimeType: string): Promi
 		bytes += received.length;
 	}
 	if (carry) data += carry.toString('base64');
-	const extension = /\.([A-Za-z0-9]{1,10})$/.exec(fileName)?.[1].toLowerCase();
-	return { data, mimeType, fileType: fileTypeFromMimeType(mimeType), fileExtension: extension, fileName, fileSize: sizeText(bytes), bytes };
+	return { data, mimeType, fileType: fileTypeFromMimeType(mimeType), fileExtension: extensionOf(fileName), fileName, fileSize: sizeText(bytes), bytes };
 }
 
 /** A size as n8n writes it in `fileSize` ("130 B", "2.05 kB", "21 MB"). */
@@ -286,11 +226,7 @@ const TYPES: Record<string, string> = {
 	xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
-/** The MIME type of a file name's extension, for an answer without Content-Type. */
-function typeOfName(fileName: string): string {
-	const extension = /\.([A-Za-z0-9]{1,10})$/.exec(fileName)?.[1].toLowerCase();
-	return (extension && TYPES[extension]) || 'application/octet-stream';
-}
+const extensionOf = (fileName: string) => /\.([A-Za-z0-9]{1,10})$/.exec(fileName)?.[1].toLowerCase();
 
 /** The file name: the one asked for, else Content-Disposition's, else the address's last segment. */
 function fileNameOf(asked: string | undefined, disposition: string | undefined, url: URL): string {
@@ -318,9 +254,7 @@ function decodeSafely(text: string): string {
 	}
 }
 
-function megabytes(bytes: number): string {
-	return `${(bytes / 1048576).toFixed(bytes < 10485760 ? 1 : 0)} MB`;
-}
+const megabytes = (bytes: number) => `${(bytes / 1048576).toFixed(bytes < 10485760 ? 1 : 0)} MB`;
 
 function tooLarge(session: Session, url: URL, maxBytes: number, size?: number): NodeApiError {
 	const what = size === undefined ? `more than ${megabytes(maxBytes)}` : megabytes(size);
@@ -332,20 +266,17 @@ function tooLarge(session: Session, url: URL, maxBytes: number, size?: number): 
 
 /** The first bytes of an error answer's body, as text; the rest is not read. */
 async function errorText(body: Stream | undefined): Promise<string> {
-	const chunks: Buffer[] = [];
-	let length = 0;
+	let text = Buffer.alloc(0);
 	try {
 		for await (const chunk of (body ?? []) as AsyncIterable<unknown>) {
-			const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-			chunks.push(bytes);
-			length += bytes.length;
-			if (length >= ERROR_TEXT_BYTES) break;
+			text = Buffer.concat([text, Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk))]);
+			if (text.length >= ERROR_TEXT_BYTES) break;
 		}
 	} catch {
 		// an error answer's words are optional
 	}
 	discard(body);
-	return Buffer.concat(chunks).subarray(0, ERROR_TEXT_BYTES).toString('utf8');
+	return text.subarray(0, ERROR_TEXT_BYTES).toString('utf8');
 }
 
 /** What a refused download means, in words a user can act on. */
@@ -386,6 +317,6 @@ function failure(session: Session, url: URL, error: unknown): Error {
 	});
 }
 
-function apiError(session: Session, text: { message: string; description: string; httpCode?: string }): NodeApiError {
+function apiError(session: Session, text: ErrorText): NodeApiError {
 	return makeApiError(session.ctx.getNode(), text, session.itemIndex, (value) => session.client.secrets.redact(value));
 }

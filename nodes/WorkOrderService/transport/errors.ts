@@ -1,7 +1,8 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { bodyToText, headerValue } from './policy';
+import type { RequestSettings } from './client';
+import { bodyToText, headerValue, type Request } from './policy';
 
 /**
  * Every error of the package's HTTP code: a failure read from what n8n throws (documented error
@@ -45,9 +46,9 @@ export interface HttpFailure {
 }
 
 /**
- * Whether this n8n keeps the request error, with the response and its headers, as the `cause` of
- * the NodeApiError it throws for an error status (n8n 2.x); n8n 1.x drops it, so a 429's
- * Retry-After or a redirect's Location can only be read from an answer n8n hands back.
+ * Whether this n8n keeps the request error (with the response's headers) as the `cause` of the
+ * NodeApiError it throws for an error status (n8n 2.x). n8n 1.x drops it: a 429's Retry-After or
+ * a redirect's Location can only be read from an answer n8n hands back.
  */
 export const ERRORS_KEEP_RESPONSE = ((): boolean => {
 	const probe = new Error('probe');
@@ -55,7 +56,16 @@ export const ERRORS_KEEP_RESPONSE = ((): boolean => {
 	return (new NodeApiError(node, probe as unknown as JsonObject) as { cause?: unknown }).cause === probe;
 })();
 
-const asObject = (value: unknown) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined);
+export const asObject = (value: unknown) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined);
+
+/** `text` parsed as JSON; undefined when it is none. */
+export function jsonOf(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
 
 /** Failures before a connection carries any byte of the request: refused, no such host, unreachable, TLS, connect timeout. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EADDRNOTAVAIL', 'EPROTO', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
@@ -63,6 +73,8 @@ const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_)|^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_
 const NETWORK_CODE = /^E[A-Z_]+$|^UND_ERR_(SOCKET|CONNECT_TIMEOUT)$|^ERR_(BAD_RESPONSE|SOCKET_CONNECTION_TIMEOUT)$/;
 /** Codes a message may name (n8n 1.x keeps only the messages). */
 const NAMED_CODE = /\b(ECONN(?:RESET|REFUSED|ABORTED)|ETIMEDOUT|ESOCKETTIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b/;
+
+const networkCodeOf = (code: unknown) => (typeof code === 'string' && (NETWORK_CODE.test(code) || TLS_CODE.test(code)) ? code : undefined);
 
 export function isNotSentCode(code: string | undefined): boolean {
 	return code !== undefined && (NOT_SENT_CODES.has(code) || TLS_CODE.test(code));
@@ -92,8 +104,7 @@ export function readHttpFailure(error: unknown): HttpFailure {
 		if (failure.status === undefined && typeof response?.status === 'number') {
 			Object.assign(failure, { status: response.status, headers: asObject(response.headers) ?? {}, bodyText: bodyToText(response.data) });
 		}
-		const code = typeof obj.code === 'string' ? obj.code : undefined;
-		if (failure.networkCode === undefined && code && (NETWORK_CODE.test(code) || TLS_CODE.test(code))) failure.networkCode = code;
+		failure.networkCode ??= networkCodeOf(obj.code);
 		flushed ??= requestFlushed(current);
 	}
 	if (failure.status === undefined) readN8n1Error(asObject(error), failure);
@@ -111,18 +122,16 @@ function readN8n1Error(obj: Record<string, unknown> | undefined, failure: HttpFa
 	const httpCode = obj?.httpCode;
 	if (Number.isInteger(Number(httpCode)) && Number(httpCode) >= 100) {
 		failure.status = Number(httpCode);
-		const data = asObject(obj?.context)?.data;
-		if (failure.bodyText === '') failure.bodyText = bodyToText(data);
+		if (failure.bodyText === '') failure.bodyText = bodyToText(asObject(obj?.context)?.data);
 	}
-	if (failure.networkCode === undefined && typeof httpCode === 'string' && (NETWORK_CODE.test(httpCode) || TLS_CODE.test(httpCode))) failure.networkCode = httpCode;
+	failure.networkCode ??= networkCodeOf(httpCode);
 	if (failure.networkCode !== undefined || !obj) return;
-	for (const message of [obj.message, ...(Array.isArray(obj.messages) ? obj.messages : [])]) {
-		if (typeof message === 'string') failure.networkCode ??= networkCodeIn(message);
-	}
+	for (const message of [obj.message, ...(Array.isArray(obj.messages) ? obj.messages : [])]) failure.networkCode ??= networkCodeIn(message);
 	if (failure.networkCode === undefined && failure.status === undefined && typeof obj.message === 'string') failure.otherMessage = obj.message;
 }
 
-function networkCodeIn(message: string): string | undefined {
+function networkCodeIn(message: unknown): string | undefined {
+	if (typeof message !== 'string') return undefined;
 	const named = NAMED_CODE.exec(message)?.[1];
 	if (named) return named;
 	if (/timeout|timed out/i.test(message)) return 'ETIMEDOUT';
@@ -169,13 +178,9 @@ export function serviceMessage(bodyText: string, contentType = ''): string | und
 	const text = bodyText.trim();
 	if (text === '') return undefined;
 	if (/json/i.test(contentType) || /^[{[]/.test(text)) {
-		try {
-			const parsed: unknown = JSON.parse(text);
-			const message = typeof parsed === 'string' ? firstLine(parsed) : messageFromJson(parsed);
-			if (message) return message;
-		} catch {
-			// not JSON after all
-		}
+		const parsed = jsonOf(text);
+		const message = typeof parsed === 'string' ? firstLine(parsed) : messageFromJson(parsed);
+		if (message) return message;
 	}
 	// an XML error (a file store's `<Error><Code/><Message/></Error>`) says it in <Message>
 	const xml = /<Message>([^<]{1,300})<\/Message>/i.exec(text)?.[1];
@@ -185,12 +190,8 @@ export function serviceMessage(bodyText: string, contentType = ''): string | und
 }
 
 export function serviceErrorCode(bodyText: string): number | undefined {
-	try {
-		const code = asObject(JSON.parse(bodyText))?.ErrorCode;
-		return typeof code === 'number' ? code : undefined;
-	} catch {
-		return undefined;
-	}
+	const code = asObject(jsonOf(bodyText))?.ErrorCode;
+	return typeof code === 'number' ? code : undefined;
 }
 
 /* ---------------------------------------------------------------- API calls */
@@ -200,22 +201,10 @@ const STATUS_TEXT: Record<number, string> = {
 	415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
-export interface ErrorText {
-	message: string;
-	description: string;
-	httpCode?: string;
-}
+export type ErrorText = { message: string; description: string; httpCode?: string };
 
-export interface AttemptInfo {
-	attempts: number;
-	waitedMs: number;
-	gaveUp?: string;
-}
-export interface TextSettings {
-	maxRetries: number;
-	maxWaitMs: number;
-	timeoutMs: number;
-}
+type AttemptInfo = Pick<Request, 'attempts' | 'waitedMs' | 'gaveUp'>;
+type TextSettings = Pick<RequestSettings, 'maxRetries' | 'maxWaitMs' | 'timeoutMs'>;
 
 export function hintForStatus(status: number, method: string, serviceWords?: string): string {
 	if (status === 400 || status === 422) return 'Check the values sent for this item against the service rules shown above.';
@@ -232,9 +221,7 @@ export function hintForStatus(status: number, method: string, serviceWords?: str
 	return status >= 500 ? 'The service failed. Try again later; if it persists, contact the service provider.' : 'Check the request parameters.';
 }
 
-export function routeOf(method: string, path: string): string {
-	return `${method.toUpperCase()} ${path.split('?')[0]}`;
-}
+export const routeOf = (method: string, path: string) => `${method.toUpperCase()} ${path.split('?')[0]}`;
 
 /** " Tried 3 times over 4 s; gave up: ..." (empty for a single attempt that did not give up). */
 export function retryNote(info: AttemptInfo): string {
@@ -323,9 +310,7 @@ export function apiError(node: INode, text: ErrorText, itemIndex: number | undef
 	const description = redact(text.description);
 	const error = new NodeApiError(node, { message, description, ...(text.httpCode ? { httpCode: text.httpCode } : {}) }, { message, description, httpCode: text.httpCode, itemIndex });
 	// NodeApiError swaps a message naming a network code (ECONNREFUSED, ...) for generic text; ours says what happened
-	error.message = message;
-	error.description = description;
-	return error;
+	return Object.assign(error, { message, description });
 }
 
 /** An error n8n raised that is no HTTP failure (e.g. an OAuth2 credential to reconnect), redacted, for the item. */
@@ -394,10 +379,6 @@ export function unreachableError(origin: string, networkError: unknown, timeoutM
 /** The error for a login the token endpoint throttled (now, or shortly before): the request is sent again after `waitMs`. */
 export function throttledLoginError(purpose: string, status: number | undefined, waitMs: number): WorkOrderServiceAuthError {
 	const answered = status !== undefined ? ` (HTTP ${status})` : '';
-	return new WorkOrderServiceAuthError(
-		'throttled',
-		`The authorization server throttled the ${purpose}${answered}; it takes token requests again in ${Math.ceil(waitMs / 1000)} s. It allows about one token request per 5 seconds per user; tokens are cached and shared, so this clears once the burst is over.`,
-		status,
-		waitMs,
-	);
+	const message = `The authorization server throttled the ${purpose}${answered}; it takes token requests again in ${Math.ceil(waitMs / 1000)} s. It allows about one token request per 5 seconds per user; tokens are cached and shared, so this clears once the burst is over.`;
+	return new WorkOrderServiceAuthError('throttled', message, status, waitMs);
 }

@@ -1,39 +1,19 @@
 /**
- * multipart/form-data assembled in ONE Buffer, allocated once at its final size:
- * - n8n can send it again after a 401 re-login (a stream or a FormData object is consumed by the
- *   first attempt and cannot be resent);
- * - a file is written straight into it from the item's binary data, so a large upload costs one
- *   copy of the file, not two.
+ * multipart/form-data in ONE Buffer allocated at its final size: n8n can send it again after a 401
+ * re-login (a stream or FormData is consumed by the first attempt), and a file is written straight
+ * into it from the item's binary data (a large upload costs one copy of the file, not two).
  */
 
-/** Bytes of a file that can be written into a target buffer. */
+/** A file of exactly `size` bytes that `copyTo` writes into `target` at `offset` (resolving to the bytes written). */
 export interface FileSource {
-	/** Exact size in bytes. */
 	size: number;
-	/** Writes the bytes at `offset`; resolves to the number of bytes written. */
 	copyTo(target: Buffer, offset: number): Promise<number>;
 }
 
-export interface MultipartField {
-	name: string;
-	/** Text value; JSON parts pass their serialized text. */
-	value: string;
-	contentType?: string;
-}
-
-export interface MultipartFile {
-	name: string;
-	fileName: string;
-	contentType: string;
-	data: Buffer | FileSource;
-}
-
-export type MultipartPart = MultipartField | MultipartFile;
-
-export interface MultipartBody {
-	contentType: string;
-	body: Buffer;
-}
+/** A text part (JSON parts pass their serialized text) or a file. */
+export type MultipartPart =
+	| { name: string; value: string; contentType?: string }
+	| { name: string; fileName: string; contentType: string; data: Buffer | FileSource };
 
 /** Quoted-string for a header parameter: no CR/LF, quotes and backslashes escaped. */
 function quote(value: string): string {
@@ -49,34 +29,27 @@ function fileNameParameters(fileName: string): string {
 
 const randomBoundary = () => `----n8nWorkOrderService${Array.from({ length: 24 }, () => Math.floor(Math.random() * 16).toString(16)).join('')}`;
 
-export async function buildMultipart(parts: MultipartPart[], boundary = randomBoundary()): Promise<MultipartBody> {
-	const segments: Array<Buffer | FileSource> = [];
+const inMemory = (data: Buffer): FileSource => ({ size: data.length, copyTo: async (target, offset) => data.copy(target, offset) });
+const text = (value: string) => inMemory(Buffer.from(value, 'utf8'));
+
+export async function buildMultipart(parts: MultipartPart[], boundary = randomBoundary()): Promise<{ contentType: string; body: Buffer }> {
+	const segments: FileSource[] = [];
 	for (const part of parts) {
 		let head = `--${boundary}\r\nContent-Disposition: form-data; name=${quote(part.name)}`;
 		if ('data' in part) {
 			head += `; ${fileNameParameters(part.fileName)}\r\nContent-Type: ${part.contentType.replace(/[\r\n]+/g, ' ')}\r\n\r\n`;
-			const data = part.data;
-			const file: FileSource = Buffer.isBuffer(data) ? { size: data.length, copyTo: async (target, offset) => data.copy(target, offset) } : data;
-			segments.push(Buffer.from(head, 'utf8'), file, Buffer.from('\r\n', 'utf8'));
+			segments.push(text(head), Buffer.isBuffer(part.data) ? inMemory(part.data) : part.data, text('\r\n'));
 		} else {
 			if (part.contentType) head += `\r\nContent-Type: ${part.contentType}`;
-			segments.push(Buffer.from(`${head}\r\n\r\n${part.value}\r\n`, 'utf8'));
+			segments.push(text(`${head}\r\n\r\n${part.value}\r\n`));
 		}
 	}
-	segments.push(Buffer.from(`--${boundary}--\r\n`, 'utf8'));
-
-	const total = segments.reduce((sum, s) => sum + (Buffer.isBuffer(s) ? s.length : s.size), 0);
-	const body = Buffer.allocUnsafe(total);
+	segments.push(text(`--${boundary}--\r\n`));
+	const body = Buffer.allocUnsafe(segments.reduce((sum, s) => sum + s.size, 0));
 	let offset = 0;
 	for (const segment of segments) {
-		if (Buffer.isBuffer(segment)) {
-			offset += segment.copy(body, offset);
-			continue;
-		}
 		const written = await segment.copyTo(body, offset);
-		if (written !== segment.size) {
-			throw new RangeError(`File size changed while reading it (${written} of ${segment.size} bytes)`);
-		}
+		if (written !== segment.size) throw new RangeError(`File size changed while reading it (${written} of ${segment.size} bytes)`);
 		offset += written;
 	}
 	return { contentType: `multipart/form-data; boundary=${boundary}`, body };

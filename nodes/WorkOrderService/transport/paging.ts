@@ -21,11 +21,8 @@ const finite = (value: unknown) => (Number.isFinite(Number(value)) ? Number(valu
 export function toRecords(body: unknown): IDataObject[] {
 	if (Array.isArray(body)) return body as IDataObject[];
 	if (!body || typeof body !== 'object') return body === undefined ? [] : [{ value: body as string }];
-	for (const key of ['value', 'Items', 'items', 'Data', 'data', 'Results', 'results']) {
-		const records = list(field(body, key));
-		if (records) return records;
-	}
-	return [body as IDataObject];
+	const wrapped = ['value', 'Items', 'items', 'Data', 'data', 'Results', 'results'].map((key) => list(field(body, key))).find(Boolean);
+	return wrapped ?? [body as IDataObject];
 }
 
 export interface ListOptions {
@@ -37,11 +34,7 @@ export interface ListOptions {
 }
 
 /** Where a page starts: its number (from 0), the records read before it, how many it asks for. */
-export interface PagePosition {
-	page: number;
-	offset: number;
-	size: number;
-}
+export type PagePosition = { page: number; offset: number; size: number };
 
 /** How one kind of list is asked for and read. */
 export interface ListShape {
@@ -88,9 +81,10 @@ export interface Page {
 	headers?: Record<string, unknown>;
 }
 
-/** Sends one GET of a list with its query as given and reads the answer with the list's shape. */
-export async function fetchPage(ctx: ClientContext, client: WorkOrderServiceClient, shape: ListShape, options: ListOptions, known?: number): Promise<Page> {
-	const answer = await client.send({ method: 'GET', path: options.path, qs: options.qs, itemIndex: options.itemIndex });
+/** Sends one GET of a list (the list's query, and the shape's query for `position` if given) and reads the answer with the list's shape. */
+export async function readPage(ctx: ClientContext, client: WorkOrderServiceClient, shape: ListShape, options: ListOptions, position?: PagePosition, known?: number): Promise<Page> {
+	const qs = shape.pageQuery && position ? { ...options.qs, ...shape.pageQuery(position) } : options.qs;
+	const answer = await client.send({ method: 'GET', path: options.path, qs, itemIndex: options.itemIndex });
 	const records = shape.records(answer.body);
 	if (!records) {
 		const message = `The Work Order Service answered GET ${options.path} with no "${shape.listKey}" list`;
@@ -100,11 +94,8 @@ export async function fetchPage(ctx: ClientContext, client: WorkOrderServiceClie
 	return { records, total: shape.total(answer.body, known), headers: answer.headers };
 }
 
-/** Reads one page of a list: the list's query and the shape's query for `position`. */
-export async function readPage(ctx: ClientContext, client: WorkOrderServiceClient, shape: ListShape, options: ListOptions, position: PagePosition, known?: number): Promise<Page> {
-	const qs = shape.pageQuery ? { ...options.qs, ...shape.pageQuery(position) } : options.qs;
-	return await fetchPage(ctx, client, shape, { ...options, qs }, known);
-}
+/** Without a position: one GET of a list with its query as given (the trigger). */
+export const fetchPage = readPage;
 
 /** Whether no page follows: an unpaged list, an empty page, the total reached, or a short page. */
 export function isLastPage(shape: ListShape, page: Page, position: PagePosition): boolean {

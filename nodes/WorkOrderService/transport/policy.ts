@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Episode } from './budget';
+import type { Budget, Episode, Sent } from './budget';
 import type { HttpFailure } from './errors';
 
 /**
@@ -44,7 +44,7 @@ export interface Request {
 	sleepMs: number;
 	/** The throttling episodes it was throttled in, and its start in the budget (budget.ts). */
 	episodes: Set<Episode>;
-	start?: { at: number; probe: boolean; from?: { s: number; a: number } };
+	start?: { at: number; probe: boolean; from?: Sent };
 	resend: boolean;
 	answered: boolean;
 	/** A 5xx, or no answer after the request was written: a write may have been processed. */
@@ -64,12 +64,7 @@ export interface Attempt {
 	error?: unknown;
 }
 
-/** What the budget set after a throttled answer: its wait, whether that is a pause it charges to every waiter, and the request's own throttles. */
-export interface ThrottleWait {
-	ms: number;
-	charged: boolean;
-	own: number;
-}
+type ThrottleWait = ReturnType<Budget['throttleWait']>;
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 export const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -77,13 +72,9 @@ export const MAX_REDIRECTS = 5;
 export const MAX_LOGIN_WAITS = 8;
 
 export function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
-	const lower = name.toLowerCase();
-	for (const [key, value] of Object.entries(headers ?? {})) {
-		if (key.toLowerCase() !== lower) continue;
-		const first = Array.isArray(value) ? value[0] : value;
-		return first === undefined || first === null ? undefined : String(first);
-	}
-	return undefined;
+	const value = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+	const first: unknown = Array.isArray(value) ? value[0] : value;
+	return first === undefined || first === null ? undefined : String(first);
 }
 
 /** Retry-After as delay-seconds or as an HTTP date, in ms; undefined when absent or unreadable. */
@@ -94,14 +85,17 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-export function originOf(url: string): string | undefined {
+/** `text` (relative to `base`) as an http(s) URL; undefined when it is none. */
+export function webUrl(text: string, base?: string | URL): URL | undefined {
 	try {
-		const parsed = new URL(url);
-		return /^https?:$/.test(parsed.protocol) ? parsed.origin.toLowerCase() : undefined;
+		const url = new URL(text, base);
+		return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
 	} catch {
 		return undefined;
 	}
 }
+
+export const originOf = (url: string, base?: string) => webUrl(url, base)?.origin.toLowerCase();
 
 /** Any body n8n's request layer hands back (Buffer, ArrayBuffer, view, string, object), as text. */
 export function bodyToText(body: unknown): string {
@@ -134,9 +128,7 @@ export function mayHaveBeenProcessed(attempt: Attempt): boolean {
 	return attempt.status >= 500 && !isThrottle(attempt.status, attempt.headers, attempt.bodyText);
 }
 
-export function maxWaitReason(nextMs: number, maxWaitMs: number): string {
-	return `the next wait (${Math.ceil(nextMs / 1000)} s) would exceed Max Wait (${Math.round(maxWaitMs / 1000)} s)`;
-}
+export const maxWaitReason = (nextMs: number, maxWaitMs: number) => `the next wait (${Math.ceil(nextMs / 1000)} s) would exceed Max Wait (${Math.round(maxWaitMs / 1000)} s)`;
 
 type Step = 'done' | 'again' | 'fail';
 
@@ -209,9 +201,8 @@ function failed(request: Request, attempt: Attempt, random: () => number): Step 
 }
 
 /**
- * What the client does after an attempt (the table above): `done`, `again` (after `sleepMs`, and
- * the budget's start) or `fail` (the error reads `last`, `gaveUp` and `redirectRefused`).
- * `wait`: what the budget set for a throttled answer.
+ * What the client does after an attempt (the table above): `done`, `again` (after `sleepMs` and the
+ * budget's start; `wait`: what the budget set for a throttled answer) or `fail` (see `last`, `gaveUp`, `redirectRefused`).
  */
 export function next(request: Request, attempt: Attempt, wait: ThrottleWait, random: () => number = Math.random): Step {
 	const { status, failure } = attempt;

@@ -1,10 +1,10 @@
 import type { Episode, Sent } from './budget';
 
 /**
- * The service's window as the budget (budget.ts) learns it after throttling: how many requests per
- * how long, from the requests accepted before the throttling and when it accepted again. Narrowed
- * by single early requests, raised by one per window after quiet stretches, lowered when the
- * service throttles although the budget kept to it. Timestamps only: no timer, no I/O.
+ * The service's window (requests per how long) as the budget learns it after throttling, from the
+ * requests accepted before and when it accepted again. Narrowed by single early requests, raised by
+ * one per window after quiet stretches, lowered when the service throttles although the budget kept
+ * to it. Timestamps only: no timer, no I/O.
  */
 
 /** Saturated windows without throttling before one more request per window is tried (doubles on failure). */
@@ -80,11 +80,10 @@ export class ServiceWindow {
 	}
 
 	/**
-	 * The service throttled although the budget kept to the window. After a tentative extra request:
-	 * back to the count before, tried again twice as late. Otherwise it takes fewer (another worker
-	 * shares the application) or the window was narrowed too far: back to the window as learned, no
-	 * more narrowing, and as many as it accepted from us in the window that ends now (at least one
-	 * fewer than before, never less than half).
+	 * Throttled although the budget kept to the window. After a tentative extra request: back to the
+	 * count before, tried twice as late. Else another worker shares the application or the window was
+	 * narrowed too far: the window as learned, no more narrowing, and as many as it accepted from us
+	 * in the window that ends now (at least one fewer, never less than half).
 	 */
 	adjust(model: Model, now: number, retryAfterMs: number | undefined): void {
 		if (model.tryingFrom !== undefined) {
@@ -132,10 +131,7 @@ export class ServiceWindow {
 		return from && { at: from.a + model.lowMs + (model.windowMs - model.lowMs) * BISECT_AT, from };
 	}
 
-	/**
-	 * The answer to an early request sent at `sentAt`: accepted, the window is at most from `from`'s
-	 * send to now; refused, it is more than from `from`'s answer to this send.
-	 */
+	/** An early request sent at `sentAt`: accepted, the window is at most `from`'s send to now; refused, more than `from`'s answer to `sentAt`. */
 	bisected(sentAt: number, from: Sent, accepted: boolean, throttled: boolean, retryAfterMs: number | undefined, now: number): void {
 		const model = this.model as Model;
 		model.bisecting = false;
