@@ -3,16 +3,14 @@ import { createHash } from 'crypto';
 
 import {
 	WorkOrderServiceAuthError,
-	asObject,
 	isWorkOrderServiceAuthError,
-	jsonOf,
 	refusalError,
 	throttledLoginError,
 	unreachableError,
 	type TokenAnswerClass,
 	type TokenAsked,
 } from '../transport/errors';
-import { bodyToText, headerValue, originOf, parseRetryAfter } from '../transport/policy';
+import { asObject, bodyToText, headerValue, jsonOf, originOf, parseRetryAfter } from '../transport/policy';
 import { SecretSet } from './secrets';
 
 /**

@@ -92,8 +92,7 @@ export class WorkOrderServiceClient {
 	readonly credentialType: string;
 	private resolved?: Promise<Resolved>;
 	private lane?: Lane;
-	/** Secrets beyond the credential's that errors must never show (a signing key, a download's credential). */
-	readonly secrets = new SecretSet();
+	private added?: SecretSet;
 	/** The strongest outcome per item index. */
 	private readonly outcomes = new Map<number, ItemOutcome>();
 
@@ -114,6 +113,11 @@ export class WorkOrderServiceClient {
 			raw = undefined;
 		}
 		return new WorkOrderServiceClient(ctx, readAuthentication(ctx), readSettings(raw, concurrency));
+	}
+
+	/** Secrets beyond the credential's that errors must never show (a signing key, a download's credential); made when first needed. */
+	get secrets(): SecretSet {
+		return (this.added ??= new SecretSet());
 	}
 
 	itemOutcome(i: number): ItemOutcome | undefined {

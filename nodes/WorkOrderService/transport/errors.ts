@@ -2,7 +2,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { RequestSettings } from './client';
-import { bodyToText, headerValue, type Request } from './policy';
+import { asObject, bodyToText, headerValue, jsonOf, type Request } from './policy';
 
 /**
  * Every error of the package's HTTP code: a failure read from what n8n throws (documented error
@@ -55,17 +55,6 @@ export const ERRORS_KEEP_RESPONSE = ((): boolean => {
 	const node = { id: 'probe', name: 'probe', type: 'probe', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 	return (new NodeApiError(node, probe as unknown as JsonObject) as { cause?: unknown }).cause === probe;
 })();
-
-export const asObject = (value: unknown) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined);
-
-/** `text` parsed as JSON; undefined when it is none. */
-export function jsonOf(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
-}
 
 /** Failures before a connection carries any byte of the request: refused, no such host, unreachable, TLS, connect timeout. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EADDRNOTAVAIL', 'EPROTO', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT']);

@@ -227,3 +227,14 @@ export function next(request: Request, attempt: Attempt, wait: ThrottleWait, ran
 	if (failure?.login === undefined && isThrottle(status, attempt.headers, attempt.bodyText)) return throttled(request, wait);
 	return failed(request, attempt, random);
 }
+
+export const asObject = (value: unknown) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined);
+
+/** `text` parsed as JSON; undefined when it is none. */
+export function jsonOf(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
