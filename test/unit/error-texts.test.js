@@ -28,6 +28,7 @@ test('an answer: the service\'s words, its code, the status, what to check', () 
 		message: 'The Work Order Service answered 404 Not Found to GET /workorders/9: Work order 9 was not found (error code 5002)',
 		description: 'Check the IDs. A record created moments ago can take up to about 30 seconds to become readable.',
 		httpCode: '404',
+		said: { words: 'Work order 9 was not found', code: 5002, attempts: 1 },
 	});
 });
 

@@ -190,7 +190,9 @@ const STATUS_TEXT: Record<number, string> = {
 	415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
-export type ErrorText = { message: string; description: string; httpCode?: string };
+/** An error's words; `said`: what the service answered (its reason, its code) and after how many attempts. */
+export type ErrorText = { message: string; description: string; httpCode?: string; said?: ServiceAnswer };
+export type ServiceAnswer = { words?: string; code?: number; attempts: number };
 
 type AttemptInfo = Pick<Request, 'attempts' | 'waitedMs' | 'gaveUp'>;
 type TextSettings = Pick<RequestSettings, 'maxRetries' | 'maxWaitMs' | 'timeoutMs'>;
@@ -239,7 +241,7 @@ function answeredText(route: string, failure: HttpFailure, info: AttemptInfo, se
 	if (info.attempts > 1) message += ` (gave up after ${info.attempts} attempts)`;
 	const maybe = (method === 'POST' || method === 'PATCH') && status >= 500 && !throttled;
 	const hint = maybe ? `The submission ${MAYBE_RECORDED}: it ${NOT_AGAIN}` : throttled ? throttleHint(info.gaveUp, settings) : hintForStatus(status, method, words);
-	return { message, description: hint + retryNote(info), httpCode: String(status) };
+	return { message, description: hint + retryNote(info), httpCode: String(status), said: { words, code, attempts: info.attempts } };
 }
 
 /** Nothing reached the service: refused, no such host, TLS, or no connection within the Timeout. */
@@ -294,10 +296,18 @@ export function throttledTooLongText(route: string, gaveUp: string, settings: Te
 	};
 }
 
+const serviceAnswers = new WeakMap<object, ServiceAnswer>();
+
+/** What the service answered to the request an error of `apiError` reports (its words redacted); undefined for others. */
+export function serviceAnswerOf(error: unknown): ServiceAnswer | undefined {
+	return error !== null && typeof error === 'object' ? serviceAnswers.get(error) : undefined;
+}
+
 export function apiError(node: INode, text: ErrorText, itemIndex: number | undefined, redact: (text: string) => string): NodeApiError {
 	const message = redact(text.message);
 	const description = redact(text.description);
 	const error = new NodeApiError(node, { message, description, ...(text.httpCode ? { httpCode: text.httpCode } : {}) }, { message, description, httpCode: text.httpCode, itemIndex });
+	if (text.said) serviceAnswers.set(error, { ...text.said, words: text.said.words === undefined ? undefined : redact(text.said.words) });
 	// NodeApiError swaps a message naming a network code (ECONNREFUSED, ...) for generic text; ours says what happened
 	return Object.assign(error, { message, description });
 }

@@ -4,6 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { readFields, readLocatorId, type FieldSpec } from '../../helpers/validation';
 import { setToolAnswer } from '../../helpers/toolMode';
 import { outcomeOfError, type WorkOrderServiceClient } from '../../transport/client';
+import { serviceAnswerOf } from '../../transport/errors';
 
 import { PROPOSAL_ID } from './fields';
 
@@ -74,24 +75,14 @@ const OTHER: CodeMeaning = {
 	agent: ALREADY_OR_REFUSED,
 };
 
-/** The service's words, its code and the attempts in the transport's message ("... to PUT /path: <words> (error code N) (gave up after 2 attempts)"). */
-function serviceWords(message: string, path: string): { words: string; code?: string; attempts?: string } {
-	const code = /\(error code ([^)\s]+)\)/.exec(message)?.[1];
-	const attempts = /\(gave up after (\d+) attempts\)/.exec(message)?.[1];
-	const at = message.indexOf(`${path}: `);
-	let words = at >= 0 ? message.slice(at + path.length + 2) : message;
-	words = words.replace(/\s*\(error code [^)]*\)/, '').replace(/\s*\(gave up after \d+ attempts\)/, '').trim();
-	return { words, code, attempts };
-}
-
 /**
  * What became of the proposal: nothing, or (when an earlier attempt of this request was sent and got
  * no answer or a server error, and the transport sent it again) maybe the move itself, which the
  * service then refuses as "already in that status".
  */
-function outcomeWords(error: NodeApiError, attempts: string | undefined): { workflow: string; agent?: string } {
+function outcomeWords(error: NodeApiError, attempts: number): { workflow: string; agent?: string } {
 	if (outcomeOfError(error) !== 'maybe') return { workflow: 'Nothing changed.' };
-	const earlier = `An earlier attempt of this request was sent and got no answer or a server error, so it was sent again${attempts ? ` (${attempts} attempts)` : ''}: the service may have made the move on that earlier attempt, and then refuses the repeat because the proposal already has the status.`;
+	const earlier = `An earlier attempt of this request was sent and got no answer or a server error, so it was sent again${attempts > 1 ? ` (${attempts} attempts)` : ''}: the service may have made the move on that earlier attempt, and then refuses the repeat because the proposal already has the status.`;
 	return {
 		workflow: `${earlier} Check the proposal before running this item again.`,
 		agent: `${earlier} If the service's reason says the proposal already has that status, the move is done: do not call again.`,
@@ -104,12 +95,13 @@ function outcomeWords(error: NodeApiError, attempts: string | undefined): { work
  * kept (the router reads what became of its request from it); other errors pass unchanged.
  */
 export function refusedMove(error: unknown, proposalId: number, move: Move): unknown {
-	if (!(error instanceof NodeApiError) || error.httpCode !== '400') return error;
-	const { words, code, attempts } = serviceWords(error.message, `/proposals/${proposalId}/${move.path}`);
+	const said = serviceAnswerOf(error);
+	if (!(error instanceof NodeApiError) || error.httpCode !== '400' || said === undefined) return error;
+	const { words, code, attempts } = said;
 	const known = code !== undefined ? CODES[code] : undefined;
 	const meaning = known ?? OTHER;
 	const outcome = outcomeWords(error, attempts);
-	error.message = `The Work Order Service refused to ${move.doing(proposalId)} (400 Bad Request): ${words}${code !== undefined ? ` (error code ${code})` : ''}`;
+	error.message = `The Work Order Service refused to ${move.doing(proposalId)} (400 Bad Request)${words ? `: ${words}` : ''}${code !== undefined ? ` (error code ${code})` : ''}`;
 	error.description = `${known ? `Error code ${code}: ${meaning.means}. ` : ''}${outcome.workflow} ${meaning.workflow}`;
 	setToolAnswer(error, outcome.agent ?? `Nothing changed. ${meaning.agent}`);
 	return error;
