@@ -35,6 +35,11 @@ describe('serviceMessage', () => {
 	test('error code is read from the JSON body', () => {
 		expect(serviceErrorCode('{"ErrorCode":4003,"ErrorMessage":"x"}')).toBe(4003);
 		expect(serviceErrorCode('not json')).toBeUndefined();
+		// the reference types ErrorCode a string (a name from a fixed list, or digits); deployments send numbers: both
+		expect(serviceErrorCode('{"ErrorCode":"503","ErrorMessage":"x"}')).toBe('503');
+		expect(serviceErrorCode('{"ErrorCode":"ProposalAlreadyApproved","ErrorMessage":"x"}')).toBe('ProposalAlreadyApproved');
+		expect(serviceErrorCode('{"ErrorCodes":["InvalidSubscriber"],"ErrorMessage":"x"}')).toBe('InvalidSubscriber');
+		expect(serviceErrorCode('{"ErrorCode":"two words","ErrorMessage":"x"}')).toBeUndefined();
 	});
 });
 

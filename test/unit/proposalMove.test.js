@@ -58,3 +58,14 @@ test("the service's words are redacted like the transport's message: a secret in
 	refusedMove(error, 8, MOVES.reject);
 	expect(error.message).toBe('The Work Order Service refused to reject proposal 8 (400 Bad Request): Proposal 8 refused for [redacted] (error code 503)');
 });
+
+test('a code the service sends as text (the reference types ErrorCode a string): digits mean what the number means; a name is kept, no meaning guessed', () => {
+	const digits = refusedMove(answered(400, 'PUT /proposals/9/approve', { words: 'Over the limit', code: '100' }), 9, MOVES.approve);
+	expect(digits.message).toBe('The Work Order Service refused to approve proposal 9 (400 Bad Request): Over the limit (error code 100)');
+	expect(digits.description).toMatch(/^Error code 100: the proposal's amount is above the approval limit/);
+	for (const name of ['ProposalAlreadyApproved', 'constructor']) {
+		const named = refusedMove(answered(400, 'PUT /proposals/9/approve', { words: 'Refused', code: name }), 9, MOVES.approve);
+		expect(named.message).toBe(`The Work Order Service refused to approve proposal 9 (400 Bad Request): Refused (error code ${name})`);
+		expect(named.description).toMatch(/^Nothing changed\. Check the service's reason:/);
+	}
+});

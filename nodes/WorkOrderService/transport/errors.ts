@@ -178,9 +178,12 @@ export function serviceMessage(bodyText: string, contentType = ''): string | und
 	return firstLine(text);
 }
 
-export function serviceErrorCode(bodyText: string): number | undefined {
-	const code = asObject(jsonOf(bodyText))?.ErrorCode;
-	return typeof code === 'number' ? code : undefined;
+/** An `ErrorResponse`'s code: `ErrorCode`, else the first of `ErrorCodes`; a number or a name (the reference types it a string, deployments send numbers). */
+export function serviceErrorCode(bodyText: string): number | string | undefined {
+	const body = asObject(jsonOf(bodyText));
+	const code = body?.ErrorCode ?? (Array.isArray(body?.ErrorCodes) ? body.ErrorCodes[0] : undefined);
+	if (typeof code === 'number' && Number.isFinite(code)) return code;
+	return typeof code === 'string' && /^[\w.-]{1,80}$/.test(code.trim()) ? code.trim() : undefined;
 }
 
 /* ---------------------------------------------------------------- API calls */
@@ -192,7 +195,7 @@ const STATUS_TEXT: Record<number, string> = {
 
 /** An error's words; `said`: what the service answered (its reason, its code) and after how many attempts. */
 export type ErrorText = { message: string; description: string; httpCode?: string; said?: ServiceAnswer };
-export type ServiceAnswer = { words?: string; code?: number; attempts: number };
+export type ServiceAnswer = { words?: string; code?: number | string; attempts: number };
 
 type AttemptInfo = Pick<Request, 'attempts' | 'waitedMs' | 'gaveUp'>;
 type TextSettings = Pick<RequestSettings, 'maxRetries' | 'maxWaitMs' | 'timeoutMs'>;

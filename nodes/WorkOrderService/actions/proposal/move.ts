@@ -98,7 +98,7 @@ export function refusedMove(error: unknown, proposalId: number, move: Move): unk
 	const said = serviceAnswerOf(error);
 	if (!(error instanceof NodeApiError) || error.httpCode !== '400' || said === undefined) return error;
 	const { words, code, attempts } = said;
-	const known = code !== undefined ? CODES[code] : undefined;
+	const known = code !== undefined && Object.prototype.hasOwnProperty.call(CODES, String(code)) ? CODES[String(code)] : undefined;
 	const meaning = known ?? OTHER;
 	const outcome = outcomeWords(error, attempts);
 	error.message = `The Work Order Service refused to ${move.doing(proposalId)} (400 Bad Request)${words ? `: ${words}` : ''}${code !== undefined ? ` (error code ${code})` : ''}`;
