@@ -1,0 +1,13 @@
+// n8n's settings (the n8n-nodes-starter's .prettierrc.js): tabs, single quotes, 100 columns.
+module.exports = {
+	semi: true,
+	trailingComma: 'all',
+	bracketSpacing: true,
+	useTabs: true,
+	tabWidth: 2,
+	arrowParens: 'always',
+	singleQuote: true,
+	quoteProps: 'as-needed',
+	endOfLine: 'lf',
+	printWidth: 100,
+};
