@@ -9,7 +9,8 @@ module.exports = {
 		return require('./dist/credentials/WorkOrderServiceApi.credentials').WorkOrderServiceApi;
 	},
 	get WorkOrderServiceOAuth2Api() {
-		return require('./dist/credentials/WorkOrderServiceOAuth2Api.credentials').WorkOrderServiceOAuth2Api;
+		return require('./dist/credentials/WorkOrderServiceOAuth2Api.credentials')
+			.WorkOrderServiceOAuth2Api;
 	},
 	get WorkOrderServiceContractorApi() {
 		return require('./dist/credentials/WorkOrderServiceContractorApi.credentials')

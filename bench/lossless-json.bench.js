@@ -61,7 +61,8 @@ for (let i = 0; exact && i < ids.length; i++) {
 }
 const native = JSON.parse(json);
 let nativeExact = 0;
-for (let i = 0; i < ids.length; i++) if (String(BigInt(native.Notes[i].Id)) === ids[i]) nativeExact++;
+for (let i = 0; i < ids.length; i++)
+	if (String(BigInt(native.Notes[i].Id)) === ids[i]) nativeExact++;
 
 function row(name, ms, size) {
 	return `${name.padEnd(20)} ${ms.toFixed(2).padStart(8)} ms  ${(1000 / ms).toFixed(1).padStart(7)} ops/s  ${(size / (ms / 1000)).toFixed(1).padStart(7)} MB/s`;
@@ -77,11 +78,19 @@ function report(title, text) {
 }
 
 console.log(`node ${process.version}; median of ${RUNS} alternating runs`);
-report(`notes list, ${ids.length} notes, ${ids.length * 2} int64 ids above 2^53 (target >= 0.7x)`, json);
-console.log(`ids exact: parseJsonLossless ${exact ? 'yes' : 'NO'}; JSON.parse ${nativeExact}/${ids.length} Id values exact`);
+report(
+	`notes list, ${ids.length} notes, ${ids.length * 2} int64 ids above 2^53 (target >= 0.7x)`,
+	json,
+);
+console.log(
+	`ids exact: parseJsonLossless ${exact ? 'yes' : 'NO'}; JSON.parse ${nativeExact}/${ids.length} Id values exact`,
+);
 
 // Same document without unsafe ids: fast path (one regex scan + JSON.parse).
-report('same list, all ids small', json.replace(/"(Id|WorkOrderId)":\d+/g, (_m, k) => '"' + k + '":12345'));
+report(
+	'same list, all ids small',
+	json.replace(/"(Id|WorkOrderId)":\d+/g, (_m, k) => '"' + k + '":12345'),
+);
 
 // Note texts mention long numbers in prose: rejected by the context check,
 // so still a single pass.

@@ -34,16 +34,30 @@ function buildNotesDocument(targetBytes) {
 		for (let w = 0; w < words; w++) text += WORDS[Math.floor(rand() * WORDS.length)] + ' ';
 		const day = String(1 + (i % 28)).padStart(2, '0');
 		const note =
-			'{"Id":' + id +
-			',"WorkOrderId":' + workOrderIdOf(i) +
-			',"NoteData":' + JSON.stringify(text.trim()) +
-			',"DateCreated":"2024-05-' + day + 'T10:' + String(i % 60).padStart(2, '0') + ':00Z"' +
-			',"CreatedBy":"user' + (i % 97) + '@contractor.example"' +
-			',"IsPinned":' + (i % 13 === 0) +
-			',"IsPrivate":' + (i % 7 === 0) +
-			',"Visibility":' + (i % 3) +
-			',"AttachmentCount":' + Math.floor(rand() * 5) +
-			',"Rating":' + (Math.round(rand() * 500) / 100) +
+			'{"Id":' +
+			id +
+			',"WorkOrderId":' +
+			workOrderIdOf(i) +
+			',"NoteData":' +
+			JSON.stringify(text.trim()) +
+			',"DateCreated":"2024-05-' +
+			day +
+			'T10:' +
+			String(i % 60).padStart(2, '0') +
+			':00Z"' +
+			',"CreatedBy":"user' +
+			(i % 97) +
+			'@contractor.example"' +
+			',"IsPinned":' +
+			(i % 13 === 0) +
+			',"IsPrivate":' +
+			(i % 7 === 0) +
+			',"Visibility":' +
+			(i % 3) +
+			',"AttachmentCount":' +
+			Math.floor(rand() * 5) +
+			',"Rating":' +
+			Math.round(rand() * 500) / 100 +
 			'}';
 		notes.push(note);
 		bytes += note.length + 1;

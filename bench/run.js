@@ -45,8 +45,28 @@ const COMMAND =
 		: ['npm run build &&', 'node', ...process.execArgv, 'bench/run.js', ...args].join(' ');
 
 const RUNS = QUICK
-	? { tokens: 1, overheadRounds: 2, n8nRounds: 1, lossless: 5, bigList: 1, attachments: 1, requireRuns: 3, sizeMB: 20, budget: 1 }
-	: { tokens: 3, overheadRounds: 7, n8nRounds: 5, lossless: 15, bigList: 3, attachments: 3, requireRuns: 7, sizeMB: 100, budget: 2 };
+	? {
+			tokens: 1,
+			overheadRounds: 2,
+			n8nRounds: 1,
+			lossless: 5,
+			bigList: 1,
+			attachments: 1,
+			requireRuns: 3,
+			sizeMB: 20,
+			budget: 1,
+		}
+	: {
+			tokens: 3,
+			overheadRounds: 7,
+			n8nRounds: 5,
+			lossless: 15,
+			bigList: 3,
+			attachments: 3,
+			requireRuns: 7,
+			sizeMB: 100,
+			budget: 2,
+		};
 
 const percent = (x) => `${(x * 100).toFixed(1)}%`;
 const x2 = (x) => (x === null || x === undefined ? 'n/a' : `${x.toFixed(2)}x`);
@@ -75,10 +95,13 @@ function rowsFor(results) {
 	if (t && t.status === 'error') failed('1 token economy', t);
 	else if (t) {
 		for (const k of t.byKind) {
-			const kinds = Object.entries(k.tokenRequestKinds ?? {}).map(([g, c]) => `${c} ${g}`).join(' + ');
+			const kinds = Object.entries(k.tokenRequestKinds ?? {})
+				.map(([g, c]) => `${c} ${g}`)
+				.join(' + ');
 			let met = k.met ? 'yes' : 'NO';
 			if (!k.met && k.key === 'child' && k.oneExecution === 2 && k.consecutive === 2) {
-				met = 'NO as counted: 2 = one login, which the service defines as a password grant + a child-scope exchange (the contract\'s child-subscriber exchange); nothing per item or per execution';
+				met =
+					"NO as counted: 2 = one login, which the service defines as a password grant + a child-scope exchange (the contract's child-subscriber exchange); nothing per item or per execution";
 			}
 			add(
 				`1 token requests: ${k.label}`,
@@ -87,7 +110,12 @@ function rowsFor(results) {
 				met,
 			);
 		}
-		add('1 naive: a login per item', `${t.naive.tokenRequests} token requests for ${t.items} items (sent, ${U.fmtMs(t.naive.ms)})`, 'contrast', '-');
+		add(
+			'1 naive: a login per item',
+			`${t.naive.tokenRequests} token requests for ${t.items} items (sent, ${U.fmtMs(t.naive.ms)})`,
+			'contrast',
+			'-',
+		);
 	}
 
 	const o = results['2-per-item-overhead'];
@@ -98,7 +126,12 @@ function rowsFor(results) {
 		const d = o.arms.httpNoKeepAlive;
 		const prof = o.nodeCpuProfile.buckets;
 		const pkg = prof['package (dist/)'] ?? { usPerItem: 0, share: 0 };
-		const core = ['n8n-core / n8n-workflow', 'axios (used by n8n-core)', 'harness (stands in for n8n CLI credentials helper)', 'other dependencies of n8n-core'].reduce((a, k) => a + (prof[k]?.usPerItem ?? 0), 0);
+		const core = [
+			'n8n-core / n8n-workflow',
+			'axios (used by n8n-core)',
+			'harness (stands in for n8n CLI credentials helper)',
+			'other dependencies of n8n-core',
+		].reduce((a, k) => a + (prof[k]?.usPerItem ?? 0), 0);
 		const why = o.met
 			? 'yes'
 			: `NO: the extra ${o.extraMsPerItem.toFixed(2)} ms/item is spent in n8n-core's request path, not in the node: per request n8n-core resolves the credential and runs axios (${Math.round(core)} us/item of JS in n8n-core/axios/credentials helper, plus Node http and GC) and opens a new connection (${n.connections} new connections; the loop reuses ${l.connections === 0 ? 'its one' : l.connections}). The package's own code: ${pkg.usPerItem} us/item (${percent(pkg.share)} of the CPU profile)`;
@@ -108,7 +141,12 @@ function rowsFor(results) {
 			'>= 0.90x',
 			why,
 		);
-		add('2 per-item cycle time p50 / p99', `node ${n.cycleP50Ms.toFixed(2)} / ${n.cycleP99Ms.toFixed(2)} ms; loop ${l.cycleP50Ms.toFixed(2)} / ${l.cycleP99Ms.toFixed(2)} ms`, 'report', '-');
+		add(
+			'2 per-item cycle time p50 / p99',
+			`node ${n.cycleP50Ms.toFixed(2)} / ${n.cycleP99Ms.toFixed(2)} ms; loop ${l.cycleP50Ms.toFixed(2)} / ${l.cycleP99Ms.toFixed(2)} ms`,
+			'report',
+			'-',
+		);
 		add(
 			'2 diagnostic: loop without keep-alive',
 			`node:http, new connection per PUT: ${d.itemsPerSecond}/s (${U.fmtMs(d.ms)}); node / this = ${x2(d.ms / n.ms)}`,
@@ -119,7 +157,8 @@ function rowsFor(results) {
 
 	const r3 = results['3-real-n8n'];
 	if (r3 && r3.status === 'error') failed('3 real n8n', r3);
-	else if (r3 && r3.status === 'not run') add('3 real n8n: node vs HTTP Request node', `not run: ${r3.reason}`, '>= 1.0x', 'not run');
+	else if (r3 && r3.status === 'not run')
+		add('3 real n8n: node vs HTTP Request node', `not run: ${r3.reason}`, '>= 1.0x', 'not run');
 	else if (r3) {
 		add(
 			`3 real n8n ${r3.n8nVersion}: node vs HTTP Request node, ${r3.items} PUTs`,
@@ -169,7 +208,10 @@ function rowsFor(results) {
 	const a = results['6-attachments'];
 	if (a && a.status === 'error') failed('6 attachments', a);
 	else if (a) {
-		for (const [key, label] of [['checklist', 'checklist picture'], ['note', 'note attachment']]) {
+		for (const [key, label] of [
+			['checklist', 'checklist picture'],
+			['note', 'note attachment'],
+		]) {
 			const r = a[key];
 			const over = r.peakRssGrowth - 2 * r.fileSize;
 			const why = r.met
@@ -188,11 +230,22 @@ function rowsFor(results) {
 	if (p && p.status === 'error') failed('7 package', p);
 	else if (p) {
 		const rt = p.requireTimes;
-		add('7 cold require: node module', `${U.fmtMs(rt.node.coldMs)} (incl. first load of n8n-workflow); ${U.fmtMs(rt.node.netOfN8nWorkflowMs)} with n8n-workflow loaded`, 'report', '-');
-		const creds = ['workOrderServiceApi', 'workOrderServiceOAuth2Api', 'workOrderServiceContractorApi'];
+		add(
+			'7 cold require: node module',
+			`${U.fmtMs(rt.node.coldMs)} (incl. first load of n8n-workflow); ${U.fmtMs(rt.node.netOfN8nWorkflowMs)} with n8n-workflow loaded`,
+			'report',
+			'-',
+		);
+		const creds = [
+			'workOrderServiceApi',
+			'workOrderServiceOAuth2Api',
+			'workOrderServiceContractorApi',
+		];
 		add(
 			'7 cold require: credential modules',
-			creds.map((c) => `${c} ${U.fmtMs(rt[c].coldMs)} / ${U.fmtMs(rt[c].netOfN8nWorkflowMs)}`).join('; '),
+			creds
+				.map((c) => `${c} ${U.fmtMs(rt[c].coldMs)} / ${U.fmtMs(rt[c].netOfN8nWorkflowMs)}`)
+				.join('; '),
 			'report',
 			'-',
 		);
@@ -203,17 +256,31 @@ function rowsFor(results) {
 			'report',
 			'-',
 		);
-		add('7 runtime dependencies', `${p.runtimeDependencies}${p.runtimeDependencyNames.length ? ` (${p.runtimeDependencyNames.join(', ')})` : ''}`, '0', p.met ? 'yes' : 'NO');
+		add(
+			'7 runtime dependencies',
+			`${p.runtimeDependencies}${p.runtimeDependencyNames.length ? ` (${p.runtimeDependencyNames.join(', ')})` : ''}`,
+			'0',
+			p.met ? 'yes' : 'NO',
+		);
 	}
 
 	const t8 = results['8-throughput'];
 	if (t8 && t8.status === 'error') failed('8 throughput', t8);
-	else if (t8 && t8.status === 'not run') add('8 batch at the service\'s pace', `not run: ${t8.reason}`, '', 'not run');
+	else if (t8 && t8.status === 'not run')
+		add("8 batch at the service's pace", `not run: ${t8.reason}`, '', 'not run');
 	else if (t8) {
 		const sc = t8.scenarios;
-		const arm = (a) => (a ? `${U.fmtMs(a.nodeMs)}, ${a.delivered}/${a.items} delivered, ${a.duplicates} dup, ${a.throttled} x 429${a.ok ? '' : ' (failed)'}` : 'n/a');
+		const arm = (a) =>
+			a
+				? `${U.fmtMs(a.nodeMs)}, ${a.delivered}/${a.items} delivered, ${a.duplicates} dup, ${a.throttled} x 429${a.ok ? '' : ' (failed)'}`
+				: 'n/a';
 		if (sc.A) {
-			add(`8A ${sc.A.items} updates, no limit (${t8.latencyMs} ms latency): node / HTTP Request node`, `node ${U.fmtMs(sc.A.arms.node.nodeMs)} vs HTTP Request ${U.fmtMs(sc.A.arms.http.nodeMs)} = ${x2(sc.A.ratio)}`, '<= 1.5x', sc.A.met ? 'yes' : 'NO');
+			add(
+				`8A ${sc.A.items} updates, no limit (${t8.latencyMs} ms latency): node / HTTP Request node`,
+				`node ${U.fmtMs(sc.A.arms.node.nodeMs)} vs HTTP Request ${U.fmtMs(sc.A.arms.http.nodeMs)} = ${x2(sc.A.ratio)}`,
+				'<= 1.5x',
+				sc.A.met ? 'yes' : 'NO',
+			);
 			const before = sc.A.arms.before;
 			add(
 				'8A same, node Concurrency 1',
@@ -239,7 +306,12 @@ function rowsFor(results) {
 				before ? (r.arms['node-c1'].nodeMs <= before.nodeMs * 1.02 ? 'yes' : 'NO') : '-',
 			);
 			add(`8${key} same: HTTP Request node (all at once)`, arm(r.arms.http), 'report', '-');
-			add(`8${key} same: HTTP Request node, batched to the limit`, `${arm(r.arms['http-b'])}; ${x2(r.arms['http-b'].vsFloor)} floor`, 'report', '-');
+			add(
+				`8${key} same: HTTP Request node, batched to the limit`,
+				`${arm(r.arms['http-b'])}; ${x2(r.arms['http-b'].vsFloor)} floor`,
+				'report',
+				'-',
+			);
 		}
 		if (sc.D) {
 			const c = sc.D.counts;
@@ -266,9 +338,28 @@ function rowsFor(results) {
 		};
 		for (const [key, arm] of Object.entries(t9.arms)) {
 			const met =
-				key === '3x100' ? (t9.met.together && t9.met.delivered ? 'yes' : 'NO') : key === '3x200s' ? (t9.met.staggered && t9.met.delivered ? 'yes' : 'NO') : '-';
-			add(`9 ${t9.limit} per ${t9.windowMs / 1000} s: ${arm.label}`, span(arm.samples), targets[key], met);
-			if (arm.before) add(`9 same, the baseline package given with --baseline-dir (${t9.baseline})`, span(arm.before), 'contrast', '-');
+				key === '3x100'
+					? t9.met.together && t9.met.delivered
+						? 'yes'
+						: 'NO'
+					: key === '3x200s'
+						? t9.met.staggered && t9.met.delivered
+							? 'yes'
+							: 'NO'
+						: '-';
+			add(
+				`9 ${t9.limit} per ${t9.windowMs / 1000} s: ${arm.label}`,
+				span(arm.samples),
+				targets[key],
+				met,
+			);
+			if (arm.before)
+				add(
+					`9 same, the baseline package given with --baseline-dir (${t9.baseline})`,
+					span(arm.before),
+					'contrast',
+					'-',
+				);
 		}
 	}
 	return rows;
@@ -277,14 +368,28 @@ function rowsFor(results) {
 function textTable(rows) {
 	const cols = ['case', 'figure', 'target', 'met'];
 	const head = { case: 'case', figure: 'figure', target: 'target', met: 'met?' };
-	const width = Object.fromEntries(cols.map((c) => [c, Math.min(c === 'figure' ? 110 : 60, Math.max(head[c].length, ...rows.map((r) => String(r[c]).length)))]));
+	const width = Object.fromEntries(
+		cols.map((c) => [
+			c,
+			Math.min(
+				c === 'figure' ? 110 : 60,
+				Math.max(head[c].length, ...rows.map((r) => String(r[c]).length)),
+			),
+		]),
+	);
 	const line = (r) => cols.map((c) => String(r[c]).padEnd(width[c])).join(' | ');
-	return [line(head), cols.map((c) => '-'.repeat(width[c])).join('-|-'), ...rows.map(line)].join('\n');
+	return [line(head), cols.map((c) => '-'.repeat(width[c])).join('-|-'), ...rows.map(line)].join(
+		'\n',
+	);
 }
 
 function markdownTable(rows) {
 	const esc = (s) => String(s).replace(/\|/g, '\\|');
-	return ['| case | figure | target | met? |', '|---|---|---|---|', ...rows.map((r) => `| ${esc(r.case)} | ${esc(r.figure)} | ${esc(r.target)} | ${esc(r.met)} |`)].join('\n');
+	return [
+		'| case | figure | target | met? |',
+		'|---|---|---|---|',
+		...rows.map((r) => `| ${esc(r.case)} | ${esc(r.figure)} | ${esc(r.target)} | ${esc(r.met)} |`),
+	].join('\n');
 }
 
 function markdown(report, rows) {
@@ -295,7 +400,8 @@ function markdown(report, rows) {
 		`Produced by \`${report.command}\` (\`npm run bench\` = \`npm run build && node --expose-gc bench/run.js\`) on ${report.startedAt} (${Math.round(report.elapsedMs / 1000)} s).`,
 		'',
 		...(report.reruns ?? []).map(
-			(rr) => `Case${rr.cases.length > 1 ? 's' : ''} ${rr.cases.join(', ')} re-run on ${rr.startedAt} (${Math.round(rr.elapsedMs / 1000)} s, package at ${rr.gitCommit}, load ${rr.loadAverage.start.join(' / ')} -> ${rr.loadAverage.end.join(' / ')}) by \`${rr.command}\` and merged into this report; the other cases are from the run above.\n`,
+			(rr) =>
+				`Case${rr.cases.length > 1 ? 's' : ''} ${rr.cases.join(', ')} re-run on ${rr.startedAt} (${Math.round(rr.elapsedMs / 1000)} s, package at ${rr.gitCommit}, load ${rr.loadAverage.start.join(' / ')} -> ${rr.loadAverage.end.join(' / ')}) by \`${rr.command}\` and merged into this report; the other cases are from the run above.\n`,
 		),
 		`Machine: ${m.cpuCount} CPUs (${m.cpuModel}), ${m.totalMemoryMB} MB RAM, ${m.platform}; Node ${m.node} (real-n8n case: n8n ${report.results['3-real-n8n']?.n8nVersion ?? 'n/a'} on Node ${report.results['3-real-n8n']?.nodeRuntime ?? 'n/a'}); n8n-core ${m.n8nCore}; package ${m.packageVersion} at ${m.gitCommit}. ` +
 			`Load average (1/5/15 min) at start ${report.loadAverage.start.join(' / ')}, at end ${report.loadAverage.end.join(' / ')} (the machine is shared with other work, so absolute times vary; every comparison is interleaved in the same run).`,
@@ -308,19 +414,31 @@ function markdown(report, rows) {
 		'',
 	];
 	const r = report.results;
-	if (r['1-token-economy']?.note) lines.push(`- **1** ${r['1-token-economy'].note} The naive figure is ${r['1-token-economy'].naive.method}.`);
+	if (r['1-token-economy']?.note)
+		lines.push(
+			`- **1** ${r['1-token-economy'].note} The naive figure is ${r['1-token-economy'].naive.method}.`,
+		);
 	if (r['2-per-item-overhead']?.latencyMethod) {
 		const o = r['2-per-item-overhead'];
 		lines.push(
 			`- **2** ${o.operation}; node = n8n-core WorkflowExecute via test/harness (Manual Trigger -> Items -> node), loop = Node's global fetch (keep-alive) with a token fetched beforehand. Arm order rotates per round. Throughput ratio = loop time / node time. Latency: ${o.latencyMethod}`,
-			`  CPU profile of one extra node run (${o.nodeCpuProfile.totalMs} ms sampled, emulator in the same process): ${Object.entries(o.nodeCpuProfile.buckets)
+			`  CPU profile of one extra node run (${o.nodeCpuProfile.totalMs} ms sampled, emulator in the same process): ${Object.entries(
+				o.nodeCpuProfile.buckets,
+			)
 				.map(([k, v]) => `${k} ${percent(v.share)} (${v.usPerItem} us/item)`)
 				.join('; ')}.`,
 		);
 	}
-	if (r['3-real-n8n']?.method) lines.push(`- **3** ${r['3-real-n8n'].method}. ${r['3-real-n8n'].note}. Start-up baseline = the same workflow without the last node: ${r['3-real-n8n'].startupBaselineSamples.join(', ')} ms wall.`);
-	else if (r['3-real-n8n']) lines.push(`- **3** not run: ${r['3-real-n8n'].reason ?? r['3-real-n8n'].error}`);
-	if (r['4-lossless-json']?.sizeMB) lines.push(`- **4** same text, parsers alternating run by run; bench/notes-document.js (shared with bench/lossless-json.bench.js) builds ${r['4-lossless-json'].notes} notes, each with two int64 ids above 2^53.`);
+	if (r['3-real-n8n']?.method)
+		lines.push(
+			`- **3** ${r['3-real-n8n'].method}. ${r['3-real-n8n'].note}. Start-up baseline = the same workflow without the last node: ${r['3-real-n8n'].startupBaselineSamples.join(', ')} ms wall.`,
+		);
+	else if (r['3-real-n8n'])
+		lines.push(`- **3** not run: ${r['3-real-n8n'].reason ?? r['3-real-n8n'].error}`);
+	if (r['4-lossless-json']?.sizeMB)
+		lines.push(
+			`- **4** same text, parsers alternating run by run; bench/notes-document.js (shared with bench/lossless-json.bench.js) builds ${r['4-lossless-json'].notes} notes, each with two int64 ids above 2^53.`,
+		);
 	if (r['5-big-list']?.memoryMethod) lines.push(`- **5** ${r['5-big-list'].memoryMethod}.`);
 	if (r['6-attachments']?.memoryMethod) lines.push(`- **6** ${r['6-attachments'].memoryMethod}.`);
 	if (r['8-throughput']?.scenarios) {
@@ -333,10 +451,16 @@ function markdown(report, rows) {
 			`- **9** in-process emulator with its sliding rate limit of ${r['9-shared-budget'].limit} per ${r['9-shared-budget'].windowMs / 1000} s per client id (429 + Retry-After in seconds), no added latency; each arm in fresh worker processes (bench/lib/budget-worker.js: the n8n-core harness with the package, its executions at the same time, as an n8n worker runs them; one login per process), after the window emptied; approvals of proposal 61001 tagged per item; time from the first execution's start to the last one's end, as the workers' clocks saw them (process start-up excluded; with several workers they start a few hundred ms apart); floor = floor((items - 1) / limit) windows (for the staggered arm the ratio is taken after subtracting the 4 s stagger); delivered and duplicates from the emulator's log (204 per tag). "Workers" are worker processes, not the full queue stack (Redis, PostgreSQL, main): the budget is per process either way, and test/queue/run-queue.js runs a fixed stack of 2 workers as one script. ${r['9-shared-budget'].runs} run(s) per arm.`,
 		);
 	}
-	if (r['7-package']?.requireTimes) lines.push('- **7** `require()` timed with hrtime in a fresh `node -e` process per sample, with and without n8n-workflow loaded first; tarball from `npm pack --json` into a temp dir (the one case 3 installs into n8n).');
+	if (r['7-package']?.requireTimes)
+		lines.push(
+			'- **7** `require()` timed with hrtime in a fresh `node -e` process per sample, with and without n8n-workflow loaded first; tarball from `npm pack --json` into a temp dir (the one case 3 installs into n8n).',
+		);
 	lines.push(
 		`- Load average (1 min) before -> after each case: ${Object.entries(r)
-			.map(([k, v]) => `${k} ${v.loadAverage?.before?.[0]} -> ${v.loadAverage?.after?.[0]} (${Math.round((v.elapsedMs ?? 0) / 1000)} s)`)
+			.map(
+				([k, v]) =>
+					`${k} ${v.loadAverage?.before?.[0]} -> ${v.loadAverage?.after?.[0]} (${Math.round((v.elapsedMs ?? 0) / 1000)} s)`,
+			)
 			.join('; ')}.`,
 	);
 	lines.push('', 'Raw figures, samples and machine details: [`results.json`](results.json).', '');
@@ -354,8 +478,18 @@ function mergeIntoResults(partial) {
 	const ordered = {};
 	for (const k of Object.keys(full.results).sort()) ordered[k] = full.results[k];
 	full.results = ordered;
-	const rerun = { cases: partial.cases, startedAt: partial.startedAt, elapsedMs: partial.elapsedMs, command: partial.command, gitCommit: partial.machine.gitCommit, loadAverage: partial.loadAverage };
-	full.reruns = [...(full.reruns ?? []).filter((rr) => !rr.cases.every((c) => partial.cases.includes(c))), rerun];
+	const rerun = {
+		cases: partial.cases,
+		startedAt: partial.startedAt,
+		elapsedMs: partial.elapsedMs,
+		command: partial.command,
+		gitCommit: partial.machine.gitCommit,
+		loadAverage: partial.loadAverage,
+	};
+	full.reruns = [
+		...(full.reruns ?? []).filter((rr) => !rr.cases.every((c) => partial.cases.includes(c))),
+		rerun,
+	];
 	writeResultsMd(full);
 	fs.writeFileSync(file, JSON.stringify(full, null, 2) + '\n');
 }
@@ -377,23 +511,38 @@ async function main() {
 	const t0 = Date.now();
 	const machine = U.machineInfo();
 	const loadStart = U.loadAverage();
-	U.log(`node ${machine.node}, ${machine.cpuCount} CPUs, load ${loadStart.join(' ')}; cases ${ONLY.join(',')}${QUICK ? ' (quick)' : ''}`);
-	if (!machine.exposeGc) U.log('warning: run with --expose-gc for clean memory baselines (npm run bench does)');
+	U.log(
+		`node ${machine.node}, ${machine.cpuCount} CPUs, load ${loadStart.join(' ')}; cases ${ONLY.join(',')}${QUICK ? ' (quick)' : ''}`,
+	);
+	if (!machine.exposeGc)
+		U.log('warning: run with --expose-gc for clean memory baselines (npm run bench does)');
 	if (!fs.existsSync(path.join(U.ROOT, 'dist/nodes/WorkOrderService/WorkOrderService.node.js'))) {
 		throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
 	}
 	const results = {};
 
 	// 7 first: it packs the tarball that case 3 installs into n8n.
-	if (ONLY.includes(7)) await timed(results, '7-package', () => require('./cases/package').run({ runs: RUNS.requireRuns }));
-	if (ONLY.includes(4)) await timed(results, '4-lossless-json', () => require('./cases/lossless-json').run({ runs: RUNS.lossless }));
+	if (ONLY.includes(7))
+		await timed(results, '7-package', () =>
+			require('./cases/package').run({ runs: RUNS.requireRuns }),
+		);
+	if (ONLY.includes(4))
+		await timed(results, '4-lossless-json', () =>
+			require('./cases/lossless-json').run({ runs: RUNS.lossless }),
+		);
 
 	if (ONLY.includes(1) || ONLY.includes(2)) {
 		const emulator = await startEmulator({ logBodies: false });
 		const harness = await createHarness({ packageDir: U.ROOT });
 		try {
-			if (ONLY.includes(1)) await timed(results, '1-token-economy', () => require('./cases/tokens').run({ emulator, harness, runs: RUNS.tokens }));
-			if (ONLY.includes(2)) await timed(results, '2-per-item-overhead', () => require('./cases/overhead').run({ emulator, harness, rounds: RUNS.overheadRounds }));
+			if (ONLY.includes(1))
+				await timed(results, '1-token-economy', () =>
+					require('./cases/tokens').run({ emulator, harness, runs: RUNS.tokens }),
+				);
+			if (ONLY.includes(2))
+				await timed(results, '2-per-item-overhead', () =>
+					require('./cases/overhead').run({ emulator, harness, rounds: RUNS.overheadRounds }),
+				);
 		} finally {
 			harness.close();
 			await emulator.close();
@@ -403,8 +552,18 @@ async function main() {
 	if (ONLY.includes(5) || ONLY.includes(6)) {
 		const emulator = await startEmulator({ logBodies: false, workOrderCount: 10000 });
 		try {
-			if (ONLY.includes(5)) await timed(results, '5-big-list', () => require('./cases/big-list').run({ emulator, runs: RUNS.bigList }));
-			if (ONLY.includes(6)) await timed(results, '6-attachments', () => require('./cases/attachments').run({ emulator, runs: RUNS.attachments, sizeMB: RUNS.sizeMB }));
+			if (ONLY.includes(5))
+				await timed(results, '5-big-list', () =>
+					require('./cases/big-list').run({ emulator, runs: RUNS.bigList }),
+				);
+			if (ONLY.includes(6))
+				await timed(results, '6-attachments', () =>
+					require('./cases/attachments').run({
+						emulator,
+						runs: RUNS.attachments,
+						sizeMB: RUNS.sizeMB,
+					}),
+				);
 		} finally {
 			await emulator.close();
 		}
@@ -419,24 +578,49 @@ async function main() {
 				const os = require('node:os');
 				const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wos-bench-pack-'));
 				packDir = dir;
-				const info = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], { cwd: U.ROOT, encoding: 'utf8' }))[0];
+				const info = JSON.parse(
+					execFileSync('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], {
+						cwd: U.ROOT,
+						encoding: 'utf8',
+					}),
+				)[0];
 				tarball = path.join(dir, info.filename);
 			} catch (e) {
 				U.log(`npm pack failed: ${e.message}`);
 			}
 		}
-		await timed(results, '3-real-n8n', () => require('./cases/real-n8n').run({ rounds: RUNS.n8nRounds, tarball }));
-		if (ONLY.includes(8)) await timed(results, '8-throughput', () => require('./cases/throughput').run({ tarball, baselineTarball: BASELINE, quick: QUICK }));
+		await timed(results, '3-real-n8n', () =>
+			require('./cases/real-n8n').run({ rounds: RUNS.n8nRounds, tarball }),
+		);
+		if (ONLY.includes(8))
+			await timed(results, '8-throughput', () =>
+				require('./cases/throughput').run({ tarball, baselineTarball: BASELINE, quick: QUICK }),
+			);
 	} else if (ONLY.includes(8)) {
 		const { execFileSync } = require('node:child_process');
 		const os = require('node:os');
 		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wos-bench-pack-'));
 		packDir = dir;
-		const tarball = results['7-package']?.tarball?.path ?? path.join(dir, JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], { cwd: U.ROOT, encoding: 'utf8' }))[0].filename);
-		await timed(results, '8-throughput', () => require('./cases/throughput').run({ tarball, baselineTarball: BASELINE, quick: QUICK }));
+		const tarball =
+			results['7-package']?.tarball?.path ??
+			path.join(
+				dir,
+				JSON.parse(
+					execFileSync('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], {
+						cwd: U.ROOT,
+						encoding: 'utf8',
+					}),
+				)[0].filename,
+			);
+		await timed(results, '8-throughput', () =>
+			require('./cases/throughput').run({ tarball, baselineTarball: BASELINE, quick: QUICK }),
+		);
 	}
 
-	if (ONLY.includes(9)) await timed(results, '9-shared-budget', () => require('./cases/shared-budget').run({ baselineDir: BASELINE_DIR, runs: RUNS.budget }));
+	if (ONLY.includes(9))
+		await timed(results, '9-shared-budget', () =>
+			require('./cases/shared-budget').run({ baselineDir: BASELINE_DIR, runs: RUNS.budget }),
+		);
 
 	const report = {
 		startedAt,
@@ -456,13 +640,17 @@ async function main() {
 	const rows = rowsFor(ordered);
 	report.table = rows;
 
-	console.log(`\nWork Order Service node benchmark — ${machine.cpuCount} CPUs, Node ${machine.node}, load ${report.loadAverage.start.join('/')} -> ${report.loadAverage.end.join('/')}, ${Math.round(report.elapsedMs / 1000)} s\n`);
+	console.log(
+		`\nWork Order Service node benchmark — ${machine.cpuCount} CPUs, Node ${machine.node}, load ${report.loadAverage.start.join('/')} -> ${report.loadAverage.end.join('/')}, ${Math.round(report.elapsedMs / 1000)} s\n`,
+	);
 	console.log(textTable(rows));
 	const jsonFile = path.join(__dirname, FULL ? 'results.json' : 'results.partial.json');
 	fs.writeFileSync(jsonFile, JSON.stringify(report, null, 2) + '\n');
 	if (FULL) fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), markdown(report, rows));
 	else if (arg('merge')) mergeIntoResults(report);
-	console.log(`\nwritten: ${path.relative(U.ROOT, jsonFile)}${FULL ? ', bench/RESULTS.md' : arg('merge') ? ', bench/results.json, bench/RESULTS.md (merged)' : ''}`);
+	console.log(
+		`\nwritten: ${path.relative(U.ROOT, jsonFile)}${FULL ? ', bench/RESULTS.md' : arg('merge') ? ', bench/results.json, bench/RESULTS.md (merged)' : ''}`,
+	);
 	// the packed tarball's temp dir
 	if (packDir) fs.rmSync(packDir, { recursive: true, force: true });
 }

@@ -1,9 +1,4 @@
-import type {
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-	Icon,
-} from 'n8n-workflow';
+import type { ICredentialTestRequest, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 
 import {
 	credentialIcon,
@@ -25,7 +20,8 @@ export class WorkOrderServiceApi implements ICredentialType {
 
 	icon: Icon = credentialIcon;
 
-	documentationUrl = 'https://github.com/n8n-nodes-work-order-service/n8n-nodes-work-order-service#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-work-order-service/n8n-nodes-work-order-service#credentials';
 
 	properties: INodeProperties[] = [
 		...loginFields,

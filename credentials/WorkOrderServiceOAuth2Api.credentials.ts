@@ -21,7 +21,8 @@ export class WorkOrderServiceOAuth2Api implements ICredentialType {
 
 	icon: Icon = credentialIcon;
 
-	documentationUrl = 'https://github.com/n8n-nodes-work-order-service/n8n-nodes-work-order-service#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-work-order-service/n8n-nodes-work-order-service#credentials';
 
 	properties: INodeProperties[] = [
 		{

@@ -16,7 +16,10 @@
 const ALARM_PATH = 'bms-alarm';
 
 /** A 1x1 PNG: the trend chart stand-in. */
-const SNAPSHOT = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const SNAPSHOT = Buffer.from(
+	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+	'base64',
+);
 
 /** The alarm's fields; `raisedAt` is when the alarm was raised (now, with its offset). */
 function alarmFields(now = new Date()) {

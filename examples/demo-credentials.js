@@ -43,8 +43,22 @@ function adminCredential(emulator) {
 		id: 'wosAdminDemo',
 		name: 'Work Order Service (emulator, Super Admin)',
 		type: 'workOrderServiceApi',
-		data: { authServerUrl: emulator.authUrl, baseUrl: emulator.baseUrl, clientId: client.clientId, clientSecret: client.clientSecret, username: admin.username, password: admin.password, subsidiaryId: '' },
+		data: {
+			authServerUrl: emulator.authUrl,
+			baseUrl: emulator.baseUrl,
+			clientId: client.clientId,
+			clientSecret: client.clientSecret,
+			username: admin.username,
+			password: admin.password,
+			subsidiaryId: '',
+		},
 	};
 }
 
-module.exports = { demoCredentials, adminCredential, readCredentialsFile, CREDENTIALS_FILE, DEFAULT_EMULATOR_ORIGIN };
+module.exports = {
+	demoCredentials,
+	adminCredential,
+	readCredentialsFile,
+	CREDENTIALS_FILE,
+	DEFAULT_EMULATOR_ORIGIN,
+};

@@ -19,14 +19,29 @@ function startsWithWebhook(workflow) {
  */
 async function runWebhookWorkflow(harness, workflow, body) {
 	const hook = await harness.activateWebhook(workflow);
-	if (hook.activation.error) return { status: 'error', error: hook.activation.error, outputs: {}, executionOrder: [] };
+	if (hook.activation.error)
+		return { status: 'error', error: hook.activation.error, outputs: {}, executionOrder: [] };
 	try {
 		const response = await fetch(hook.url, { method: 'POST', body: body() });
-		if (response.status !== 200) return { status: 'error', error: new Error(`the webhook answered ${response.status}: ${await response.text()}`), outputs: {}, executionOrder: [] };
+		if (response.status !== 200)
+			return {
+				status: 'error',
+				error: new Error(`the webhook answered ${response.status}: ${await response.text()}`),
+				outputs: {},
+				executionOrder: [],
+			};
 		const [execution] = await hook.waitForExecutions(1, 60_000);
 		const runData = execution.run?.data.resultData.runData ?? {};
-		const executionOrder = Object.keys(runData).sort((a, b) => runData[a][0].startTime - runData[b][0].startTime);
-		return { status: execution.status, error: execution.error, outputs: execution.outputs, executionOrder, url: hook.url };
+		const executionOrder = Object.keys(runData).sort(
+			(a, b) => runData[a][0].startTime - runData[b][0].startTime,
+		);
+		return {
+			status: execution.status,
+			error: execution.error,
+			outputs: execution.outputs,
+			executionOrder,
+			url: hook.url,
+		};
 	} finally {
 		await hook.deactivate();
 	}

@@ -19,7 +19,9 @@ const DIST = path.join(ROOT, 'dist');
 const session = new inspector.Session();
 session.connect();
 const post = (method, params = {}) =>
-	new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+	new Promise((resolve, reject) =>
+		session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+	);
 
 /** Package functions called since the last take (the take resets the counters). */
 async function take() {
@@ -49,22 +51,42 @@ async function main() {
 	const env = await support.setup();
 	// an Open proposal per successful approve: the service refuses to approve one twice
 	const [forLogin, forStored] = support.openProposals(env.emulator, 2);
-	const approve = { resource: 'proposal', operation: 'approve', additionalFields: { comments: 'route' } };
-	env.harness.credentials.set('cred-1', { name: 'Emulator password', type: 'workOrderServiceApi', data: support.passwordCredential(env.emulator) });
+	const approve = {
+		resource: 'proposal',
+		operation: 'approve',
+		additionalFields: { comments: 'route' },
+	};
+	env.harness.credentials.set('cred-1', {
+		name: 'Emulator password',
+		type: 'workOrderServiceApi',
+		data: support.passwordCredential(env.emulator),
+	});
 	const cases = {};
 	try {
 		await take();
 		for (const name of ['login', 'stored', 'refused']) {
 			env.emulator.clearRequests();
 			// refused: an approve the service refuses with 400 (an invoiced work order's proposal): the error path
-			const proposalId = { login: forLogin, stored: forStored, refused: env.emulator.fixtures.proposals.invoiced }[name];
+			const proposalId = {
+				login: forLogin,
+				stored: forStored,
+				refused: env.emulator.fixtures.proposals.invoiced,
+			}[name];
 			const parameters = { ...approve, proposalId };
 			const run = await support.runNode(env.harness, { parameters });
 			const calls = await take();
-			if ((run.error !== undefined) !== (name === 'refused')) throw run.error ?? new Error('the refused approve succeeded');
-			const sent = support.apiRequests(env.emulator).map((q) => `${q.method} ${q.path} ${q.status}`);
+			if ((run.error !== undefined) !== (name === 'refused'))
+				throw run.error ?? new Error('the refused approve succeeded');
+			const sent = support
+				.apiRequests(env.emulator)
+				.map((q) => `${q.method} ${q.path} ${q.status}`);
 			const logins = support.tokenRequests(env.emulator).length;
-			cases[name] = { files: [...calls.keys()].sort(), functions: Object.fromEntries([...calls].sort()), sent, logins };
+			cases[name] = {
+				files: [...calls.keys()].sort(),
+				functions: Object.fromEntries([...calls].sort()),
+				sent,
+				logins,
+			};
 		}
 	} finally {
 		await env.close();
@@ -75,10 +97,15 @@ async function main() {
 		return;
 	}
 	for (const [name, c] of Object.entries(cases)) {
-		const title = { login: 'Approve with a credential without a token (login)', stored: 'Approve with the stored token', refused: 'Approve refused by the service (400)' }[name];
+		const title = {
+			login: 'Approve with a credential without a token (login)',
+			stored: 'Approve with the stored token',
+			refused: 'Approve refused by the service (400)',
+		}[name];
 		console.log(`\n${title}: ${c.sent.join(', ')}; token requests: ${c.logins}`);
 		console.log(`${c.files.length} files of the package ran:`);
-		for (const file of c.files) console.log(`  ${file.padEnd(58)} ${c.functions[file].length} functions`);
+		for (const file of c.files)
+			console.log(`  ${file.padEnd(58)} ${c.functions[file].length} functions`);
 	}
 }
 

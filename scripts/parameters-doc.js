@@ -18,11 +18,17 @@ const OUT = path.join(ROOT, 'docs', 'parameters.md');
 /** @param {any} p */
 function describeParam(p) {
 	let text = `\`${p.name}\``;
-	if (p.type === 'options' && Array.isArray(p.options)) text += ` (${p.options.map((/** @type {any} */ o) => `\`${o.value}\``).join(' · ')})`;
-	else if (p.type === 'multiOptions' && Array.isArray(p.options)) text += ` (any of ${p.options.map((/** @type {any} */ o) => `\`${o.value}\``).join(' · ')})`;
-	else if (p.type === 'resourceLocator') text += ` (resource locator: ${p.modes.map((/** @type {any} */ m) => `\`${m.name}\``).join(' · ')})`;
+	if (p.type === 'options' && Array.isArray(p.options))
+		text += ` (${p.options.map((/** @type {any} */ o) => `\`${o.value}\``).join(' · ')})`;
+	else if (p.type === 'multiOptions' && Array.isArray(p.options))
+		text += ` (any of ${p.options.map((/** @type {any} */ o) => `\`${o.value}\``).join(' · ')})`;
+	else if (p.type === 'resourceLocator')
+		text += ` (resource locator: ${p.modes.map((/** @type {any} */ m) => `\`${m.name}\``).join(' · ')})`;
 	else if ((p.type === 'collection' || p.type === 'fixedCollection') && Array.isArray(p.options)) {
-		const inner = p.type === 'collection' ? p.options : p.options.flatMap((/** @type {any} */ o) => o.values || []);
+		const inner =
+			p.type === 'collection'
+				? p.options
+				: p.options.flatMap((/** @type {any} */ o) => o.values || []);
 		text += `: ${inner.map(describeParam).join(', ')}`;
 	}
 	return text;
@@ -36,36 +42,60 @@ function shownFor(p, resource, operation) {
 }
 
 function render() {
-	const { WorkOrderService } = require(path.join(ROOT, 'dist/nodes/WorkOrderService/WorkOrderService.node.js'));
+	const { WorkOrderService } = require(
+		path.join(ROOT, 'dist/nodes/WorkOrderService/WorkOrderService.node.js'),
+	);
 	const d = new WorkOrderService().description;
 	const resources = d.properties.find((/** @type {any} */ p) => p.name === 'resource').options;
 	const lines = [
 		'# Parameter names',
 		'',
 		'The names and values a saved workflow holds for the **Work Order Service** node, by resource and',
-		'operation (the editor shows the display names the README\'s [Operations](../README.md#operations)',
-		'section uses). Written by `node scripts/parameters-doc.js` from the node\'s description; a test',
+		"operation (the editor shows the display names the README's [Operations](../README.md#operations)",
+		"section uses). Written by `node scripts/parameters-doc.js` from the node's description; a test",
 		'fails when this page is stale.',
 		'',
-		'Every operation: `authentication` (' + d.properties.find((/** @type {any} */ p) => p.name === 'authentication').options.map((/** @type {any} */ o) => `\`${o.value}\``).join(' · ') + '), `resource`, `operation`, and `requestOptions`: ' +
-			d.properties.find((/** @type {any} */ p) => p.name === 'requestOptions').options.map((/** @type {any} */ o) => `\`${o.name}\``).join(', ') + '.',
+		'Every operation: `authentication` (' +
+			d.properties
+				.find((/** @type {any} */ p) => p.name === 'authentication')
+				.options.map((/** @type {any} */ o) => `\`${o.value}\``)
+				.join(' · ') +
+			'), `resource`, `operation`, and `requestOptions`: ' +
+			d.properties
+				.find((/** @type {any} */ p) => p.name === 'requestOptions')
+				.options.map((/** @type {any} */ o) => `\`${o.name}\``)
+				.join(', ') +
+			'.',
 		'',
 	];
 	for (const r of resources) {
 		lines.push(`## ${r.name} (\`${r.value}\`)`, '');
-		const ops = d.properties.find((/** @type {any} */ p) => p.name === 'operation' && p.displayOptions.show.resource.includes(r.value)).options;
+		const ops = d.properties.find(
+			(/** @type {any} */ p) =>
+				p.name === 'operation' && p.displayOptions.show.resource.includes(r.value),
+		).options;
 		for (const o of ops) {
 			const seen = new Set();
-			const params = d.properties.filter((/** @type {any} */ p) => shownFor(p, r.value, o.value)).filter((/** @type {any} */ p) => {
-				if (seen.has(p.name)) return false;
-				seen.add(p.name);
-				return p.type !== 'notice';
-			});
-			lines.push(`- **${o.name}** (\`${o.value}\`): ${params.length ? params.map(describeParam).join('; ') : 'no parameters of its own'}.`);
+			const params = d.properties
+				.filter((/** @type {any} */ p) => shownFor(p, r.value, o.value))
+				.filter((/** @type {any} */ p) => {
+					if (seen.has(p.name)) return false;
+					seen.add(p.name);
+					return p.type !== 'notice';
+				});
+			lines.push(
+				`- **${o.name}** (\`${o.value}\`): ${params.length ? params.map(describeParam).join('; ') : 'no parameters of its own'}.`,
+			);
 		}
 		lines.push('');
 	}
-	lines.push('The polling trigger\'s and the instant trigger\'s parameters: [trigger.md](trigger.md),', '[webhook-trigger.md](webhook-trigger.md).', '', 'Back to the [README](../README.md).', '');
+	lines.push(
+		"The polling trigger's and the instant trigger's parameters: [trigger.md](trigger.md),",
+		'[webhook-trigger.md](webhook-trigger.md).',
+		'',
+		'Back to the [README](../README.md).',
+		'',
+	);
 	return lines.join('\n');
 }
 
@@ -73,7 +103,9 @@ const text = render();
 if (process.argv.includes('--check')) {
 	const current = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
 	if (current !== text) {
-		console.error('docs/parameters.md is stale: run `npm run build && node scripts/parameters-doc.js`');
+		console.error(
+			'docs/parameters.md is stale: run `npm run build && node scripts/parameters-doc.js`',
+		);
 		process.exit(1);
 	}
 	console.log('docs/parameters.md is up to date');

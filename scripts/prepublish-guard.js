@@ -23,17 +23,22 @@ const pkg = require(path.join(__dirname, '..', 'package.json'));
 
 /** Why a publish would be refused in this environment ([] = allowed). */
 function refusalReasons(env, version) {
-	if (env.GITHUB_ACTIONS !== 'true') return ['this is not a GitHub Actions run (GITHUB_ACTIONS is not "true")'];
+	if (env.GITHUB_ACTIONS !== 'true')
+		return ['this is not a GitHub Actions run (GITHUB_ACTIONS is not "true")'];
 	const reasons = [];
 	const workflowRef = env.GITHUB_WORKFLOW_REF || '';
 	if (!/\/\.github\/workflows\/publish\.yml@/.test(workflowRef)) {
-		reasons.push(`the workflow is ${workflowRef || '(unknown)'}, not .github/workflows/publish.yml`);
+		reasons.push(
+			`the workflow is ${workflowRef || '(unknown)'}, not .github/workflows/publish.yml`,
+		);
 	}
 	if (env.GITHUB_REF_TYPE !== 'tag') {
 		const ref = [env.GITHUB_REF_TYPE || '(unknown)', env.GITHUB_REF_NAME].filter(Boolean).join(' ');
 		reasons.push(`the run was started by ${ref}, not by a version tag`);
 	} else if (env.GITHUB_REF_NAME !== `v${version}`) {
-		reasons.push(`the tag ${env.GITHUB_REF_NAME} does not match the version in package.json (${version}: tag v${version})`);
+		reasons.push(
+			`the tag ${env.GITHUB_REF_NAME} does not match the version in package.json (${version}: tag v${version})`,
+		);
 	}
 	return reasons;
 }
@@ -46,12 +51,16 @@ function main() {
 	const reasons = refusalReasons(env, pkg.version);
 	const dryRun = env.npm_config_dry_run === 'true';
 	if (!reasons.length) {
-		process.stdout.write(`prepublish guard: publishing ${pkg.name}@${pkg.version} from ${env.GITHUB_WORKFLOW_REF} (${env.GITHUB_SHA || 'unknown commit'})\n`);
+		process.stdout.write(
+			`prepublish guard: publishing ${pkg.name}@${pkg.version} from ${env.GITHUB_WORKFLOW_REF} (${env.GITHUB_SHA || 'unknown commit'})\n`,
+		);
 		return 0;
 	}
 	const why = reasons.map((r) => `  - ${r}\n`).join('');
 	if (dryRun) {
-		process.stdout.write(`prepublish guard: dry run, nothing is uploaded. A real publish would be refused here:\n${why}`);
+		process.stdout.write(
+			`prepublish guard: dry run, nothing is uploaded. A real publish would be refused here:\n${why}`,
+		);
 		return 0;
 	}
 	process.stderr.write(

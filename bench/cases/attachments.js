@@ -27,7 +27,13 @@ async function run({ emulator, runs = 3, sizeMB = 100 }) {
 		const results = [];
 		for (let r = 0; r < runs; r++) {
 			emulator.clearRequests();
-			const res = await runWorker(WORKER, { kind: 'upload', target, sizeMB, credential: S.passwordCredential(emulator, 'subscriber'), ids });
+			const res = await runWorker(WORKER, {
+				kind: 'upload',
+				target,
+				sizeMB,
+				credential: S.passwordCredential(emulator, 'subscriber'),
+				ids,
+			});
 			if (res.status !== 'success') throw new Error(`${target} upload: ${res.status} ${res.error}`);
 			// what the emulator received
 			const upload = S.apiRequests(emulator).find((q) => q.method === 'POST');
@@ -40,9 +46,15 @@ async function run({ emulator, runs = 3, sizeMB = 100 }) {
 				...res,
 				receivedBytes: filePart?.size ?? null,
 				bodyBytes: upload?.bodySize ?? null,
-				intact: Boolean(stored && (stored.size ?? stored.Size) === res.fileSize && (!stored.sha256 || stored.sha256 === res.fileSha256)),
+				intact: Boolean(
+					stored &&
+						(stored.size ?? stored.Size) === res.fileSize &&
+						(!stored.sha256 || stored.sha256 === res.fileSha256),
+				),
 			});
-			log(`case 6: ${target} ${r + 1}/${runs}: growth ${(res.peakRssGrowth / MB).toFixed(1)} MB = ${res.growthOverFile.toFixed(3)}x, ${Math.round(res.uploadMs)} ms`);
+			log(
+				`case 6: ${target} ${r + 1}/${runs}: growth ${(res.peakRssGrowth / MB).toFixed(1)} MB = ${res.growthOverFile.toFixed(3)}x, ${Math.round(res.uploadMs)} ms`,
+			);
 		}
 		emulator.clearRequests();
 		const m = (k) => median(results.map((x) => x[k]));
@@ -57,7 +69,11 @@ async function run({ emulator, runs = 3, sizeMB = 100 }) {
 			uploadMs: round(m('uploadMs'), 1),
 			receivedBytes: results[0].receivedBytes,
 			intact: results.every((x) => x.intact),
-			samples: results.map((x) => ({ growthOverFile: round(x.growthOverFile, 4), peakRssGrowth: x.peakRssGrowth, uploadMs: round(x.uploadMs, 1) })),
+			samples: results.map((x) => ({
+				growthOverFile: round(x.growthOverFile, 4),
+				peakRssGrowth: x.peakRssGrowth,
+				uploadMs: round(x.uploadMs, 1),
+			})),
 			met: m('growthOverFile') <= 2 && results.every((x) => x.intact),
 		};
 	}

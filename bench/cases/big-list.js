@@ -15,7 +15,10 @@ async function run({ emulator, runs = 3, expectedItems = 10000 }) {
 	const results = [];
 	for (let r = 0; r < runs; r++) {
 		emulator.clearRequests();
-		const res = await runWorker(WORKER, { kind: 'bigList', credential: S.passwordCredential(emulator, 'subscriber') });
+		const res = await runWorker(WORKER, {
+			kind: 'bigList',
+			credential: S.passwordCredential(emulator, 'subscriber'),
+		});
 		const api = S.apiRequests(emulator);
 		results.push({
 			...res,
@@ -23,8 +26,11 @@ async function run({ emulator, runs = 3, expectedItems = 10000 }) {
 			tokenRequests: emulator.tokenRequests().length,
 			pageSizes: [...new Set(api.map((q) => q.query.$top))],
 		});
-		if (res.status !== 'success') throw new Error(`big list run ${r + 1}: ${res.status} ${res.error}`);
-		log(`case 5: run ${r + 1}/${runs}: ${res.items} items, ${Math.round(res.wallMs)} ms, ${api.length}+${emulator.tokenRequests().length} requests`);
+		if (res.status !== 'success')
+			throw new Error(`big list run ${r + 1}: ${res.status} ${res.error}`);
+		log(
+			`case 5: run ${r + 1}/${runs}: ${res.items} items, ${Math.round(res.wallMs)} ms, ${api.length}+${emulator.tokenRequests().length} requests`,
+		);
 	}
 	emulator.clearRequests();
 	const m = (k) => median(results.map((x) => x[k]));
@@ -45,9 +51,19 @@ async function run({ emulator, runs = 3, expectedItems = 10000 }) {
 		peakRssSource: results[0].peakRssSource,
 		memoryMethod:
 			'fresh child process per run (--expose-gc): GC, baseline RSS/heap, reset of the kernel peak-RSS counter (/proc/self/clear_refs 5), run, peak RSS = VmHWM; heap peak from process.memoryUsage() sampled every 2 ms; "retained" = heap after GC with the 10,000 output items still held',
-		samples: results.map((x) => ({ wallMs: round(x.wallMs, 1), apiRequests: x.apiRequests, tokenRequests: x.tokenRequests, peakRssGrowth: x.peakRssGrowth, peakHeapGrowth: x.peakHeapGrowth })),
+		samples: results.map((x) => ({
+			wallMs: round(x.wallMs, 1),
+			apiRequests: x.apiRequests,
+			tokenRequests: x.tokenRequests,
+			peakRssGrowth: x.peakRssGrowth,
+			peakHeapGrowth: x.peakHeapGrowth,
+		})),
 	};
-	summary.met = summary.items === expectedItems && summary.distinctIds === expectedItems && summary.apiRequests === expectedPages && summary.tokenRequests === 1;
+	summary.met =
+		summary.items === expectedItems &&
+		summary.distinctIds === expectedItems &&
+		summary.apiRequests === expectedPages &&
+		summary.tokenRequests === 1;
 	return summary;
 }
 

@@ -15,7 +15,9 @@ function time(fn, text) {
 
 /** JSON.parse with the runtime's source-text reviver (Node 22+), per run; undefined where the runtime has none. */
 function reviverTimes(json, runs) {
-	const { HAS_SOURCE_TEXT, parseWithSourceText } = require(path.join(ROOT, 'dist/nodes/WorkOrderService/transport/losslessJson'));
+	const { HAS_SOURCE_TEXT, parseWithSourceText } = require(
+		path.join(ROOT, 'dist/nodes/WorkOrderService/transport/losslessJson'),
+	);
 	if (!HAS_SOURCE_TEXT) return undefined;
 	const native = [];
 	const reviver = [];
@@ -23,7 +25,10 @@ function reviverTimes(json, runs) {
 		native.push(time(JSON.parse, json));
 		reviver.push(time(parseWithSourceText, json));
 	}
-	return { reviverMs: round(median(reviver), 2), reviverRatio: round(median(native) / median(reviver), 2) };
+	return {
+		reviverMs: round(median(reviver), 2),
+		reviverRatio: round(median(native) / median(reviver), 2),
+	};
 }
 
 /** The same case under n8n's own Node (the e2e runtime, Node 24), in a child process; undefined when not installed. */
@@ -38,7 +43,11 @@ function underN8nNode(runs, targetMB) {
 		return undefined;
 	}
 	if (!fs.existsSync(node)) return undefined;
-	const child = spawnSync(node, ['--expose-gc', __filename, '--child', String(runs), String(targetMB)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+	const child = spawnSync(
+		node,
+		['--expose-gc', __filename, '--child', String(runs), String(targetMB)],
+		{ encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+	);
 	if (child.status !== 0) return { error: (child.stderr || '').slice(-500) };
 	const result = JSON.parse(child.stdout.trim().split('\n').pop());
 	return { nodeVersion: result.nodeVersion, ...result };
@@ -51,7 +60,9 @@ async function run({ runs = 15, targetMB = 5, child = false } = {}) {
 }
 
 async function measure({ runs, targetMB }) {
-	const { parseJsonLossless } = require(path.join(ROOT, 'dist/nodes/WorkOrderService/transport/losslessJson'));
+	const { parseJsonLossless } = require(
+		path.join(ROOT, 'dist/nodes/WorkOrderService/transport/losslessJson'),
+	);
 	const { json, ids } = buildNotesDocument(targetMB * 1024 * 1024);
 	const sizeMB = Buffer.byteLength(json, 'utf8') / (1024 * 1024);
 	log(`case 4: ${sizeMB.toFixed(2)} MB, ${ids.length} notes, ${runs} alternating runs`);
@@ -81,13 +92,16 @@ async function measure({ runs, targetMB }) {
 		if (n && n.Id === ids[i]) losslessExact++;
 		if (n && n.WorkOrderId === workOrderIdOf(i)) losslessExact++;
 	}
-	const safeStillNumbers = l.Notes.every((n) => typeof n.Visibility === 'number' && typeof n.Rating === 'number');
+	const safeStillNumbers = l.Notes.every(
+		(n) => typeof n.Visibility === 'number' && typeof n.Rating === 'number',
+	);
 	const j = JSON.parse(json);
 	let nativeExact = 0;
 	for (let i = 0; i < ids.length; i++) {
 		const n = j.Notes[i];
 		if (Number.isInteger(n.Id) && BigInt(n.Id).toString() === ids[i]) nativeExact++;
-		if (Number.isInteger(n.WorkOrderId) && BigInt(n.WorkOrderId).toString() === workOrderIdOf(i)) nativeExact++;
+		if (Number.isInteger(n.WorkOrderId) && BigInt(n.WorkOrderId).toString() === workOrderIdOf(i))
+			nativeExact++;
 	}
 
 	const nativeMs = median(native);
@@ -108,7 +122,10 @@ async function measure({ runs, targetMB }) {
 		safeIntegersStayNumbers: safeStillNumbers,
 		jsonParseExact: nativeExact,
 		jsonParseLost: int64Total - nativeExact,
-		samplesMs: { jsonParse: native.map((x) => round(x, 2)), lossless: lossless.map((x) => round(x, 2)) },
+		samplesMs: {
+			jsonParse: native.map((x) => round(x, 2)),
+			lossless: lossless.map((x) => round(x, 2)),
+		},
 		met: ratio >= 0.7 && losslessExact === int64Total,
 		nodeVersion: process.version,
 		...reviverTimes(json, runs),
@@ -118,7 +135,11 @@ async function measure({ runs, targetMB }) {
 module.exports = { run };
 
 if (require.main === module && process.argv[2] === '--child') {
-	run({ runs: Number(process.argv[3]) || 15, targetMB: Number(process.argv[4]) || 5, child: true }).then((r) => {
+	run({
+		runs: Number(process.argv[3]) || 15,
+		targetMB: Number(process.argv[4]) || 5,
+		child: true,
+	}).then((r) => {
 		delete r.samplesMs;
 		process.stdout.write(`${JSON.stringify(r)}\n`);
 	});

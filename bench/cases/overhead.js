@@ -30,7 +30,11 @@ async function passwordToken(emulator) {
 			authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
 			'content-type': 'application/x-www-form-urlencoded',
 		},
-		body: new URLSearchParams({ grant_type: 'password', username: user.username, password: user.password }).toString(),
+		body: new URLSearchParams({
+			grant_type: 'password',
+			username: user.username,
+			password: user.password,
+		}).toString(),
 	});
 	const body = await res.json();
 	if (!body.access_token) throw new Error(`token: HTTP ${res.status}`);
@@ -39,10 +43,18 @@ async function passwordToken(emulator) {
 
 function httpPut(url, headers, body) {
 	return new Promise((resolve, reject) => {
-		const req = http.request(url, { method: 'PUT', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent: false }, (res) => {
-			res.resume();
-			res.on('end', () => resolve(res.statusCode));
-		});
+		const req = http.request(
+			url,
+			{
+				method: 'PUT',
+				headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+				agent: false,
+			},
+			(res) => {
+				res.resume();
+				res.on('end', () => resolve(res.statusCode));
+			},
+		);
 		req.on('error', reject);
 		req.end(body);
 	});
@@ -54,11 +66,13 @@ function profileSummary(profile, items) {
 	let total = 0;
 	const bucketOf = (frame) => {
 		const url = frame.url || '';
-		if (url.includes('/dist/nodes/') || url.includes('/dist/credentials/')) return 'package (dist/)';
+		if (url.includes('/dist/nodes/') || url.includes('/dist/credentials/'))
+			return 'package (dist/)';
 		if (url.includes('/test/emulator/')) return 'emulator (in-process server)';
 		if (url.includes('/test/harness/')) return 'harness (stands in for n8n CLI credentials helper)';
 		if (/node_modules\/(n8n-core|n8n-workflow|@n8n)\//.test(url)) return 'n8n-core / n8n-workflow';
-		if (/node_modules\/(axios|follow-redirects|proxy-from-env|form-data)/.test(url)) return 'axios (used by n8n-core)';
+		if (/node_modules\/(axios|follow-redirects|proxy-from-env|form-data)/.test(url))
+			return 'axios (used by n8n-core)';
 		if (url.includes('node_modules/')) return 'other dependencies of n8n-core';
 		if (url.startsWith('node:')) return 'Node.js http/net/streams';
 		if (frame.functionName === '(idle)') return 'idle (waiting on I/O)';
@@ -82,7 +96,10 @@ function profileSummary(profile, items) {
 async function cpuProfile(fn) {
 	const session = new inspector.Session();
 	session.connect();
-	const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
+	const post = (method, params) =>
+		new Promise((resolve, reject) =>
+			session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))),
+		);
 	await post('Profiler.enable');
 	await post('Profiler.setSamplingInterval', { interval: 200 });
 	await post('Profiler.start');
@@ -100,7 +117,11 @@ async function run({ emulator, harness, rounds = 5, warmup = 1, items = ITEMS_DE
 	const f = emulator.fixtures;
 	const proposalId = f.proposals.open;
 	const credId = 'bench-overhead';
-	harness.credentials.set(credId, { name: 'Bench overhead', type: 'workOrderServiceApi', data: S.passwordCredential(emulator, 'subscriber') });
+	harness.credentials.set(credId, {
+		name: 'Bench overhead',
+		type: 'workOrderServiceApi',
+		data: S.passwordCredential(emulator, 'subscriber'),
+	});
 	const wf = S.workflow({
 		credentialId: credId,
 		parameters: { resource: 'proposal', operation: 'putOnHold', proposalId },
@@ -108,7 +129,11 @@ async function run({ emulator, harness, rounds = 5, warmup = 1, items = ITEMS_DE
 	});
 	const token = await passwordToken(emulator);
 	const url = `${emulator.baseUrl}/v3/proposals/${proposalId}/onhold`;
-	const headers = { accept: 'application/json', 'content-type': 'application/json', authorization: `Bearer ${token}` };
+	const headers = {
+		accept: 'application/json',
+		'content-type': 'application/json',
+		authorization: `Bearer ${token}`,
+	};
 
 	let answers = [];
 	let connections = 0;
@@ -122,7 +147,10 @@ async function run({ emulator, harness, rounds = 5, warmup = 1, items = ITEMS_DE
 		node: async () => {
 			const result = await harness.run(wf, { timeoutMs: 300_000 });
 			const out = result.outputs[S.NODE_NAME] ?? [];
-			if (result.status !== 'success' || out.length !== items) throw new Error(`node run: ${result.status}, ${out.length} items: ${result.error?.message}`);
+			if (result.status !== 'success' || out.length !== items)
+				throw new Error(
+					`node run: ${result.status}, ${out.length} items: ${result.error?.message}`,
+				);
 			return {};
 		},
 		fetchLoop: async () => {
@@ -145,7 +173,20 @@ async function run({ emulator, harness, rounds = 5, warmup = 1, items = ITEMS_DE
 		},
 	};
 	const names = Object.keys(arms);
-	const samples = Object.fromEntries(names.map((n) => [n, { ms: [], p50: [], p99: [], connections: [], tokenRequests: [], requestLatencyP50: [], requestLatencyP99: [] }]));
+	const samples = Object.fromEntries(
+		names.map((n) => [
+			n,
+			{
+				ms: [],
+				p50: [],
+				p99: [],
+				connections: [],
+				tokenRequests: [],
+				requestLatencyP50: [],
+				requestLatencyP99: [],
+			},
+		]),
+	);
 
 	// warm-up (JIT, the node's first login), not recorded
 	for (let w = 0; w < warmup; w++) for (const n of names) await arms[n]();
@@ -167,13 +208,16 @@ async function run({ emulator, harness, rounds = 5, warmup = 1, items = ITEMS_DE
 			s.p99.push(percentile(gaps, 99));
 			s.connections.push(connections);
 			s.tokenRequests.push(emulator.tokenRequests().length);
-			if (answers.length !== items) throw new Error(`${n}: ${answers.length} API answers for ${items} items`);
+			if (answers.length !== items)
+				throw new Error(`${n}: ${answers.length} API answers for ${items} items`);
 			if (extra.latencies) {
 				s.requestLatencyP50.push(percentile(extra.latencies, 50));
 				s.requestLatencyP99.push(percentile(extra.latencies, 99));
 			}
 		}
-		log(`case 2: round ${r + 1}/${rounds}: ${names.map((n) => `${n} ${Math.round(samples[n].ms.at(-1))} ms`).join(', ')}`);
+		log(
+			`case 2: round ${r + 1}/${rounds}: ${names.map((n) => `${n} ${Math.round(samples[n].ms.at(-1))} ms`).join(', ')}`,
+		);
 	}
 
 	// one more node run under the CPU profiler (not part of the timings above)

@@ -16,7 +16,10 @@ const MODULES = [
 	['node', 'dist/nodes/WorkOrderService/WorkOrderService.node.js'],
 	['workOrderServiceApi', 'dist/credentials/WorkOrderServiceApi.credentials.js'],
 	['workOrderServiceOAuth2Api', 'dist/credentials/WorkOrderServiceOAuth2Api.credentials.js'],
-	['workOrderServiceContractorApi', 'dist/credentials/WorkOrderServiceContractorApi.credentials.js'],
+	[
+		'workOrderServiceContractorApi',
+		'dist/credentials/WorkOrderServiceContractorApi.credentials.js',
+	],
 ];
 
 const PROBE = `
@@ -32,17 +35,29 @@ process.stdout.write(JSON.stringify({ ms }));
 `;
 
 function requireMs(file, preload) {
-	const out = execFileSync(process.execPath, ['-e', PROBE, file, preload ? '1' : '0'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+	const out = execFileSync(process.execPath, ['-e', PROBE, file, preload ? '1' : '0'], {
+		cwd: ROOT,
+		encoding: 'utf8',
+		env: { ...process.env, NODE_OPTIONS: '' },
+	});
 	return JSON.parse(out).ms;
 }
 
 function pack() {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wos-bench-pack-'));
-	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], {
-		cwd: ROOT,
-		encoding: 'utf8',
-		env: { ...process.env, npm_config_ignore_scripts: 'true', npm_config_update_notifier: 'false' },
-	});
+	const out = execFileSync(
+		'npm',
+		['pack', '--json', '--pack-destination', dir, '--loglevel=error'],
+		{
+			cwd: ROOT,
+			encoding: 'utf8',
+			env: {
+				...process.env,
+				npm_config_ignore_scripts: 'true',
+				npm_config_update_notifier: 'false',
+			},
+		},
+	);
 	const info = JSON.parse(out)[0];
 	const tarball = path.join(dir, info.filename);
 	return { dir, tarball, info };
@@ -58,7 +73,13 @@ async function run({ runs = 7 } = {}) {
 			cold.push(requireMs(file, false));
 			net.push(requireMs(file, true));
 		}
-		requireTimes[name] = { file, coldMs: round(median(cold), 2), netOfN8nWorkflowMs: round(median(net), 2), samplesCold: cold.map((x) => round(x, 1)), samplesNet: net.map((x) => round(x, 1)) };
+		requireTimes[name] = {
+			file,
+			coldMs: round(median(cold), 2),
+			netOfN8nWorkflowMs: round(median(net), 2),
+			samplesCold: cold.map((x) => round(x, 1)),
+			samplesNet: net.map((x) => round(x, 1)),
+		};
 	}
 	log('case 7: require times done; packing');
 	const { dir, tarball, info } = pack();

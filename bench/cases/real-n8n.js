@@ -36,7 +36,12 @@ function workflows(emulator, proposalId, items) {
 			type: 'n8n-nodes-work-order-service.workOrderService',
 			typeVersion: 1,
 			position: [660, 0],
-			parameters: { authentication: 'password', resource: 'proposal', operation: 'putOnHold', proposalId },
+			parameters: {
+				authentication: 'password',
+				resource: 'proposal',
+				operation: 'putOnHold',
+				proposalId,
+			},
 			credentials: { workOrderServiceApi: { id: 'benchCredNode001', name: 'Bench (node)' } },
 		}),
 		withLast('benchHttp', 'bench: HTTP Request node', {
@@ -55,12 +60,18 @@ function workflows(emulator, proposalId, items) {
 				jsonBody: '{}',
 				options: {},
 			},
-			credentials: { workOrderServiceApi: { id: 'benchCredHttp001', name: 'Bench (HTTP Request)' } },
+			credentials: {
+				workOrderServiceApi: { id: 'benchCredHttp001', name: 'Bench (HTTP Request)' },
+			},
 		}),
 	];
 }
 
-const NODE_OF = { benchNode: 'Work Order Service', benchHttp: 'HTTP Request', benchEmpty: 'Split Out' };
+const NODE_OF = {
+	benchNode: 'Work Order Service',
+	benchHttp: 'HTTP Request',
+	benchEmpty: 'Split Out',
+};
 
 async function run({ rounds = 3, items = 1000, tarball, emulatorPort = 0 }) {
 	let n8n;
@@ -71,7 +82,9 @@ async function run({ rounds = 3, items = 1000, tarball, emulatorPort = 0 }) {
 	}
 	const marker = path.join(n8n.runtimeDir(), '.complete');
 	if (!fs.existsSync(marker)) {
-		return notRun(`the n8n ${n8n.N8N_VERSION} runtime is not installed (${marker} missing); run \`bash test/e2e/setup-n8n.sh\` (minutes), then the bench again`);
+		return notRun(
+			`the n8n ${n8n.N8N_VERSION} runtime is not installed (${marker} missing); run \`bash test/e2e/setup-n8n.sh\` (minutes), then the bench again`,
+		);
 	}
 	if (!tarball || !fs.existsSync(tarball)) return notRun('no packed tarball (case 7 packs it)');
 
@@ -100,9 +113,19 @@ async function run({ rounds = 3, items = 1000, tarball, emulatorPort = 0 }) {
 			const task = resultData?.runData?.[NODE_OF[id]]?.[0];
 			const outItems = task?.data?.main?.[0]?.length ?? 0;
 			const failed = api.filter((q) => !(q.status >= 200 && q.status < 300)).length;
-			if (!r.ok || outItems !== items || (id !== 'benchEmpty' && (api.length !== items || failed))) {
-				const why = r.crashed ? `crashed (code ${r.code}, signal ${r.signal})` : r.timedOut ? 'timed out' : r.errorMessage ?? `exit ${r.code}`;
-				throw new Error(`n8n execute ${id}: ${why}; ${outItems}/${items} items, ${api.length} API requests (${failed} failed)\n${r.stdout.split('\n').slice(-15).join('\n')}`);
+			if (
+				!r.ok ||
+				outItems !== items ||
+				(id !== 'benchEmpty' && (api.length !== items || failed))
+			) {
+				const why = r.crashed
+					? `crashed (code ${r.code}, signal ${r.signal})`
+					: r.timedOut
+						? 'timed out'
+						: (r.errorMessage ?? `exit ${r.code}`);
+				throw new Error(
+					`n8n execute ${id}: ${why}; ${outItems}/${items} items, ${api.length} API requests (${failed} failed)\n${r.stdout.split('\n').slice(-15).join('\n')}`,
+				);
 			}
 			return {
 				wallMs: r.ms,
@@ -114,7 +137,9 @@ async function run({ rounds = 3, items = 1000, tarball, emulatorPort = 0 }) {
 		};
 
 		const warmup = { benchNode: await once('benchNode'), benchHttp: await once('benchHttp') };
-		log(`case 3: warm-up: node ${warmup.benchNode.nodeMs} ms (${warmup.benchNode.tokenRequests} token requests), HTTP Request ${warmup.benchHttp.nodeMs} ms (${warmup.benchHttp.tokenRequests} token requests)`);
+		log(
+			`case 3: warm-up: node ${warmup.benchNode.nodeMs} ms (${warmup.benchNode.tokenRequests} token requests), HTTP Request ${warmup.benchHttp.nodeMs} ms (${warmup.benchHttp.tokenRequests} token requests)`,
+		);
 		const ids = ['benchEmpty', 'benchNode', 'benchHttp'];
 		const samples = Object.fromEntries(ids.map((id) => [id, []]));
 		for (let r = 0; r < rounds; r++) {
@@ -122,7 +147,9 @@ async function run({ rounds = 3, items = 1000, tarball, emulatorPort = 0 }) {
 				const id = ids[(k + r) % ids.length];
 				samples[id].push(await once(id));
 			}
-			log(`case 3: round ${r + 1}/${rounds}: ${ids.map((id) => `${id} ${samples[id].at(-1).wallMs} ms wall / ${samples[id].at(-1).nodeMs} ms node`).join(', ')}`);
+			log(
+				`case 3: round ${r + 1}/${rounds}: ${ids.map((id) => `${id} ${samples[id].at(-1).wallMs} ms wall / ${samples[id].at(-1).nodeMs} ms node`).join(', ')}`,
+			);
 		}
 		const m = (id, k) => median(samples[id].map((s) => s[k]));
 		const emptyWall = m('benchEmpty', 'wallMs');
@@ -156,11 +183,14 @@ async function run({ rounds = 3, items = 1000, tarball, emulatorPort = 0 }) {
 			wallRatio: round(wallRatio, 3),
 			method:
 				'ratio = HTTP Request node execution time / Work Order Service node execution time, both as n8n reports them (runData[node][0].executionTime), medians over rounds; cross-check: (wall of `n8n execute` - median wall of the same workflow without the last node) for each, same ratio',
-			note: 'n8n\'s HTTP Request node (4.2) sends all items\' requests at once unless Batching is set; this node sends them one after another',
+			note: "n8n's HTTP Request node (4.2) sends all items' requests at once unless Batching is set; this node sends them one after another",
 			met: ratio >= 1.0,
 		};
 	} catch (e) {
-		return notRun(`failed while running: ${String(e.message).split('\n').slice(0, 4).join(' | ')}`, { error: String(e.stack || e).slice(0, 4000) });
+		return notRun(
+			`failed while running: ${String(e.message).split('\n').slice(0, 4).join(' | ')}`,
+			{ error: String(e.stack || e).slice(0, 4000) },
+		);
 	} finally {
 		if (inst) await n8n.destroyInstance(inst).catch(() => {});
 		await emulator.close();

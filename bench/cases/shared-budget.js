@@ -28,10 +28,27 @@ const floorMs = (n) => Math.floor((n - 1) / LIMIT) * WINDOW_MS;
 
 const ARMS = [
 	{ key: '1x300', label: '1 execution x 300', workers: [[{ items: 300 }]] },
-	{ key: '3x100', label: '3 executions x 100, together', workers: [[{ items: 100 }, { items: 100 }, { items: 100 }]] },
-	{ key: '3x200s', label: '3 executions x 200, 2 s apart (ratio after the 4 s stagger)', stagger: 4000, workers: [[{ items: 200 }, { items: 200, delayMs: 2000 }, { items: 200, delayMs: 4000 }]] },
-	{ key: 'w1', label: '1 worker x 2 executions x 100', workers: [[{ items: 100 }, { items: 100 }]] },
-	{ key: 'w3', label: '3 workers x 2 executions x 100', workers: [0, 1, 2].map(() => [{ items: 100 }, { items: 100 }]) },
+	{
+		key: '3x100',
+		label: '3 executions x 100, together',
+		workers: [[{ items: 100 }, { items: 100 }, { items: 100 }]],
+	},
+	{
+		key: '3x200s',
+		label: '3 executions x 200, 2 s apart (ratio after the 4 s stagger)',
+		stagger: 4000,
+		workers: [[{ items: 200 }, { items: 200, delayMs: 2000 }, { items: 200, delayMs: 4000 }]],
+	},
+	{
+		key: 'w1',
+		label: '1 worker x 2 executions x 100',
+		workers: [[{ items: 100 }, { items: 100 }]],
+	},
+	{
+		key: 'w3',
+		label: '3 workers x 2 executions x 100',
+		workers: [0, 1, 2].map(() => [{ items: 100 }, { items: 100 }]),
+	},
 ];
 
 async function runArm(emulator, arm, packageDir, run) {
@@ -42,18 +59,33 @@ async function runArm(emulator, arm, packageDir, run) {
 	const credential = S.passwordCredential(emulator);
 	const results = await Promise.all(
 		arm.workers.map((executions, w) =>
-			runWorker(WORKER, { kind: 'budget', packageDir, credential, executions: executions.map((e, k) => ({ ...e, tag: `${run}-${arm.key}-w${w}e${k}` })) }, { execArgv: [], timeoutMs: 900_000 }),
+			runWorker(
+				WORKER,
+				{
+					kind: 'budget',
+					packageDir,
+					credential,
+					executions: executions.map((e, k) => ({ ...e, tag: `${run}-${arm.key}-w${w}e${k}` })),
+				},
+				{ execArgv: [], timeoutMs: 900_000 },
+			),
 		),
 	);
 	const executions = results.flatMap((r) => r.executions);
 	// from the first execution's start to the last one's end (worker processes' start-up excluded)
-	const ms = Math.max(...executions.map((e) => e.endAt)) - Math.min(...executions.map((e) => e.startAt));
+	const ms =
+		Math.max(...executions.map((e) => e.endAt)) - Math.min(...executions.map((e) => e.startAt));
 	emulator.resetFaults();
 	const api = S.apiRequests(emulator);
 	const items = arm.workers.flat().reduce((a, e) => a + e.items, 0);
 	const accepted = new Map();
 	for (const q of api) {
-		if (q.status === 204 && typeof q.body?.Comments === 'string' && q.body.Comments.startsWith(`${run}-${arm.key}-`)) accepted.set(q.body.Comments, (accepted.get(q.body.Comments) ?? 0) + 1);
+		if (
+			q.status === 204 &&
+			typeof q.body?.Comments === 'string' &&
+			q.body.Comments.startsWith(`${run}-${arm.key}-`)
+		)
+			accepted.set(q.body.Comments, (accepted.get(q.body.Comments) ?? 0) + 1);
 	}
 	const floor = floorMs(items);
 	const stagger = arm.stagger ?? 0;
@@ -66,13 +98,22 @@ async function runArm(emulator, arm, packageDir, run) {
 		delivered: accepted.size,
 		duplicates: [...accepted.values()].reduce((a, c) => a + c - 1, 0),
 		failedExecutions: executions.filter((e) => e.status !== 'success').length,
-		errors: executions.filter((e) => e.error).map((e) => e.error).slice(0, 3),
+		errors: executions
+			.filter((e) => e.error)
+			.map((e) => e.error)
+			.slice(0, 3),
 	};
 }
 
 async function run({ baselineDir, runs = 1 } = {}) {
 	const emulator = await startEmulator({ logBodies: true });
-	const out = { limit: LIMIT, windowMs: WINDOW_MS, runs, arms: {}, baseline: baselineDir ? path.basename(baselineDir) : undefined };
+	const out = {
+		limit: LIMIT,
+		windowMs: WINDOW_MS,
+		runs,
+		arms: {},
+		baseline: baselineDir ? path.basename(baselineDir) : undefined,
+	};
 	try {
 		for (const arm of ARMS) {
 			const samples = [];
@@ -90,10 +131,13 @@ async function run({ baselineDir, runs = 1 } = {}) {
 	const all = (key, pick) => out.arms[key].samples.map(pick);
 	const worst = (key) => Math.max(...all(key, (s) => s.vsFloor));
 	const maxThrottled = (key) => Math.max(...all(key, (s) => s.throttled));
-	const allDelivered = Object.values(out.arms).every((a) => a.samples.every((s) => s.delivered === s.items && s.duplicates === 0));
+	const allDelivered = Object.values(out.arms).every((a) =>
+		a.samples.every((s) => s.delivered === s.items && s.duplicates === 0),
+	);
 	out.met = {
 		together: worst('3x100') <= 1.3 && maxThrottled('3x100') <= 25,
-		staggered: worst('3x200s') <= 1.3 && all('3x200s', (s) => s.failedExecutions).every((f) => f === 0),
+		staggered:
+			worst('3x200s') <= 1.3 && all('3x200s', (s) => s.failedExecutions).every((f) => f === 0),
 		delivered: allDelivered,
 	};
 	out.status = 'run';

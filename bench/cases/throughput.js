@@ -70,7 +70,10 @@ function workflow(id, arm, { items, proposalId, baseUrl, credentialId, batch }) 
 				sendBody: true,
 				specifyBody: 'json',
 				jsonBody: `={{ JSON.stringify({ Comments: $execution.id + '-' + $json.list }) }}`,
-				options: arm === 'http-b' ? { batching: { batch: { batchSize: batch.size, batchInterval: batch.intervalMs } } } : {},
+				options:
+					arm === 'http-b'
+						? { batching: { batch: { batchSize: batch.size, batchInterval: batch.intervalMs } } }
+						: {},
 			},
 			credentials: { workOrderServiceApi: { id: credentialId, name: credentialId } },
 		};
@@ -98,14 +101,20 @@ async function run({ tarball, baselineTarball, quick = false, scenarios = ['A', 
 		return notRun(`test/e2e/n8n.js cannot be loaded: ${e.message}`);
 	}
 	const marker = path.join(n8n.runtimeDir(), '.complete');
-	if (!fs.existsSync(marker)) return notRun(`the n8n ${n8n.N8N_VERSION} runtime is not installed (${marker} missing)`);
+	if (!fs.existsSync(marker))
+		return notRun(`the n8n ${n8n.N8N_VERSION} runtime is not installed (${marker} missing)`);
 	if (!tarball || !fs.existsSync(tarball)) return notRun('no packed tarball');
 
 	const emulator = await startEmulator();
 	const proposalId = emulator.fixtures.proposals.open;
 	let inst;
 	let baseInst;
-	const results = { status: 'run', n8nVersion: n8n.N8N_VERSION, latencyMs: LATENCY_MS, scenarios: {} };
+	const results = {
+		status: 'run',
+		n8nVersion: n8n.N8N_VERSION,
+		latencyMs: LATENCY_MS,
+		scenarios: {},
+	};
 	try {
 		const runtime = await n8n.ensureRuntime({ log: null });
 		inst = await n8n.createInstance({ runtime });
@@ -120,15 +129,41 @@ async function run({ tarball, baselineTarball, quick = false, scenarios = ['A', 
 		await n8n.importCredentials(inst, credentials);
 		const sizes = { A: 100, B: 100, C: quick ? 300 : 1000 };
 		const wf = [];
-		const batches = { A: { size: 100, intervalMs: 0 }, B: { size: 1, intervalMs: 1000 }, C: { size: 5, intervalMs: 1000 } };
+		const batches = {
+			A: { size: 100, intervalMs: 0 },
+			B: { size: 1, intervalMs: 1000 },
+			C: { size: 5, intervalMs: 1000 },
+		};
 		for (const [key, items] of Object.entries(sizes)) {
 			for (const arm of ['node', 'node-c1', 'http', 'http-b']) {
-				wf.push(workflow(`b8${key}${arm.replace('-', '')}`.padEnd(16, '0'), arm, { items, proposalId, baseUrl: emulator.baseUrl, credentialId: 'b8CredWarm000001', batch: batches[key] }));
+				wf.push(
+					workflow(`b8${key}${arm.replace('-', '')}`.padEnd(16, '0'), arm, {
+						items,
+						proposalId,
+						baseUrl: emulator.baseUrl,
+						credentialId: 'b8CredWarm000001',
+						batch: batches[key],
+					}),
+				);
 			}
 		}
 		const childItems = quick ? 300 : 1000;
-		wf.push(workflow('b8Dfresh00000000', 'node', { items: childItems, proposalId, baseUrl: emulator.baseUrl, credentialId: 'b8CredFresh00001' }));
-		wf.push(workflow('b8Dchild00000000', 'node', { items: childItems, proposalId: emulator.fixtures.proposals.child2001, baseUrl: emulator.baseUrl, credentialId: 'b8CredChild00001' }));
+		wf.push(
+			workflow('b8Dfresh00000000', 'node', {
+				items: childItems,
+				proposalId,
+				baseUrl: emulator.baseUrl,
+				credentialId: 'b8CredFresh00001',
+			}),
+		);
+		wf.push(
+			workflow('b8Dchild00000000', 'node', {
+				items: childItems,
+				proposalId: emulator.fixtures.proposals.child2001,
+				baseUrl: emulator.baseUrl,
+				credentialId: 'b8CredChild00001',
+			}),
+		);
 		await n8n.importWorkflows(inst, wf);
 		if (baselineTarball && fs.existsSync(baselineTarball)) {
 			baseInst = await n8n.createInstance({ runtime });
@@ -137,7 +172,12 @@ async function run({ tarball, baselineTarball, quick = false, scenarios = ['A', 
 			await n8n.importWorkflows(
 				baseInst,
 				Object.entries(sizes).map(([key, items]) =>
-					workflow(`b8${key}before`.padEnd(16, '0'), 'node', { items, proposalId, baseUrl: emulator.baseUrl, credentialId: 'b8CredWarm000001' }),
+					workflow(`b8${key}before`.padEnd(16, '0'), 'node', {
+						items,
+						proposalId,
+						baseUrl: emulator.baseUrl,
+						credentialId: 'b8CredWarm000001',
+					}),
 				),
 			);
 			results.baseline = path.basename(baselineTarball);
@@ -151,7 +191,9 @@ async function run({ tarball, baselineTarball, quick = false, scenarios = ['A', 
 			const wallMs = Date.now() - started;
 			const executionId = String(r.result?.id ?? r.result?.executionId ?? '');
 			const task = r.result?.data?.resultData?.runData?.Last?.[0];
-			const puts = emulator.requests.filter((q) => q.method === 'PUT' && q.path.startsWith('/api/'));
+			const puts = emulator.requests.filter(
+				(q) => q.method === 'PUT' && q.path.startsWith('/api/'),
+			);
 			const delivered = new Map();
 			for (const q of puts) {
 				if (q.status !== 204) continue;
@@ -175,7 +217,10 @@ async function run({ tarball, baselineTarball, quick = false, scenarios = ['A', 
 		};
 		const setLimit = (limit) => {
 			emulator.resetFaults();
-			emulator.setFaults({ latencyMs: LATENCY_MS, ...(limit ? { rateLimit: { limit, windowMs: 60_000, retryAfter: 'seconds' } } : {}) });
+			emulator.setFaults({
+				latencyMs: LATENCY_MS,
+				...(limit ? { rateLimit: { limit, windowMs: 60_000, retryAfter: 'seconds' } } : {}),
+			});
 		};
 
 		// warm-up: the shared credential logs in once (in each instance)
@@ -184,14 +229,18 @@ async function run({ tarball, baselineTarball, quick = false, scenarios = ['A', 
 		if (baseInst) await once('b8Abefore'.padEnd(16, '0'), sizes.A, baseInst);
 		const armList = (list) => (baseInst ? [...list, 'before'] : list);
 		const runArm = (key, arm, items) =>
-			arm === 'before' ? once(`b8${key}before`.padEnd(16, '0'), items, baseInst) : once(`b8${key}${arm.replace('-', '')}`.padEnd(16, '0'), items);
+			arm === 'before'
+				? once(`b8${key}before`.padEnd(16, '0'), items, baseInst)
+				: once(`b8${key}${arm.replace('-', '')}`.padEnd(16, '0'), items);
 
 		if (scenarios.includes('A')) {
 			const arms = {};
 			for (const arm of armList(['node', 'http', 'node-c1'])) {
 				setLimit(0);
 				arms[arm] = await runArm('A', arm, sizes.A);
-				log(`case 8 A: ${arm}: ${arms[arm].nodeMs} ms, ${arms[arm].delivered}/${sizes.A} delivered`);
+				log(
+					`case 8 A: ${arm}: ${arms[arm].nodeMs} ms, ${arms[arm].delivered}/${sizes.A} delivered`,
+				);
 			}
 			const ratio = arms.node.nodeMs / arms.http.nodeMs;
 			results.scenarios.A = {
@@ -216,7 +265,9 @@ async function run({ tarball, baselineTarball, quick = false, scenarios = ['A', 
 				await new Promise((resolve) => setTimeout(resolve, 100));
 				arms[arm] = await runArm(key, arm, items);
 				arms[arm].vsFloor = arms[arm].nodeMs ? round(arms[arm].nodeMs / floorMs, 3) : null;
-				log(`case 8 ${key}: ${arm}: ${arms[arm].nodeMs} ms (${arms[arm].vsFloor}x floor ${floorMs} ms), ${arms[arm].delivered}/${items} delivered, ${arms[arm].duplicates} duplicates, ${arms[arm].throttled} throttled answers${arms[arm].ok ? '' : `; failed: ${arms[arm].error}`}`);
+				log(
+					`case 8 ${key}: ${arm}: ${arms[arm].nodeMs} ms (${arms[arm].vsFloor}x floor ${floorMs} ms), ${arms[arm].delivered}/${items} delivered, ${arms[arm].duplicates} duplicates, ${arms[arm].throttled} throttled answers${arms[arm].ok ? '' : `; failed: ${arms[arm].error}`}`,
+				);
 			}
 			const node = arms.node;
 			const limitMs = key === 'B' ? 66_000 : floorMs * 1.1;
@@ -225,8 +276,15 @@ async function run({ tarball, baselineTarball, quick = false, scenarios = ['A', 
 				limitPerMinute: limit,
 				floorMs,
 				arms,
-				target: key === 'B' ? `${items}/${items}, <= 66 s, 0 duplicates` : `${items}, 0 duplicates, <= 1.1x floor`,
-				met: node.delivered === items && node.duplicates === 0 && node.nodeMs !== null && node.nodeMs <= limitMs,
+				target:
+					key === 'B'
+						? `${items}/${items}, <= 66 s, 0 duplicates`
+						: `${items}, 0 duplicates, <= 1.1x floor`,
+				met:
+					node.delivered === items &&
+					node.duplicates === 0 &&
+					node.nodeMs !== null &&
+					node.nodeMs <= limitMs,
 			};
 		}
 		if (scenarios.includes('D')) {
@@ -244,24 +302,43 @@ async function run({ tarball, baselineTarball, quick = false, scenarios = ['A', 
 				// all tokens revoked after a third of the updates
 				let updates = 0;
 				emulator.onResponse = (entry) => {
-					if (entry.method === 'PUT' && entry.status === 204 && ++updates === Math.floor(childItems / 3)) emulator.revokeAccessTokens();
+					if (
+						entry.method === 'PUT' &&
+						entry.status === 204 &&
+						++updates === Math.floor(childItems / 3)
+					)
+						emulator.revokeAccessTokens();
 				};
 				const revoked = await once(id, childItems);
 				emulator.onResponse = null;
-				counts[label] = { fresh: first.tokenRequests, revokedMidRun: revoked.tokenRequests, delivered: [first.delivered, revoked.delivered], duplicates: first.duplicates + revoked.duplicates };
-				log(`case 8 D: ${label}: ${first.tokenRequests} token requests fresh, ${revoked.tokenRequests} after revocation mid-run; delivered ${first.delivered}/${childItems}, ${revoked.delivered}/${childItems}`);
+				counts[label] = {
+					fresh: first.tokenRequests,
+					revokedMidRun: revoked.tokenRequests,
+					delivered: [first.delivered, revoked.delivered],
+					duplicates: first.duplicates + revoked.duplicates,
+				};
+				log(
+					`case 8 D: ${label}: ${first.tokenRequests} token requests fresh, ${revoked.tokenRequests} after revocation mid-run; delivered ${first.delivered}/${childItems}, ${revoked.delivered}/${childItems}`,
+				);
 			}
 			results.scenarios.D = {
 				items: childItems,
 				counts,
 				target: '1 / 1 (child subscriber: 2 / 2: a password grant + the scoping exchange)',
-				met: counts.password.fresh === 1 && counts.password.revokedMidRun === 1 && counts['child subscriber'].fresh === 2 && counts['child subscriber'].revokedMidRun <= 2,
+				met:
+					counts.password.fresh === 1 &&
+					counts.password.revokedMidRun === 1 &&
+					counts['child subscriber'].fresh === 2 &&
+					counts['child subscriber'].revokedMidRun <= 2,
 			};
 		}
 		results.met = Object.values(results.scenarios).every((s) => s.met);
 		return results;
 	} catch (e) {
-		return notRun(`failed while running: ${String(e.message).split('\n').slice(0, 4).join(' | ')}`, { error: String(e.stack || e).slice(0, 4000), partial: results });
+		return notRun(
+			`failed while running: ${String(e.message).split('\n').slice(0, 4).join(' | ')}`,
+			{ error: String(e.stack || e).slice(0, 4000), partial: results },
+		);
 	} finally {
 		if (inst) await n8n.destroyInstance(inst).catch(() => {});
 		if (baseInst) await n8n.destroyInstance(baseInst).catch(() => {});
@@ -274,8 +351,12 @@ module.exports = { run, windowFloorMs };
 if (require.main === module) {
 	const tarball = process.argv.find((a) => a.endsWith('.tgz') && !a.startsWith('--baseline='));
 	const baselineTarball = process.argv.find((a) => a.startsWith('--baseline='))?.split('=')[1];
-	const only = (process.argv.find((a) => a.startsWith('--scenarios=')) ?? '--scenarios=A,B,C,D').split('=')[1].split(',');
-	run({ tarball, baselineTarball, scenarios: only, quick: process.argv.includes('--quick') }).then((r) => {
-		console.log(JSON.stringify(r, (k, v) => (k === 'samples' ? undefined : v), 2));
-	});
+	const only = (process.argv.find((a) => a.startsWith('--scenarios=')) ?? '--scenarios=A,B,C,D')
+		.split('=')[1]
+		.split(',');
+	run({ tarball, baselineTarball, scenarios: only, quick: process.argv.includes('--quick') }).then(
+		(r) => {
+			console.log(JSON.stringify(r, (k, v) => (k === 'samples' ? undefined : v), 2));
+		},
+	);
 }

@@ -16,10 +16,30 @@ const CALLBACK_URI = 'http://localhost:5678/rest/oauth2-credential/callback';
 
 /** Work Order -> Get on a work order the credential's user can see (same operation for every type). */
 const KINDS = [
-	{ key: 'password', label: 'password', authentication: 'password', workOrder: (f) => f.workOrders.checklist },
-	{ key: 'child', label: 'password + child subscriber', authentication: 'password', workOrder: (f) => f.workOrders.child2001[0] },
-	{ key: 'contractor', label: 'contractor JWT', authentication: 'contractor', workOrder: (f) => f.workOrders.checklist },
-	{ key: 'oAuth2', label: 'OAuth2 authorization code', authentication: 'oAuth2', workOrder: (f) => f.workOrders.checklist },
+	{
+		key: 'password',
+		label: 'password',
+		authentication: 'password',
+		workOrder: (f) => f.workOrders.checklist,
+	},
+	{
+		key: 'child',
+		label: 'password + child subscriber',
+		authentication: 'password',
+		workOrder: (f) => f.workOrders.child2001[0],
+	},
+	{
+		key: 'contractor',
+		label: 'contractor JWT',
+		authentication: 'contractor',
+		workOrder: (f) => f.workOrders.checklist,
+	},
+	{
+		key: 'oAuth2',
+		label: 'OAuth2 authorization code',
+		authentication: 'oAuth2',
+		workOrder: (f) => f.workOrders.checklist,
+	},
 ];
 
 /** n8n's Connect: authorize URL, sign in at the emulator's form, code to the callback, code exchange. */
@@ -39,12 +59,18 @@ async function connectOAuth2(emulator, user) {
 	const form = /<form method="post" action="([^"]+)"/.exec(html);
 	if (page.status !== 200 || !form) throw new Error(`authorize page: HTTP ${page.status}`);
 	const action = form[1].replace(/&amp;/g, '&');
-	const hidden = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]);
+	const hidden = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(
+		(m) => [m[1], m[2].replace(/&amp;/g, '&')],
+	);
 	const signIn = await fetch(new URL(action, emulator.origin), {
 		method: 'POST',
 		redirect: 'manual',
 		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams([...hidden, ['username', user.username], ['password', user.password]]).toString(),
+		body: new URLSearchParams([
+			...hidden,
+			['username', user.username],
+			['password', user.password],
+		]).toString(),
 	});
 	if (signIn.status !== 302) throw new Error(`sign-in: HTTP ${signIn.status}`);
 	const token = await oauth.code.getToken(signIn.headers.get('location'));
@@ -67,14 +93,16 @@ let credentialCounter = 0;
 
 /** What a token-endpoint request was: its grant, or the child-scope exchange, or a JWT login. */
 function grantOf(entry) {
-	if (/\/jwt\/token$/i.test(entry.path)) return entry.body?.refresh_token ? 'jwt refresh' : 'jwt login';
+	if (/\/jwt\/token$/i.test(entry.path))
+		return entry.body?.refresh_token ? 'jwt refresh' : 'jwt login';
 	if (entry.body?.subsidiary_id !== undefined) return 'child-scope exchange';
 	return entry.body?.grant_type ?? 'unknown';
 }
 
 function grantsSince(emulator, from) {
 	const counts = {};
-	for (const e of emulator.tokenRequests().slice(from)) counts[grantOf(e)] = (counts[grantOf(e)] || 0) + 1;
+	for (const e of emulator.tokenRequests().slice(from))
+		counts[grantOf(e)] = (counts[grantOf(e)] || 0) + 1;
 	return counts;
 }
 
@@ -88,10 +116,15 @@ async function freshCredential(emulator, harness, kind) {
 	const before = emulator.tokenRequests().length;
 	let data;
 	if (kind.key === 'password') data = S.passwordCredential(emulator, 'subscriber');
-	else if (kind.key === 'child') data = S.passwordCredential(emulator, 'universal', { subsidiaryId: '2001' });
+	else if (kind.key === 'child')
+		data = S.passwordCredential(emulator, 'universal', { subsidiaryId: '2001' });
 	else if (kind.key === 'contractor') data = S.contractorCredential(emulator, 'contractor');
 	else data = await connectOAuth2(emulator, f.users.subscriber);
-	harness.credentials.set(id, { name: `Bench ${kind.label}`, type: S.CREDENTIAL_TYPES[kind.authentication], data });
+	harness.credentials.set(id, {
+		name: `Bench ${kind.label}`,
+		type: S.CREDENTIAL_TYPES[kind.authentication],
+		data,
+	});
 	return { id, setupTokenRequests: emulator.tokenRequests().length - before };
 }
 
@@ -99,13 +132,19 @@ async function execute(emulator, harness, kind, credentialId, count) {
 	const wf = S.workflow({
 		authentication: kind.authentication,
 		credentialId,
-		parameters: { resource: 'workOrder', operation: 'get', workOrderId: kind.workOrder(emulator.fixtures) },
+		parameters: {
+			resource: 'workOrder',
+			operation: 'get',
+			workOrderId: kind.workOrder(emulator.fixtures),
+		},
 		items: Array.from({ length: count }, () => ({ json: {} })),
 	});
 	const result = await harness.run(wf, { timeoutMs: 180_000 });
 	const out = result.outputs[S.NODE_NAME] ?? [];
 	if (result.status !== 'success' || out.length !== count) {
-		throw new Error(`${kind.label}: run ${result.status} with ${out.length}/${count} items: ${result.error?.message}`);
+		throw new Error(
+			`${kind.label}: run ${result.status} with ${out.length}/${count} items: ${result.error?.message}`,
+		);
 	}
 }
 
@@ -120,7 +159,11 @@ async function naiveLogins(emulator, count) {
 		const res = await fetch(`${emulator.authUrl}/oauth/token`, {
 			method: 'POST',
 			headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
-			body: new URLSearchParams({ grant_type: 'password', username: user.username, password: user.password }).toString(),
+			body: new URLSearchParams({
+				grant_type: 'password',
+				username: user.username,
+				password: user.password,
+			}).toString(),
 		});
 		await res.arrayBuffer();
 		if (res.status !== 200) throw new Error(`naive login ${i}: HTTP ${res.status}`);
@@ -131,7 +174,15 @@ async function naiveLogins(emulator, count) {
 async function run({ emulator, harness, runs = 3, items = 1000, executions = 10 }) {
 	const perExecution = Math.round(items / executions);
 	const rows = {};
-	for (const kind of KINDS) rows[kind.key] = { label: kind.label, oneExecution: [], consecutive: [], connectTokenRequests: [], apiRequests: [], grants: null };
+	for (const kind of KINDS)
+		rows[kind.key] = {
+			label: kind.label,
+			oneExecution: [],
+			consecutive: [],
+			connectTokenRequests: [],
+			apiRequests: [],
+			grants: null,
+		};
 	const naive = [];
 	for (let r = 0; r < runs; r++) {
 		for (const kind of KINDS) {
@@ -141,15 +192,20 @@ async function run({ emulator, harness, runs = 3, items = 1000, executions = 10 
 			let before = emulator.tokenRequests().length;
 			let apiBefore = S.apiRequests(emulator).length;
 			await execute(emulator, harness, kind, cred.id, items);
-			rows[kind.key].oneExecution.push(cred.setupTokenRequests + emulator.tokenRequests().length - before);
+			rows[kind.key].oneExecution.push(
+				cred.setupTokenRequests + emulator.tokenRequests().length - before,
+			);
 			rows[kind.key].apiRequests.push(S.apiRequests(emulator).length - apiBefore);
 			rows[kind.key].connectTokenRequests.push(cred.setupTokenRequests);
 			rows[kind.key].grants = grantsSince(emulator, start);
 			// (b) `executions` consecutive executions of items/executions items
 			cred = await freshCredential(emulator, harness, kind);
 			before = emulator.tokenRequests().length;
-			for (let e = 0; e < executions; e++) await execute(emulator, harness, kind, cred.id, perExecution);
-			rows[kind.key].consecutive.push(cred.setupTokenRequests + emulator.tokenRequests().length - before);
+			for (let e = 0; e < executions; e++)
+				await execute(emulator, harness, kind, cred.id, perExecution);
+			rows[kind.key].consecutive.push(
+				cred.setupTokenRequests + emulator.tokenRequests().length - before,
+			);
 			emulator.clearRequests();
 		}
 		naive.push(await naiveLogins(emulator, items));
@@ -172,8 +228,7 @@ async function run({ emulator, harness, runs = 3, items = 1000, executions = 10 
 		executions,
 		itemsPerConsecutiveExecution: perExecution,
 		runs,
-		note:
-			'Token-endpoint requests counted in the emulator log, from a credential without a token. OAuth2: the one request is the authorization-code exchange of n8n\'s Connect flow (executions themselves send none).',
+		note: "Token-endpoint requests counted in the emulator log, from a credential without a token. OAuth2: the one request is the authorization-code exchange of n8n's Connect flow (executions themselves send none).",
 		byKind,
 		naive: {
 			tokenRequests: median(naive.map((n) => n.tokenRequests)),

@@ -38,7 +38,8 @@ class BigFile {
 		let buffer = Buffer.allocUnsafe(size);
 		// 1 MiB of random bytes repeated: incompressible enough, cheap to make
 		const block = crypto.randomBytes(Math.min(MB, size));
-		for (let off = 0; off < size; off += block.length) block.copy(buffer, off, 0, Math.min(block.length, size - off));
+		for (let off = 0; off < size; off += block.length)
+			block.copy(buffer, off, 0, Math.min(block.length, size - off));
 		const sha256 = crypto.createHash('sha256').update(buffer).digest('hex');
 		const binary = await this.helpers.prepareBinaryData(
 			buffer,

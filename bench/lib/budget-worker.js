@@ -17,18 +17,35 @@ const S = require('../../test/support');
 async function main() {
 	const job = JSON.parse(process.argv[2]);
 	const harness = await createHarness(job.packageDir ? { packageDir: job.packageDir } : {});
-	harness.credentials.set('cred-1', { name: 'Bench', type: 'workOrderServiceApi', data: job.credential });
+	harness.credentials.set('cred-1', {
+		name: 'Bench',
+		type: 'workOrderServiceApi',
+		data: job.credential,
+	});
 	const started = Date.now();
 	const executions = await Promise.all(
 		job.executions.map(async ({ tag, items, delayMs = 0 }) => {
 			await new Promise((resolve) => setTimeout(resolve, delayMs));
 			const t0 = Date.now();
 			const r = await S.runNode(harness, {
-				parameters: { resource: 'proposal', operation: 'approve', proposalId: 61001, additionalFields: { comments: '={{ $json.tag }}' } },
+				parameters: {
+					resource: 'proposal',
+					operation: 'approve',
+					proposalId: 61001,
+					additionalFields: { comments: '={{ $json.tag }}' },
+				},
 				items: S.items(Array.from({ length: items }, (_, k) => ({ tag: `${tag}-${k}` }))),
 				timeoutMs: 900_000,
 			});
-			return { tag, status: r.result.status, ms: Date.now() - t0, startAt: t0, endAt: Date.now(), startedAfterMs: t0 - started, error: r.error ? String(r.error.message).slice(0, 300) : undefined };
+			return {
+				tag,
+				status: r.result.status,
+				ms: Date.now() - t0,
+				startAt: t0,
+				endAt: Date.now(),
+				startedAfterMs: t0 - started,
+				error: r.error ? String(r.error.message).slice(0, 300) : undefined,
+			};
 		}),
 	);
 	harness.close();

@@ -13,16 +13,34 @@ function uuidFor(prefix) {
 function listStart(items, uuid) {
 	return {
 		nodes: [
-			{ id: uuid(1), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: uuid(1),
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: uuid(2),
 				name: 'Make List',
 				type: 'n8n-nodes-base.set',
 				typeVersion: 3.4,
 				position: [220, 0],
-				parameters: { mode: 'raw', jsonOutput: JSON.stringify({ list: Array.from({ length: items }, (_, i) => i + 1) }), options: {} },
+				parameters: {
+					mode: 'raw',
+					jsonOutput: JSON.stringify({ list: Array.from({ length: items }, (_, i) => i + 1) }),
+					options: {},
+				},
 			},
-			{ id: uuid(3), name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [440, 0], parameters: { fieldToSplitOut: 'list', options: {} } },
+			{
+				id: uuid(3),
+				name: 'Split Out',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [440, 0],
+				parameters: { fieldToSplitOut: 'list', options: {} },
+			},
 		],
 		connections: {
 			Start: { main: [[{ node: 'Make List', type: 'main', index: 0 }]] },
@@ -38,7 +56,12 @@ function listWorkflow({ id, name, items, uuid, last }) {
 		id,
 		name,
 		nodes: last ? [...start.nodes, last] : start.nodes,
-		connections: last ? { ...start.connections, 'Split Out': { main: [[{ node: last.name, type: 'main', index: 0 }]] } } : start.connections,
+		connections: last
+			? {
+					...start.connections,
+					'Split Out': { main: [[{ node: last.name, type: 'main', index: 0 }]] },
+				}
+			: start.connections,
 		settings: { executionOrder: 'v1' },
 	};
 }

@@ -96,8 +96,16 @@ function loadAverage() {
 
 function gitCommit() {
 	try {
-		const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-		const dirty = execFileSync('git', ['status', '--porcelain', '--', 'nodes', 'credentials', 'package.json'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+		const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+			cwd: ROOT,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore'],
+		}).trim();
+		const dirty = execFileSync(
+			'git',
+			['status', '--porcelain', '--', 'nodes', 'credentials', 'package.json'],
+			{ cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+		).trim();
 		return dirty ? `${head} (+ uncommitted changes in nodes/credentials/package.json)` : head;
 	} catch {
 		return null;
@@ -115,7 +123,8 @@ function machineInfo() {
 	return {
 		cpuCount: cpus.length,
 		cpuModel: cpus[0]?.model ?? null,
-		availableParallelism: typeof os.availableParallelism === 'function' ? os.availableParallelism() : null,
+		availableParallelism:
+			typeof os.availableParallelism === 'function' ? os.availableParallelism() : null,
 		totalMemoryMB: Math.round(os.totalmem() / MB),
 		freeMemoryMBAtStart: Math.round(os.freemem() / MB),
 		platform: `${os.platform()} ${os.release()} ${os.arch()}`,
@@ -143,7 +152,9 @@ function runWorker(script, job, { execArgv = ['--expose-gc'], timeoutMs = 300_00
 		let answer;
 		const timer = setTimeout(() => {
 			child.kill('SIGKILL');
-			reject(new Error(`worker ${path.basename(script)} ${job.kind} timed out after ${timeoutMs} ms`));
+			reject(
+				new Error(`worker ${path.basename(script)} ${job.kind} timed out after ${timeoutMs} ms`),
+			);
 		}, timeoutMs);
 		child.on('message', (msg) => {
 			answer = msg;
@@ -156,14 +167,21 @@ function runWorker(script, job, { execArgv = ['--expose-gc'], timeoutMs = 300_00
 			clearTimeout(timer);
 			if (answer && answer.ok) resolve(answer);
 			else if (answer) reject(new Error(`worker ${job.kind} failed: ${answer.error}`));
-			else reject(new Error(`worker ${job.kind} exited (code ${code}, signal ${signal}) without a result`));
+			else
+				reject(
+					new Error(`worker ${job.kind} exited (code ${code}, signal ${signal}) without a result`),
+				);
 		});
 	});
 }
 
 function fmtMs(ms) {
 	if (ms === null || ms === undefined) return 'n/a';
-	return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 100 ? `${Math.round(ms)} ms` : `${ms.toFixed(1)} ms`;
+	return ms >= 10_000
+		? `${(ms / 1000).toFixed(1)} s`
+		: ms >= 100
+			? `${Math.round(ms)} ms`
+			: `${ms.toFixed(1)} ms`;
 }
 
 function fmtMB(bytes) {

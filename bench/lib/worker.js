@@ -30,9 +30,16 @@ function chain(nodes) {
 }
 
 const wosNode = (parameters) =>
-	node('bench-wos', 'Work Order Service', NODE_TYPE, { authentication: 'password', ...parameters }, 660, {
-		credentials: { workOrderServiceApi: { id: 'bench-cred', name: 'Bench' } },
-	});
+	node(
+		'bench-wos',
+		'Work Order Service',
+		NODE_TYPE,
+		{ authentication: 'password', ...parameters },
+		660,
+		{
+			credentials: { workOrderServiceApi: { id: 'bench-cred', name: 'Bench' } },
+		},
+	);
 
 async function bigList(job, harness) {
 	const wf = chain([
@@ -96,14 +103,23 @@ async function upload(job, harness) {
 				};
 	const wf = chain([
 		node('bench-start', 'Start', 'n8n-nodes-base.manualTrigger', {}, 0),
-		node('bench-file', 'Big File', 'bench.bigFile', { sizeMB, fileName: 'site-photo.jpg', mimeType: 'image/jpeg' }, 220),
+		node(
+			'bench-file',
+			'Big File',
+			'bench.bigFile',
+			{ sizeMB, fileName: 'site-photo.jpg', mimeType: 'image/jpeg' },
+			220,
+		),
 		node('bench-mark', 'Mark', 'bench.mark', {}, 440),
 		wosNode(params),
 	]);
 	// The token is fetched before (warm-up run by the parent is not possible across processes),
 	// so log in once here with a tiny request, outside the measurement.
 	const warm = await harness.run(
-		chain([node('bench-start', 'Start', 'n8n-nodes-base.manualTrigger', {}, 0), wosNode({ resource: 'rejectionReason', operation: 'getAll' })]),
+		chain([
+			node('bench-start', 'Start', 'n8n-nodes-base.manualTrigger', {}, 0),
+			wosNode({ resource: 'rejectionReason', operation: 'getAll' }),
+		]),
 		{ timeoutMs: 60_000 },
 	);
 	if (warm.status !== 'success') throw new Error(`warm-up failed: ${warm.error?.message}`);
@@ -124,7 +140,7 @@ async function upload(job, harness) {
 		error: result.error ? String(result.error.message) : undefined,
 		fileSize,
 		fileSha256: fileItem.sha256,
-		response: job.target === 'checklist' ? out.CheckListResponsePicture ?? out : out,
+		response: job.target === 'checklist' ? (out.CheckListResponsePicture ?? out) : out,
 		uploadMs: wallMs,
 		rssBefore: mark.rssBefore,
 		peakRss,
@@ -146,7 +162,11 @@ async function main() {
 	const job = JSON.parse(process.argv[2]);
 	const harness = await createHarness({ packageDir: ROOT });
 	registerBenchNodes(harness);
-	harness.credentials.set('bench-cred', { name: 'Bench', type: 'workOrderServiceApi', data: job.credential });
+	harness.credentials.set('bench-cred', {
+		name: 'Bench',
+		type: 'workOrderServiceApi',
+		data: job.credential,
+	});
 	const result = job.kind === 'bigList' ? await bigList(job, harness) : await upload(job, harness);
 	harness.close();
 	process.send({ ok: true, ...result });

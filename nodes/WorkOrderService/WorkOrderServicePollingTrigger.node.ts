@@ -1,7 +1,16 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationFirst, authenticationProperty, credentials } from './descriptions/authentication';
+import {
+	authenticationFirst,
+	authenticationProperty,
+	credentials,
+} from './descriptions/authentication';
 import { listFilterOption } from './descriptions/listFilters';
 import { requestOptionsProperty } from './descriptions/requestOptions';
 import { DEFAULT_LOOKBACK_SECONDS, pollWorkOrders } from './trigger/poll';
@@ -124,7 +133,7 @@ export class WorkOrderServicePollingTrigger implements INodeType {
 						typeOptions: { minValue: 1000, numberPrecision: 0 },
 						displayOptions: { show: { '/event': ['workOrderStatusChanged'] } },
 						description:
-							'The trigger remembers the status of every matching work order (about 3 to 6 bytes each in the workflow\'s static data). Beyond this many, the oldest (lowest IDs) are forgotten: their next change is handled as Unknown Previous Status says.',
+							"The trigger remembers the status of every matching work order (about 3 to 6 bytes each in the workflow's static data). Beyond this many, the oldest (lowest IDs) are forgotten: their next change is handled as Unknown Previous Status says.",
 					},
 					{
 						displayName: 'Start Date',
@@ -145,12 +154,14 @@ export class WorkOrderServicePollingTrigger implements INodeType {
 							{
 								name: 'Emit',
 								value: 'emit',
-								description: 'Emit the work order: no status change is missed, but its change may not have been one',
+								description:
+									'Emit the work order: no status change is missed, but its change may not have been one',
 							},
 							{
 								name: 'Ignore',
 								value: 'ignore',
-								description: 'Only remember its status: no false event, but a status change can be missed',
+								description:
+									'Only remember its status: no false event, but a status change can be missed',
 							},
 						],
 						description:

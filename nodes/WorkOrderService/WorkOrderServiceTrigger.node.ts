@@ -20,7 +20,8 @@ export class WorkOrderServiceTrigger implements INodeType {
 		icon: { light: 'file:workOrderService.svg', dark: 'file:workOrderService.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ ($parameter["events"] || []).length + " event" + (($parameter["events"] || []).length === 1 ? "" : "s") }}',
+		subtitle:
+			'={{ ($parameter["events"] || []).length + " event" + (($parameter["events"] || []).length === 1 ? "" : "s") }}',
 		// n8n's node panel lists this trigger together with the Work Order Service node (one entry, its
 		// events beside the node's actions) and shows this description for the entry: it speaks for both.
 		description:
@@ -62,9 +63,13 @@ export class WorkOrderServiceTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Rule',
 				default: {},
-				description: 'Narrow which records notify; the service applies the rules. Lists are comma-separated; empty = no restriction.',
+				description:
+					'Narrow which records notify; the service applies the rules. Lists are comma-separated; empty = no restriction.',
 				options: [
-					listFilterOption('categories', 'Only records of these work-order categories (comma-separated)'),
+					listFilterOption(
+						'categories',
+						'Only records of these work-order categories (comma-separated)',
+					),
 					listFilterOption('trades', 'Only records of these trades (comma-separated)'),
 					{
 						displayName: 'Work Order Statuses',

@@ -28,15 +28,34 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { NodeConnectionTypes, NodeHelpers, deepCopy, jsonParse, nodeNameToToolName } = require('n8n-workflow');
+const {
+	NodeConnectionTypes,
+	NodeHelpers,
+	deepCopy,
+	jsonParse,
+	nodeNameToToolName,
+} = require('n8n-workflow');
 const { convertToOpenAITool } = require('@langchain/core/utils/function_calling');
 
 const PACKAGE = 'n8n-nodes-work-order-service';
 const BASE_TYPE = `${PACKAGE}.workOrderService`;
 const TOOL_TYPE = `${BASE_TYPE}Tool`;
 
-const CACHE = process.env.N8N_E2E_CACHE_DIR || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'n8n-nodes-work-order-service');
-const N8N_AI_TOOLS = path.join(CACHE, 'n8n-2.41.1', 'node_modules', 'n8n', 'dist', 'tool-generation', 'ai-tools.js');
+const CACHE =
+	process.env.N8N_E2E_CACHE_DIR ||
+	path.join(
+		process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'),
+		'n8n-nodes-work-order-service',
+	);
+const N8N_AI_TOOLS = path.join(
+	CACHE,
+	'n8n-2.41.1',
+	'node_modules',
+	'n8n',
+	'dist',
+	'tool-generation',
+	'ai-tools.js',
+);
 
 /** n8n 2.41.1's convertNodeToAiTool, written out (used only when the cached runtime is absent). */
 function minimalConvertNodeToAiTool(item) {
@@ -46,7 +65,9 @@ function minimalConvertNodeToAiTool(item) {
 	d.outputs = [NodeConnectionTypes.AiTool];
 	d.displayName += ' Tool';
 	delete d.usableAsTool;
-	const hasResourceOrOperation = d.properties.some((p) => p.name === 'resource' || p.name === 'operation');
+	const hasResourceOrOperation = d.properties.some(
+		(p) => p.name === 'resource' || p.name === 'operation',
+	);
 	if (!d.properties.map((p) => p.name).includes('toolDescription')) {
 		const descProp = {
 			displayName: 'Description',
@@ -55,10 +76,15 @@ function minimalConvertNodeToAiTool(item) {
 			default: d.description,
 			required: true,
 			typeOptions: { rows: 2 },
-			description: 'Explain to the LLM what this tool does, a good, specific description would allow LLMs to produce expected results much more often',
+			description:
+				'Explain to the LLM what this tool does, a good, specific description would allow LLMs to produce expected results much more often',
 		};
 		let lastCallout = -1;
-		for (let i = d.properties.length - 1; i >= 0; i--) if (d.properties[i].type === 'callout') { lastCallout = i; break; }
+		for (let i = d.properties.length - 1; i >= 0; i--)
+			if (d.properties[i].type === 'callout') {
+				lastCallout = i;
+				break;
+			}
 		d.properties.splice(lastCallout + 1, 0, descProp);
 		if (hasResourceOrOperation) {
 			d.properties.splice(lastCallout + 1, 0, {
@@ -67,7 +93,11 @@ function minimalConvertNodeToAiTool(item) {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'Set Automatically', value: 'auto', description: 'Automatically set based on resource and operation' },
+					{
+						name: 'Set Automatically',
+						value: 'auto',
+						description: 'Automatically set based on resource and operation',
+					},
 					{ name: 'Set Manually', value: 'manual', description: 'Manually set the description' },
 				],
 				default: 'auto',
@@ -80,21 +110,30 @@ function minimalConvertNodeToAiTool(item) {
 
 /** `convertNodeToAiTool` of the cached n8n 2.41.1, else the minimal stand-in; and which one. */
 function n8nConvertNodeToAiTool() {
-	if (fs.existsSync(N8N_AI_TOOLS)) return { convertNodeToAiTool: require(N8N_AI_TOOLS).convertNodeToAiTool, source: N8N_AI_TOOLS };
-	return { convertNodeToAiTool: minimalConvertNodeToAiTool, source: 'minimal reimplementation (n8n 2.41.1 runtime not cached)' };
+	if (fs.existsSync(N8N_AI_TOOLS))
+		return { convertNodeToAiTool: require(N8N_AI_TOOLS).convertNodeToAiTool, source: N8N_AI_TOOLS };
+	return {
+		convertNodeToAiTool: minimalConvertNodeToAiTool,
+		source: 'minimal reimplementation (n8n 2.41.1 runtime not cached)',
+	};
 }
 
 /** The run-time tool variant of a node type, as n8n 2.41.1's NodeTypes builds it. */
 function runtimeToolVariant(baseType, convertNodeToAiTool) {
 	const clonedProperties = Object.create(baseType.description.properties);
-	const clonedDescription = Object.create(baseType.description, { properties: { value: clonedProperties, writable: false } });
+	const clonedDescription = Object.create(baseType.description, {
+		properties: { value: clonedProperties, writable: false },
+	});
 	const clonedNode = Object.create(baseType, { description: { value: clonedDescription } });
 	return convertNodeToAiTool(clonedNode);
 }
 
 /** The editor's tool variant (node creator, new node names), as n8n's createAiTools builds it. */
 function editorToolVariant(baseType, convertNodeToAiTool) {
-	const replacements = typeof baseType.description.usableAsTool === 'object' ? baseType.description.usableAsTool.replacements : undefined;
+	const replacements =
+		typeof baseType.description.usableAsTool === 'object'
+			? baseType.description.usableAsTool.replacements
+			: undefined;
 	const description = { ...deepCopy(baseType.description), ...replacements };
 	return convertNodeToAiTool({ description }).description;
 }
@@ -127,7 +166,10 @@ const agentDescription = (name, displayName) => ({
 	version: 1,
 	description: 'Test-only agent: calls its tools as scripted in "calls"',
 	defaults: { name: 'Agent' },
-	inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true }],
+	inputs: [
+		NodeConnectionTypes.Main,
+		{ type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true },
+	],
 	outputs: [NodeConnectionTypes.Main],
 	properties: [{ displayName: 'Calls', name: 'calls', type: 'json', default: '[]' }],
 });
@@ -159,7 +201,10 @@ function buildObservation(toolData) {
 	const aiToolData = toolData?.data?.ai_tool?.[0]?.map((item) => item?.json);
 	if (aiToolData && aiToolData.length > 0) return JSON.stringify(aiToolData);
 	if (toolData?.error) {
-		return JSON.stringify({ error: toolData.error.message ?? 'Unknown error', ...(toolData.error.name && { errorType: toolData.error.name }) });
+		return JSON.stringify({
+			error: toolData.error.message ?? 'Unknown error',
+			...(toolData.error.name && { errorType: toolData.error.name }),
+		});
 	}
 	return JSON.stringify('');
 }
@@ -189,7 +234,11 @@ class EngineAgent {
 				metadata: {},
 			};
 		}
-		const results = response.actionResponses.map((r) => ({ id: r.action.id, tool: r.action.metadata.toolName, observation: buildObservation(r.data) }));
+		const results = response.actionResponses.map((r) => ({
+			id: r.action.id,
+			tool: r.action.metadata.toolName,
+			observation: buildObservation(r.data),
+		}));
 		return [[{ json: { results } }]];
 	}
 }
@@ -204,17 +253,27 @@ function agentWorkflow(spec) {
 		type: TOOL_TYPE,
 		typeVersion: 1,
 		position: [220, 200 + 100 * k],
-		credentials: { workOrderServiceApi: { id: spec.credentialId ?? 'cred-1', name: 'Emulator password' } },
+		credentials: {
+			workOrderServiceApi: { id: spec.credentialId ?? 'cred-1', name: 'Emulator password' },
+		},
 		...t,
 		name: t.name ?? 'Work Order Service',
 		parameters: { authentication: 'password', ...t.parameters },
 	}));
 	const connections = { Start: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] } };
-	for (const t of tools) connections[t.name] = { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] };
+	for (const t of tools)
+		connections[t.name] = { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] };
 	return {
 		name: 'agent',
 		nodes: [
-			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'start',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'agent',
 				name: 'Agent',
@@ -240,4 +299,12 @@ function defaults(editor, runtime, parameters) {
 	};
 }
 
-module.exports = { BASE_TYPE, TOOL_TYPE, installToolVariant, agentWorkflow, defaults, minimalConvertNodeToAiTool, buildObservation };
+module.exports = {
+	BASE_TYPE,
+	TOOL_TYPE,
+	installToolVariant,
+	agentWorkflow,
+	defaults,
+	minimalConvertNodeToAiTool,
+	buildObservation,
+};

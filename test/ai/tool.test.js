@@ -10,7 +10,12 @@
 const { NodeOperationError } = require('n8n-workflow');
 
 const support = require('../support');
-const { installToolVariant, agentWorkflow, defaults, minimalConvertNodeToAiTool } = require('./support');
+const {
+	installToolVariant,
+	agentWorkflow,
+	defaults,
+	minimalConvertNodeToAiTool,
+} = require('./support');
 
 const CRED = 'cred-1';
 const AGENTS = ['engineAgent', 'toolsAgent'];
@@ -20,7 +25,11 @@ let variant;
 beforeAll(async () => {
 	env = await support.setup();
 	env.fixtures = env.emulator.fixtures;
-	env.harness.credentials.set(CRED, { name: 'Emulator password', type: 'workOrderServiceApi', data: support.passwordCredential(env.emulator) });
+	env.harness.credentials.set(CRED, {
+		name: 'Emulator password',
+		type: 'workOrderServiceApi',
+		data: support.passwordCredential(env.emulator),
+	});
 	variant = installToolVariant(env.harness);
 });
 afterAll(async () => {
@@ -34,13 +43,17 @@ beforeEach(() => {
 const api = () => support.apiRequests(env.emulator);
 /** Puts a proposal in `status` (the service refuses a move to the status a proposal already has). */
 const setStatus = (id, status) => {
-	if (env.emulator.state.proposals[id].Status !== status) env.emulator.setProposalStatus(id, status);
+	if (env.emulator.state.proposals[id].Status !== status)
+		env.emulator.setProposalStatus(id, status);
 };
-const fromAI = (key, description, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
+const fromAI = (key, description, type = 'string') =>
+	`={{ $fromAI('${key}', '${description}', '${type}') }}`;
 
 /** Runs the scripted calls through one agent path; returns the observations the model receives. */
 async function callTool(agent, tool, calls) {
-	const result = await env.harness.run(agentWorkflow({ agent, tool, calls }), { timeoutMs: 60_000 });
+	const result = await env.harness.run(agentWorkflow({ agent, tool, calls }), {
+		timeoutMs: 60_000,
+	});
 	expect(result.status).toBe('success');
 	const [out] = result.outputs.Agent;
 	return { result, out: out.json, observations: out.json.results.map((r) => r.observation) };
@@ -50,7 +63,9 @@ async function callTool(agent, tool, calls) {
 function errorOf(agent, observation) {
 	if (agent === 'toolsAgent') return observation;
 	const parsed = JSON.parse(observation);
-	expect(Array.isArray(parsed) && parsed.length === 1 && typeof parsed[0].error === 'string').toBe(true);
+	expect(Array.isArray(parsed) && parsed.length === 1 && typeof parsed[0].error === 'string').toBe(
+		true,
+	);
 	return parsed[0].error;
 }
 
@@ -89,10 +104,10 @@ const OPERATIONS = {
 
 /** The manual Tool Description docs/ai-agents.md shows for an approval tool: it names the refusals in advance. */
 const APPROVE_MANUAL_DESCRIPTION =
-	'Approve a proposal by its ID. The service refuses when the proposal\'s work order is invoiced or missing, or when the amount is over this user\'s approval limit: then tell the user its reason, do not call again.';
+	"Approve a proposal by its ID. The service refuses when the proposal's work order is invoiced or missing, or when the amount is over this user's approval limit: then tell the user its reason, do not call again.";
 
 describe('what a model is told', () => {
-	test('the tool variant is built with n8n 2.41.1\'s own convertNodeToAiTool (or the stand-in, which builds the same)', () => {
+	test("the tool variant is built with n8n 2.41.1's own convertNodeToAiTool (or the stand-in, which builds the same)", () => {
 		const { runtime, editor, source } = variant;
 		expect(runtime.description.name).toMatch(/workOrderServiceTool$/);
 		expect(runtime.description.displayName).toBe('Work Order Service Tool');
@@ -101,24 +116,30 @@ describe('what a model is told', () => {
 		expect(editor.properties.find((p) => p.name === 'descriptionType').default).toBe('auto');
 		// The stand-in, used without a cached runtime, gives the editor the same Tool Description parameters.
 		const base = env.harness.nodeTypes.getByName('n8n-nodes-work-order-service.workOrderService');
-		const standIn = minimalConvertNodeToAiTool({ description: JSON.parse(JSON.stringify(base.description)) }).description;
-		const pick = (d) => d.properties.filter((p) => ['descriptionType', 'toolDescription'].includes(p.name));
+		const standIn = minimalConvertNodeToAiTool({
+			description: JSON.parse(JSON.stringify(base.description)),
+		}).description;
+		const pick = (d) =>
+			d.properties.filter((p) => ['descriptionType', 'toolDescription'].includes(p.name));
 		expect(pick(standIn)).toEqual(pick(editor));
 		expect(typeof source).toBe('string');
 	});
 
-	test.each(Object.entries(OPERATIONS))('%s: "Set Automatically" tells the model what it does, in n8n\'s words: "<action> in Work Order Service"', (key, action) => {
-		const [resource, operation] = key.split('.');
-		const d = defaults(variant.editor, variant.runtime, { resource, operation });
-		expect(d.description).toBe(`${action} in Work Order Service`);
-		// A short action, n8n style: the editor also lists it and names new nodes after it.
-		expect(action).not.toMatch(/[\n\t]/);
-		expect(action.split(' ').length).toBeLessThanOrEqual(6);
-		expect(d.nodeName).toBe(`${action} in Work Order Service`);
-		// n8n 2.41 shortens the tool name to the 64 characters model APIs accept.
-		expect(d.toolName.length).toBeLessThanOrEqual(64);
-		expect(d.toolName).toMatch(/^[A-Za-z0-9_-]+$/);
-	});
+	test.each(Object.entries(OPERATIONS))(
+		'%s: "Set Automatically" tells the model what it does, in n8n\'s words: "<action> in Work Order Service"',
+		(key, action) => {
+			const [resource, operation] = key.split('.');
+			const d = defaults(variant.editor, variant.runtime, { resource, operation });
+			expect(d.description).toBe(`${action} in Work Order Service`);
+			// A short action, n8n style: the editor also lists it and names new nodes after it.
+			expect(action).not.toMatch(/[\n\t]/);
+			expect(action.split(' ').length).toBeLessThanOrEqual(6);
+			expect(d.nodeName).toBe(`${action} in Work Order Service`);
+			// n8n 2.41 shortens the tool name to the 64 characters model APIs accept.
+			expect(d.toolName.length).toBeLessThanOrEqual(64);
+			expect(d.toolName).toMatch(/^[A-Za-z0-9_-]+$/);
+		},
+	);
 
 	test('every operation of the node has its description above (none forgotten)', () => {
 		const ops = variant.runtime.description.properties
@@ -127,60 +148,70 @@ describe('what a model is told', () => {
 		expect(ops.sort()).toEqual(Object.keys(OPERATIONS).sort());
 	});
 
-	test('the refusals are not in the short descriptions: the model learns them from the refused call\'s own error (below), or in advance from a manual description (docs/ai-agents.md)', () => {
-		for (const action of Object.values(OPERATIONS)) expect(action).not.toMatch(/unless|invoiced|approval limit|refused/);
+	test("the refusals are not in the short descriptions: the model learns them from the refused call's own error (below), or in advance from a manual description (docs/ai-agents.md)", () => {
+		for (const action of Object.values(OPERATIONS))
+			expect(action).not.toMatch(/unless|invoiced|approval limit|refused/);
 		const docs = require('node:fs').readFileSync(`${support.ROOT}/docs/ai-agents.md`, 'utf8');
 		expect(docs).toContain(APPROVE_MANUAL_DESCRIPTION);
 		expect(APPROVE_MANUAL_DESCRIPTION).toMatch(/invoiced.*approval limit/);
 	});
 
 	test('through n8n-core: tool name, description and $fromAI schema as the model API receives them; "Set Manually" replaces the description', async () => {
-		const { out } = await callTool('toolsAgent', [
-			{
-				name: 'Approve proposal',
-				parameters: {
-					resource: 'proposal',
-					operation: 'approve',
-					proposalId: fromAI('proposal_id', 'ID of the proposal to approve', 'number'),
-					additionalFields: { reasonString: fromAI('reason', 'Why it is approved') },
+		const { out } = await callTool(
+			'toolsAgent',
+			[
+				{
+					name: 'Approve proposal',
+					parameters: {
+						resource: 'proposal',
+						operation: 'approve',
+						proposalId: fromAI('proposal_id', 'ID of the proposal to approve', 'number'),
+						additionalFields: { reasonString: fromAI('reason', 'Why it is approved') },
+					},
 				},
-			},
-			{
-				name: 'Answer checklist question',
-				parameters: {
-					resource: 'checklistResponse',
-					operation: 'submit',
-					workOrderId: { __rl: true, mode: 'id', value: fromAI('work_order_id', 'Work order ID', 'number') },
-					questionId: fromAI('question_id', 'Checklist question ID', 'number'),
-					questionType: 'acknowledgement',
-					answer: fromAI('answer', 'yes or no'),
-					providerId: '3001',
-					technicianId: '4001',
-					attempt: 1,
+				{
+					name: 'Answer checklist question',
+					parameters: {
+						resource: 'checklistResponse',
+						operation: 'submit',
+						workOrderId: {
+							__rl: true,
+							mode: 'id',
+							value: fromAI('work_order_id', 'Work order ID', 'number'),
+						},
+						questionId: fromAI('question_id', 'Checklist question ID', 'number'),
+						questionType: 'acknowledgement',
+						answer: fromAI('answer', 'yes or no'),
+						providerId: '3001',
+						technicianId: '4001',
+						attempt: 1,
+					},
 				},
-			},
-			{
-				name: 'Approve within limit',
-				parameters: {
-					resource: 'proposal',
-					operation: 'approve',
-					descriptionType: 'manual',
-					toolDescription: APPROVE_MANUAL_DESCRIPTION,
-					proposalId: fromAI('proposal_id', 'ID of the proposal to approve', 'number'),
+				{
+					name: 'Approve within limit',
+					parameters: {
+						resource: 'proposal',
+						operation: 'approve',
+						descriptionType: 'manual',
+						toolDescription: APPROVE_MANUAL_DESCRIPTION,
+						proposalId: fromAI('proposal_id', 'ID of the proposal to approve', 'number'),
+					},
 				},
-			},
-			{
-				name: 'Read note',
-				parameters: {
-					resource: 'workOrderNote',
-					operation: 'get',
-					descriptionType: 'manual',
-					toolDescription: 'Reads one note of a work order. Pass the note ID as a string of digits.',
-					workOrderId: { __rl: true, mode: 'id', value: '90000005' },
-					noteId: fromAI('note_id', 'Note ID, digits as a string'),
+				{
+					name: 'Read note',
+					parameters: {
+						resource: 'workOrderNote',
+						operation: 'get',
+						descriptionType: 'manual',
+						toolDescription:
+							'Reads one note of a work order. Pass the note ID as a string of digits.',
+						workOrderId: { __rl: true, mode: 'id', value: '90000005' },
+						noteId: fromAI('note_id', 'Note ID, digits as a string'),
+					},
 				},
-			},
-		], []);
+			],
+			[],
+		);
 		const byName = (a, b) => a.function.name.localeCompare(b.function.name);
 		expect([...out.tools].sort(byName)).toEqual([
 			{
@@ -217,7 +248,11 @@ describe('what a model is told', () => {
 				function: {
 					name: 'Approve_within_limit',
 					description: APPROVE_MANUAL_DESCRIPTION,
-					parameters: expect.objectContaining({ properties: { proposal_id: { type: 'number', description: 'ID of the proposal to approve' } } }),
+					parameters: expect.objectContaining({
+						properties: {
+							proposal_id: { type: 'number', description: 'ID of the proposal to approve' },
+						},
+					}),
 				},
 			},
 			{
@@ -225,7 +260,9 @@ describe('what a model is told', () => {
 				function: {
 					name: 'Read_note',
 					description: 'Reads one note of a work order. Pass the note ID as a string of digits.',
-					parameters: expect.objectContaining({ properties: { note_id: { type: 'string', description: 'Note ID, digits as a string' } } }),
+					parameters: expect.objectContaining({
+						properties: { note_id: { type: 'string', description: 'Note ID, digits as a string' } },
+					}),
 				},
 			},
 		]);
@@ -236,14 +273,22 @@ describe('what a model is told', () => {
 describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 	const approveTool = {
 		name: 'Approve proposal',
-		parameters: { resource: 'proposal', operation: 'approve', proposalId: fromAI('proposal_id', 'ID of the proposal', 'number') },
+		parameters: {
+			resource: 'proposal',
+			operation: 'approve',
+			proposalId: fromAI('proposal_id', 'ID of the proposal', 'number'),
+		},
 	};
 
 	test('a good call reaches the service exactly; the model gets the item as JSON', async () => {
 		setStatus(61001, 'Open');
 		const { observations } = await callTool(agent, approveTool, [{ args: { proposal_id: 61001 } }]);
-		expect(JSON.parse(observations[0])).toEqual([{ proposalId: 61001, status: 'approved', success: true }]);
-		expect(api().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['PUT /api/v3/proposals/61001/approve 204']);
+		expect(JSON.parse(observations[0])).toEqual([
+			{ proposalId: 61001, status: 'approved', success: true },
+		]);
+		expect(api().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'PUT /api/v3/proposals/61001/approve 204',
+		]);
 		expect(api()[0].body).toEqual({});
 	});
 
@@ -256,7 +301,15 @@ describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 	});
 
 	test('bad input set in the node, not by the model: calling again will not help, tell the user', async () => {
-		const tool = { name: 'Put on hold', parameters: { resource: 'proposal', operation: 'putOnHold', proposalId: '61001', additionalFields: { userEmail: 'not-an-address' } } };
+		const tool = {
+			name: 'Put on hold',
+			parameters: {
+				resource: 'proposal',
+				operation: 'putOnHold',
+				proposalId: '61001',
+				additionalFields: { userEmail: 'not-an-address' },
+			},
+		};
 		const { observations } = await callTool(agent, tool, [{ args: {} }]);
 		expect(errorOf(agent, observations[0])).toBe(
 			'User Email must be an e-mail address like name@example.com, got "not-an-address"; nothing was sent. "User Email" is set in this tool\'s parameters, not by your arguments, so calling again will not help: tell the user to correct it.',
@@ -270,26 +323,43 @@ describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 			parameters: {
 				resource: 'workOrderNote',
 				operation: 'get',
-				workOrderId: { __rl: true, mode: 'id', value: fromAI('work_order_id', 'Work order', 'number') },
+				workOrderId: {
+					__rl: true,
+					mode: 'id',
+					value: fromAI('work_order_id', 'Work order', 'number'),
+				},
 				noteId: fromAI('note_id', 'Note ID', type),
 			},
 		});
-		const { observations } = await callTool(agent, [readNote('Read note by number', 'number'), readNote('Read note', 'string')], [
-			{ tool: 'Read_note_by_number', args: { work_order_id: 90000005, note_id: 9007199254740993 } },
-			{ tool: 'Read_note', args: { work_order_id: 90000005, note_id: '9007199254740993' } },
-		]);
+		const { observations } = await callTool(
+			agent,
+			[readNote('Read note by number', 'number'), readNote('Read note', 'string')],
+			[
+				{
+					tool: 'Read_note_by_number',
+					args: { work_order_id: 90000005, note_id: 9007199254740993 },
+				},
+				{ tool: 'Read_note', args: { work_order_id: 90000005, note_id: '9007199254740993' } },
+			],
+		);
 		expect(errorOf(agent, observations[0])).toBe(
 			'Note ID must be a whole number from 1 to 9223372036854775807, given as a string of digits, got 9007199254740992; nothing was sent. Call the tool again with "note_id" set to a whole number from 1 to 9223372036854775807, given as a string of digits.',
 		);
 		expect(JSON.parse(observations[1])[0].Id).toBe('9007199254740993');
-		expect(api().map((r) => r.path)).toEqual(['/api/v3/odata/workorders(90000005)/notes(9007199254740993)']);
+		expect(api().map((r) => r.path)).toEqual([
+			'/api/v3/odata/workorders(90000005)/notes(9007199254740993)',
+		]);
 	});
 
 	test('the service refuses (over the approval limit, 400 code 100): which proposal, its reason, nothing changed, who can approve it', async () => {
-		const { observations } = await callTool(agent, approveTool, [{ args: { proposal_id: env.fixtures.proposals.overLimit } }]);
+		const { observations } = await callTool(agent, approveTool, [
+			{ args: { proposal_id: env.fixtures.proposals.overLimit } },
+		]);
 		const message = errorOf(agent, observations[0]);
 		const refused = api();
-		expect(refused.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['PUT /api/v3/proposals/61005/approve 400']);
+		expect(refused.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'PUT /api/v3/proposals/61005/approve 400',
+		]);
 		const serviceWords = JSON.parse(refused[0].responseBody).ErrorMessage;
 		expect(message).toBe(
 			`The Work Order Service refused to approve proposal 61005 (400 Bad Request): ${serviceWords} (error code 100). Nothing changed. The same call will be refused again: tell the user that a user with a higher approval limit must approve it.`,
@@ -300,7 +370,9 @@ describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 	test('a move to the status the proposal already has (400 code 503): the model is told nothing needs doing and not to repeat the call', async () => {
 		setStatus(61006, 'Approved');
 		const { observations } = await callTool(agent, approveTool, [{ args: { proposal_id: 61006 } }]);
-		expect(api().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['PUT /api/v3/proposals/61006/approve 400']);
+		expect(api().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'PUT /api/v3/proposals/61006/approve 400',
+		]);
 		expect(errorOf(agent, observations[0])).toBe(
 			"The Work Order Service refused to approve proposal 61006 (400 Bad Request): Proposal 61006 is already approved (error code 503). Nothing changed. Do not repeat the same call: if the service's reason says the proposal already has that status, nothing needs doing; if it names a value you passed, call again with that value corrected; otherwise tell the user the service's reason.",
 		);
@@ -315,9 +387,20 @@ describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 	});
 
 	test('an invoiced work order (400 code 503) and an unknown work order (404) say what to do', async () => {
-		const getTool = { name: 'Get work order', parameters: { resource: 'workOrder', operation: 'get', workOrderId: { __rl: true, mode: 'id', value: fromAI('id', 'Work order ID', 'number') } } };
-		const invoiced = await callTool(agent, approveTool, [{ args: { proposal_id: env.fixtures.proposals.invoiced } }]);
-		expect(errorOf(agent, invoiced.observations[0])).toMatch(/^The Work Order Service refused to approve proposal 61003 \(400 Bad Request\): .*invoiced \(error code 503\)\. Nothing changed\. Do not repeat the same call: .*otherwise tell the user the service's reason\.$/);
+		const getTool = {
+			name: 'Get work order',
+			parameters: {
+				resource: 'workOrder',
+				operation: 'get',
+				workOrderId: { __rl: true, mode: 'id', value: fromAI('id', 'Work order ID', 'number') },
+			},
+		};
+		const invoiced = await callTool(agent, approveTool, [
+			{ args: { proposal_id: env.fixtures.proposals.invoiced } },
+		]);
+		expect(errorOf(agent, invoiced.observations[0])).toMatch(
+			/^The Work Order Service refused to approve proposal 61003 \(400 Bad Request\): .*invoiced \(error code 503\)\. Nothing changed\. Do not repeat the same call: .*otherwise tell the user the service's reason\.$/,
+		);
 		env.emulator.clearRequests();
 		const missing = await callTool(agent, getTool, [{ args: { id: 99999999 } }]);
 		expect(errorOf(agent, missing.observations[0])).toMatch(
@@ -327,12 +410,23 @@ describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 	});
 
 	test('a note whose POST got no answer: the model is told it may be recorded and not to call again blindly', async () => {
-		env.emulator.dropNext({ method: 'POST', path: '/api/v3/workorders/90000005/notes', afterProcessing: true });
+		env.emulator.dropNext({
+			method: 'POST',
+			path: '/api/v3/workorders/90000005/notes',
+			afterProcessing: true,
+		});
 		const tool = {
 			name: 'Add note',
-			parameters: { resource: 'workOrderNote', operation: 'create', workOrderId: { __rl: true, mode: 'id', value: '90000005' }, note: fromAI('text', 'Note text') },
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'create',
+				workOrderId: { __rl: true, mode: 'id', value: '90000005' },
+				note: fromAI('text', 'Note text'),
+			},
 		};
-		const { observations } = await callTool(agent, tool, [{ args: { text: 'Compressor replaced' } }]);
+		const { observations } = await callTool(agent, tool, [
+			{ args: { text: 'Compressor replaced' } },
+		]);
 		expect(errorOf(agent, observations[0])).toMatch(
 			/^No answer from the Work Order Service for POST \/workorders\/90000005\/notes \(\w+\)\. The service may or may not have recorded it\. Do not call again before checking that it is not there/,
 		);
@@ -341,37 +435,59 @@ describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 
 	test('no secret reaches the model, even when the service echoes it', async () => {
 		const { clientSecret, password } = support.passwordCredential(env.emulator);
-		env.emulator.failNext({ path: '/api/v3/proposals', status: 400, body: { ErrorCode: 1, ErrorMessage: `rejected ${clientSecret} for ${password}` } });
-		const { result, observations } = await callTool(agent, approveTool, [{ args: { proposal_id: 61002 } }]);
+		env.emulator.failNext({
+			path: '/api/v3/proposals',
+			status: 400,
+			body: { ErrorCode: 1, ErrorMessage: `rejected ${clientSecret} for ${password}` },
+		});
+		const { result, observations } = await callTool(agent, approveTool, [
+			{ args: { proposal_id: 61002 } },
+		]);
 		const message = errorOf(agent, observations[0]);
-		expect(message).toMatch(/^The Work Order Service refused to approve proposal 61002 \(400 Bad Request\): rejected .* \(error code 1\)\. Nothing changed\. Do not repeat the same call: /);
+		expect(message).toMatch(
+			/^The Work Order Service refused to approve proposal 61002 \(400 Bad Request\): rejected .* \(error code 1\)\. Nothing changed\. Do not repeat the same call: /,
+		);
 		const everything = JSON.stringify(result.run.data) + observations.join('');
 		expect(everything).not.toContain(clientSecret);
 		expect(everything).not.toContain(password);
 	});
 
 	test('with On Error "Continue" on the tool node the model gets the same self-contained message as an error item', async () => {
-		const { observations } = await callTool(agent, { ...approveTool, onError: 'continueRegularOutput' }, [{ args: { proposal_id: -5 } }]);
+		const { observations } = await callTool(
+			agent,
+			{ ...approveTool, onError: 'continueRegularOutput' },
+			[{ args: { proposal_id: -5 } }],
+		);
 		const [item] = JSON.parse(observations[0]);
-		expect(item.error).toBe('Proposal ID must be a whole number of 1 or more, got -5; nothing was sent. Call the tool again with "proposal_id" set to a whole number of 1 or more.');
-		expect(item.errorDescription).toBe('Call the tool again with "proposal_id" set to a whole number of 1 or more.');
+		expect(item.error).toBe(
+			'Proposal ID must be a whole number of 1 or more, got -5; nothing was sent. Call the tool again with "proposal_id" set to a whole number of 1 or more.',
+		);
+		expect(item.errorDescription).toBe(
+			'Call the tool again with "proposal_id" set to a whole number of 1 or more.',
+		);
 		expect(api()).toEqual([]);
 	});
 });
 
 describe.each(AGENTS)('downloads and proposal reads as tools (%s)', (agent) => {
-	test('Download: the model gets the file\'s name, type and size and the record without its link, never the bytes; the answer says so', async () => {
+	test("Download: the model gets the file's name, type and size and the record without its link, never the bytes; the answer says so", async () => {
 		const tool = {
 			name: 'Download proposal file',
 			parameters: {
 				resource: 'attachment',
 				operation: 'download',
 				source: 'proposal',
-				proposalId: { __rl: true, mode: 'id', value: fromAI('proposal_id', 'Proposal ID', 'number') },
+				proposalId: {
+					__rl: true,
+					mode: 'id',
+					value: fromAI('proposal_id', 'Proposal ID', 'number'),
+				},
 				attachmentId: fromAI('attachment_id', 'Attachment ID', 'number'),
 			},
 		};
-		const { observations } = await callTool(agent, tool, [{ args: { proposal_id: 61001, attachment_id: 660001 } }]);
+		const { observations } = await callTool(agent, tool, [
+			{ args: { proposal_id: 61001, attachment_id: 660001 } },
+		]);
 		const answer = JSON.parse(observations[0]);
 		expect(answer).toEqual([
 			{
@@ -396,9 +512,29 @@ describe.each(AGENTS)('downloads and proposal reads as tools (%s)', (agent) => {
 	});
 
 	test('Get proposal: the compact proposal; an unknown ID tells the model what it means', async () => {
-		const tool = { name: 'Get proposal', parameters: { resource: 'proposal', operation: 'get', proposalId: { __rl: true, mode: 'id', value: fromAI('proposal_id', 'Proposal ID', 'number') } } };
-		const { observations } = await callTool(agent, tool, [{ args: { proposal_id: 61005 } }, { args: { proposal_id: 69999 } }]);
-		expect(JSON.parse(observations[0])).toEqual([expect.objectContaining({ Id: 61005, Amount: 7500, Status: expect.objectContaining({ Primary: 'Open' }) })]);
+		const tool = {
+			name: 'Get proposal',
+			parameters: {
+				resource: 'proposal',
+				operation: 'get',
+				proposalId: {
+					__rl: true,
+					mode: 'id',
+					value: fromAI('proposal_id', 'Proposal ID', 'number'),
+				},
+			},
+		};
+		const { observations } = await callTool(agent, tool, [
+			{ args: { proposal_id: 61005 } },
+			{ args: { proposal_id: 69999 } },
+		]);
+		expect(JSON.parse(observations[0])).toEqual([
+			expect.objectContaining({
+				Id: 61005,
+				Amount: 7500,
+				Status: expect.objectContaining({ Primary: 'Open' }),
+			}),
+		]);
 		expect(errorOf(agent, observations[1])).toMatch(/^Proposal 69999 was not found\. .*90 days/);
 	});
 });
@@ -407,8 +543,18 @@ describe.each(AGENTS)('operations that need a file (%s)', (agent) => {
 	const wo = { __rl: true, mode: 'id', value: '90000005' };
 
 	test('Add Attachment: a tool call carries no file; the model is told so and what to do instead; nothing sent', async () => {
-		const tool = { name: 'Attach', parameters: { resource: 'workOrderNote', operation: 'addAttachment', workOrderId: wo, noteId: fromAI('note_id', 'Note ID') } };
-		const { observations } = await callTool(agent, tool, [{ args: { note_id: '9007199254740993' } }]);
+		const tool = {
+			name: 'Attach',
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'addAttachment',
+				workOrderId: wo,
+				noteId: fromAI('note_id', 'Note ID'),
+			},
+		};
+		const { observations } = await callTool(agent, tool, [
+			{ args: { note_id: '9007199254740993' } },
+		]);
 		expect(errorOf(agent, observations[0])).toBe(
 			'Add Attachment needs a file, but a tool call cannot carry one (this call has no binary field "data"), so nothing was sent. Do not call it again from the agent: tell the user that the file must be attached by a workflow in which an earlier node provides it (a download, an e-mail attachment or a form upload), or, if text is enough, add it as a work order note instead.',
 		);
@@ -416,13 +562,26 @@ describe.each(AGENTS)('operations that need a file (%s)', (agent) => {
 	});
 
 	test('Work Order Add Attachment: the same answer; nothing sent', async () => {
-		const tool = { name: 'Attach to work order', parameters: { resource: 'workOrder', operation: 'addAttachment', workOrderId: { __rl: true, mode: 'id', value: fromAI('work_order_id', 'Work order ID', 'number') } } };
+		const tool = {
+			name: 'Attach to work order',
+			parameters: {
+				resource: 'workOrder',
+				operation: 'addAttachment',
+				workOrderId: {
+					__rl: true,
+					mode: 'id',
+					value: fromAI('work_order_id', 'Work order ID', 'number'),
+				},
+			},
+		};
 		const { observations } = await callTool(agent, tool, [{ args: { work_order_id: 90000014 } }]);
-		expect(errorOf(agent, observations[0])).toMatch(/^Add Attachment needs a file, but a tool call cannot carry one \(this call has no binary field "data"\), so nothing was sent\./);
+		expect(errorOf(agent, observations[0])).toMatch(
+			/^Add Attachment needs a file, but a tool call cannot carry one \(this call has no binary field "data"\), so nothing was sent\./,
+		);
 		expect(api()).toEqual([]);
 	});
 
-	test('Create a work order as a tool: the model\'s values reach the request, the new ID reaches the model', async () => {
+	test("Create a work order as a tool: the model's values reach the request, the new ID reaches the model", async () => {
 		const tool = {
 			name: 'Create work order',
 			parameters: {
@@ -437,9 +596,14 @@ describe.each(AGENTS)('operations that need a file (%s)', (agent) => {
 				callDate: '={{ $now }}',
 			},
 		};
-		const { observations } = await callTool(agent, tool, [{ args: { description: 'Walk-in cooler at 50F' } }]);
+		const { observations } = await callTool(agent, tool, [
+			{ args: { description: 'Walk-in cooler at 50F' } },
+		]);
 		const [post] = api();
-		expect(post.body).toMatchObject({ ContractInfo: { StoreId: 'S501', TradeName: 'HVAC' }, Description: 'Walk-in cooler at 50F' });
+		expect(post.body).toMatchObject({
+			ContractInfo: { StoreId: 'S501', TradeName: 'HVAC' },
+			Description: 'Walk-in cooler at 50F',
+		});
 		const created = JSON.parse(post.responseBody).id;
 		expect(observations[0]).toContain(`"workOrderId":${created}`);
 	});
@@ -461,7 +625,9 @@ describe.each(AGENTS)('operations that need a file (%s)', (agent) => {
 	});
 
 	test('a checklist answer set to carry a photo: the user must clear the photo field; nothing sent', async () => {
-		const { observations } = await callTool(agent, checklist('data'), [{ args: { question_id: 9101, answer: 'yes' } }]);
+		const { observations } = await callTool(agent, checklist('data'), [
+			{ args: { question_id: 9101, answer: 'yes' } },
+		]);
 		expect(errorOf(agent, observations[0])).toBe(
 			'This checklist answer is set to include a photo from the binary field "data", but a tool call cannot carry a file, so nothing was sent. To answer without a photo, the user must clear "Photo Binary Field" in this tool; an answer that needs a photo must be given by a workflow that has the file. Tell the user.',
 		);
@@ -469,23 +635,44 @@ describe.each(AGENTS)('operations that need a file (%s)', (agent) => {
 	});
 
 	test('photo field filled by the model: told to call again with it empty, which then submits the answer', async () => {
-		const { observations } = await callTool(agent, checklist(fromAI('photo', 'Binary field of a photo, or empty')), [
-			{ args: { question_id: 9101, answer: 'yes', photo: 'data' } },
-			{ args: { question_id: 9101, answer: 'yes', photo: '' } },
-		]);
+		const { observations } = await callTool(
+			agent,
+			checklist(fromAI('photo', 'Binary field of a photo, or empty')),
+			[
+				{ args: { question_id: 9101, answer: 'yes', photo: 'data' } },
+				{ args: { question_id: 9101, answer: 'yes', photo: '' } },
+			],
+		);
 		expect(errorOf(agent, observations[0])).toBe(
 			'This checklist answer is set to include a photo from the binary field "data", but a tool call cannot carry a file, so nothing was sent. Call the tool again with "photo" empty to submit the answer without a photo, unless the question requires one; an answer that needs a photo must be given by a workflow that has the file: tell the user.',
 		);
 		const [answered] = JSON.parse(observations[1]);
-		expect(answered.CheckListResponse).toMatchObject({ CheckListQuestionId: 9101, Answer: 'yes', EntityId: 90000001 });
+		expect(answered.CheckListResponse).toMatchObject({
+			CheckListQuestionId: 9101,
+			Answer: 'yes',
+			EntityId: 90000001,
+		});
 		expect(api()).toHaveLength(1);
-		const part = JSON.parse(api()[0].parts.find((p) => p.name === 'CheckListResponseRequest').data.toString('utf8'));
-		expect(part).toEqual({ CheckListQuestionID: 9101, Answer: 'yes', ProviderID: 3001, TechnicianID: 4001, Attempt: 1, EntityID: 90000001 });
+		const part = JSON.parse(
+			api()[0]
+				.parts.find((p) => p.name === 'CheckListResponseRequest')
+				.data.toString('utf8'),
+		);
+		expect(part).toEqual({
+			CheckListQuestionID: 9101,
+			Answer: 'yes',
+			ProviderID: 3001,
+			TechnicianID: 4001,
+			Attempt: 1,
+			EntityID: 90000001,
+		});
 		expect(api()[0].parts.some((p) => p.name === 'file')).toBe(false);
 	});
 
 	test('a question that requires a photo, answered without one: the service refuses and the model is told to tell the user', async () => {
-		const { observations } = await callTool(agent, checklist(''), [{ args: { question_id: env.fixtures.questions.pictureRequired, answer: 'yes' } }]);
+		const { observations } = await callTool(agent, checklist(''), [
+			{ args: { question_id: env.fixtures.questions.pictureRequired, answer: 'yes' } },
+		]);
 		expect(errorOf(agent, observations[0])).toMatch(
 			/^The Work Order Service answered 400 Bad Request to POST \/checklists\/CheckListResponse: Question 9105 requires a picture .* If the question requires a photo, a tool call cannot send one: tell the user\.$/,
 		);
@@ -495,23 +682,41 @@ describe.each(AGENTS)('operations that need a file (%s)', (agent) => {
 
 describe('in workflows nothing changes', () => {
 	test('the same bad input in a workflow keeps its message and description', async () => {
-		const r = await support.runNode(env.harness, { credentialId: CRED, parameters: { resource: 'proposal', operation: 'approve', proposalId: '0' } });
+		const r = await support.runNode(env.harness, {
+			credentialId: CRED,
+			parameters: { resource: 'proposal', operation: 'approve', proposalId: '0' },
+		});
 		expect(r.error).toBeInstanceOf(NodeOperationError);
-		expect(r.error.message).toBe('Invalid Proposal ID (parameter "proposalId") in item 0: must be 1 or greater, got "0"');
-		expect(r.error.description).toBe('Fix the "Proposal ID" parameter for item 0. Nothing was sent to the service for this item.');
+		expect(r.error.message).toBe(
+			'Invalid Proposal ID (parameter "proposalId") in item 0: must be 1 or greater, got "0"',
+		);
+		expect(r.error.description).toBe(
+			'Fix the "Proposal ID" parameter for item 0. Nothing was sent to the service for this item.',
+		);
 	});
 
 	test('Add Attachment in a workflow without the binary field keeps the workflow message', async () => {
 		const r = await support.runNode(env.harness, {
 			credentialId: CRED,
-			parameters: { resource: 'workOrderNote', operation: 'addAttachment', workOrderId: 90000005, noteId: '15001', binaryPropertyName: 'data' },
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'addAttachment',
+				workOrderId: 90000005,
+				noteId: '15001',
+				binaryPropertyName: 'data',
+			},
 		});
-		expect(r.error.message).toBe('Invalid Input Binary Field (parameter "binaryPropertyName") in item 0: the input item has no binary property "data", got "data"');
+		expect(r.error.message).toBe(
+			'Invalid Input Binary Field (parameter "binaryPropertyName") in item 0: the input item has no binary property "data", got "data"',
+		);
 		expect(api()).toEqual([]);
 	});
 
 	test('a service refusal in a workflow keeps its message and description', async () => {
-		const r = await support.runNode(env.harness, { credentialId: CRED, parameters: { resource: 'proposal', operation: 'approve', proposalId: '61005' } });
+		const r = await support.runNode(env.harness, {
+			credentialId: CRED,
+			parameters: { resource: 'proposal', operation: 'approve', proposalId: '61005' },
+		});
 		expect(r.error.message).toBe(
 			'The Work Order Service refused to approve proposal 61005 (400 Bad Request): Proposal 61005 cannot be approved: its amount 7500 USD exceeds your approval limit of 5000 USD (error code 100)',
 		);

@@ -64,11 +64,15 @@ class ContractCollector {
 		const result = check(entry, { answer: opGuess });
 		if (!result) return;
 		this.requests++;
-		if (result.operation) this.operations[result.operation] = (this.operations[result.operation] || 0) + 1;
+		if (result.operation)
+			this.operations[result.operation] = (this.operations[result.operation] || 0) + 1;
 		this.flushSoon();
 		const deliberate = isDeliberate(entry) || this.deliberateReasons.length > 0;
 		if (deliberate) this.deliberate++;
-		const violations = [...result.violations.map((v) => ({ ...v, side: 'request' })), ...result.answer.map((v) => ({ ...v, side: 'answer' }))];
+		const violations = [
+			...result.violations.map((v) => ({ ...v, side: 'request' })),
+			...result.answer.map((v) => ({ ...v, side: 'answer' })),
+		];
 		if (!violations.length) return;
 		// a deliberate request's own violations are not counted; the emulator's answer to it is
 		const counted = deliberate ? violations.filter((v) => v.side === 'answer') : violations;
@@ -78,7 +82,11 @@ class ContractCollector {
 			file: this.file,
 			test: this.currentTest(),
 			method: entry.method,
-			url: entry.rawPath + (Object.keys(entry.query || {}).length ? `?${new URLSearchParams(flatQuery(entry.query)).toString()}` : ''),
+			url:
+				entry.rawPath +
+				(Object.keys(entry.query || {}).length
+					? `?${new URLSearchParams(flatQuery(entry.query)).toString()}`
+					: ''),
 			status: entry.status,
 			operation: result.operation,
 			violations: counted,
@@ -114,10 +122,17 @@ class ContractCollector {
 		for (const node of (workflow && workflow.nodes) || []) {
 			const type = String(node.type || '');
 			const params = node.parameters || {};
-			if (type.endsWith('.workOrderService')) this.noteNodeOperation(`workOrderService ${params.resource ?? '(default)'}.${params.operation ?? '(default)'}`);
-			else if (type.endsWith('.workOrderServicePollingTrigger')) this.noteNodeOperation(`workOrderServicePollingTrigger ${params.event ?? 'workOrderUpdated'}`);
+			if (type.endsWith('.workOrderService'))
+				this.noteNodeOperation(
+					`workOrderService ${params.resource ?? '(default)'}.${params.operation ?? '(default)'}`,
+				);
+			else if (type.endsWith('.workOrderServicePollingTrigger'))
+				this.noteNodeOperation(
+					`workOrderServicePollingTrigger ${params.event ?? 'workOrderUpdated'}`,
+				);
 			else if (type.endsWith('.workOrderServiceTrigger')) {
-				for (const event of [].concat(params.events ?? [])) this.noteNodeOperation(`workOrderServiceTrigger ${event}`);
+				for (const event of [].concat(params.events ?? []))
+					this.noteNodeOperation(`workOrderServiceTrigger ${event}`);
 			}
 		}
 	}
@@ -125,7 +140,10 @@ class ContractCollector {
 	/** @param {any} line */
 	append(line) {
 		if (!this.dir) return;
-		fs.appendFileSync(path.join(this.dir, `${this.id}.violations.jsonl`), `${JSON.stringify(line)}\n`);
+		fs.appendFileSync(
+			path.join(this.dir, `${this.id}.violations.jsonl`),
+			`${JSON.stringify(line)}\n`,
+		);
 	}
 
 	/** Writes the counts now and then (every 250 ms at most; on every change once the file ended). */
@@ -155,7 +173,8 @@ class ContractCollector {
 function flatQuery(query) {
 	/** @type {string[][]} */
 	const out = [];
-	for (const [k, v] of Object.entries(query)) for (const one of [].concat(v)) out.push([k, String(one)]);
+	for (const [k, v] of Object.entries(query))
+		for (const one of [].concat(v)) out.push([k, String(one)]);
 	return out;
 }
 

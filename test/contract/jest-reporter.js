@@ -19,13 +19,20 @@ function nodeOperations() {
 		const { WorkOrderService } = require(path.join(dist, 'WorkOrderService.node.js'));
 		for (const p of new WorkOrderService().description.properties) {
 			if (p.name !== 'operation' || !p.displayOptions?.show?.resource) continue;
-			for (const resource of p.displayOptions.show.resource) for (const o of p.options) out.push(`workOrderService ${resource}.${o.value}`);
+			for (const resource of p.displayOptions.show.resource)
+				for (const o of p.options) out.push(`workOrderService ${resource}.${o.value}`);
 		}
-		const { WorkOrderServicePollingTrigger } = require(path.join(dist, 'WorkOrderServicePollingTrigger.node.js'));
-		const event = new WorkOrderServicePollingTrigger().description.properties.find((p) => p.name === 'event');
+		const { WorkOrderServicePollingTrigger } = require(
+			path.join(dist, 'WorkOrderServicePollingTrigger.node.js'),
+		);
+		const event = new WorkOrderServicePollingTrigger().description.properties.find(
+			(p) => p.name === 'event',
+		);
 		for (const o of event?.options ?? []) out.push(`workOrderServicePollingTrigger ${o.value}`);
 		const { WorkOrderServiceTrigger } = require(path.join(dist, 'WorkOrderServiceTrigger.node.js'));
-		const events = new WorkOrderServiceTrigger().description.properties.find((p) => p.name === 'events');
+		const events = new WorkOrderServiceTrigger().description.properties.find(
+			(p) => p.name === 'events',
+		);
 		for (const o of events?.options ?? []) out.push(`workOrderServiceTrigger ${o.value}`);
 	} catch {
 		/* not built: the list is left out */
@@ -41,7 +48,8 @@ function readResults(dir) {
 		const file = path.join(dir, name);
 		if (name.endsWith('.summary.json')) summaries.push(JSON.parse(fs.readFileSync(file, 'utf8')));
 		if (name.endsWith('.violations.jsonl')) {
-			for (const line of fs.readFileSync(file, 'utf8').split('\n')) if (line.trim()) violations.push(JSON.parse(line));
+			for (const line of fs.readFileSync(file, 'utf8').split('\n'))
+				if (line.trim()) violations.push(JSON.parse(line));
 		}
 	}
 	return { summaries, violations };
@@ -72,32 +80,48 @@ class ContractReporter {
 		const requests = summaries.reduce((n, s) => n + s.requests, 0);
 		const deliberate = summaries.reduce((n, s) => n + s.deliberate, 0);
 		const count = violations.reduce((n, v) => n + v.violations.length, 0);
-		lines.push('', `contract: ${requests} requests of ${summaries.filter((s) => s.requests).length} test files validated against test/contract/service-reference.json; ${count} violation${count === 1 ? '' : 's'} (${deliberate} deliberately invalid requests of the emulator's own tests not counted)`);
+		lines.push(
+			'',
+			`contract: ${requests} requests of ${summaries.filter((s) => s.requests).length} test files validated against test/contract/service-reference.json; ${count} violation${count === 1 ? '' : 's'} (${deliberate} deliberately invalid requests of the emulator's own tests not counted)`,
+		);
 
 		const exercised = sum(summaries.map((s) => s.operations));
 		const reference = operations.filter((o) => o.source === 'reference');
 		const hit = reference.filter((o) => exercised[o.id]);
 		lines.push(`contract: reference operations exercised: ${hit.length} of ${reference.length}`);
-		for (const o of reference) lines.push(`  ${exercised[o.id] ? `${String(exercised[o.id]).padStart(6)}x` : '      -'} ${o.id}`);
-		for (const o of operations.filter((x) => x.source === 'contract' && exercised[x.id])) lines.push(`  ${String(exercised[o.id]).padStart(6)}x ${o.id} (contract)`);
+		for (const o of reference)
+			lines.push(
+				`  ${exercised[o.id] ? `${String(exercised[o.id]).padStart(6)}x` : '      -'} ${o.id}`,
+			);
+		for (const o of operations.filter((x) => x.source === 'contract' && exercised[x.id]))
+			lines.push(`  ${String(exercised[o.id]).padStart(6)}x ${o.id} (contract)`);
 
 		const ran = sum(summaries.map((s) => s.nodeOperations));
 		const all = nodeOperations();
 		if (all.length) {
 			const covered = all.filter((o) => ran[o]);
-			lines.push(`contract: node operations run: ${covered.length} of ${all.length}${covered.length && covered.length < all.length ? `; not run: ${all.filter((o) => !ran[o]).join(', ')}` : ''}`);
+			lines.push(
+				`contract: node operations run: ${covered.length} of ${all.length}${covered.length && covered.length < all.length ? `; not run: ${all.filter((o) => !ran[o]).join(', ')}` : ''}`,
+			);
 			const methods = Object.keys(ran).filter((k) => /listSearch|loadOptions/.test(k));
 			if (methods.length) lines.push(`contract: node methods run: ${methods.sort().join(', ')}`);
 		}
 
 		if (count) {
-			lines.push('contract: VIOLATIONS (each request that departs from the reference, with the test that sent it):');
+			lines.push(
+				'contract: VIOLATIONS (each request that departs from the reference, with the test that sent it):',
+			);
 			for (const v of violations) {
 				lines.push(`  ${v.file} > ${v.test}`);
-				lines.push(`    ${v.method} ${v.url} -> ${v.status}${v.operation ? ` (${v.operation})` : ''}`);
-				for (const x of v.violations) lines.push(`      [${x.side === 'answer' ? x.kind : `request: ${x.kind}`}] ${x.message}`);
+				lines.push(
+					`    ${v.method} ${v.url} -> ${v.status}${v.operation ? ` (${v.operation})` : ''}`,
+				);
+				for (const x of v.violations)
+					lines.push(`      [${x.side === 'answer' ? x.kind : `request: ${x.kind}`}] ${x.message}`);
 			}
-			this._error = new Error(`contract: ${count} violation(s) of the service reference (listed above)`);
+			this._error = new Error(
+				`contract: ${count} violation(s) of the service reference (listed above)`,
+			);
 		}
 		process.stdout.write(`${lines.join('\n')}\n`);
 	}

@@ -29,7 +29,12 @@ function check(entry, o) {
 	const result = validateRequest(entry);
 	if (!result) return null;
 	const answer = o.answer && result.operation ? validateAnswer(entry, result.operation) : [];
-	return { operation: result.operation ? result.operation.id : null, source: result.operation ? result.operation.source : null, violations: result.violations, answer };
+	return {
+		operation: result.operation ? result.operation.id : null,
+		source: result.operation ? result.operation.source : null,
+		violations: result.violations,
+		answer,
+	};
 }
 
 /** @param {any} entry */

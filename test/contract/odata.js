@@ -14,17 +14,59 @@ const { walkPath, resolve } = require('./reference');
 
 /** @typedef {import('./schema').Violation} Violation */
 
-const KEYWORDS = new Set(['and', 'or', 'not', 'eq', 'ne', 'gt', 'ge', 'lt', 'le', 'add', 'sub', 'mul', 'div', 'mod', 'has', 'in']);
+const KEYWORDS = new Set([
+	'and',
+	'or',
+	'not',
+	'eq',
+	'ne',
+	'gt',
+	'ge',
+	'lt',
+	'le',
+	'add',
+	'sub',
+	'mul',
+	'div',
+	'mod',
+	'has',
+	'in',
+]);
 const COMPARISONS = new Set(['eq', 'ne', 'gt', 'ge', 'lt', 'le']);
 const CONSTANTS = new Set(['true', 'false', 'null']);
 /** The canonical functions of OData v4 that ASP.NET OData implements (string, date, math). */
 const FUNCTIONS = new Set([
-	'contains', 'startswith', 'endswith', 'length', 'indexof', 'substring', 'tolower', 'toupper', 'trim', 'concat',
-	'year', 'month', 'day', 'hour', 'minute', 'second', 'fractionalseconds', 'date', 'time', 'now', 'mindatetime',
-	'maxdatetime', 'round', 'floor', 'ceiling', 'cast', 'isof',
+	'contains',
+	'startswith',
+	'endswith',
+	'length',
+	'indexof',
+	'substring',
+	'tolower',
+	'toupper',
+	'trim',
+	'concat',
+	'year',
+	'month',
+	'day',
+	'hour',
+	'minute',
+	'second',
+	'fractionalseconds',
+	'date',
+	'time',
+	'now',
+	'mindatetime',
+	'maxdatetime',
+	'round',
+	'floor',
+	'ceiling',
+	'cast',
+	'isof',
 ]);
 
-const DATETIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,7})?)?(?:Z|[+-]\d{2}:\d{2})?)?/i;
+const DATETIME =
+	/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,7})?)?(?:Z|[+-]\d{2}:\d{2})?)?/i;
 const NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?[mMdDfFlL]?/;
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_.]*(?:\/[A-Za-z_][A-Za-z0-9_.]*)*/;
 
@@ -54,7 +96,8 @@ function tokenize(text) {
 		if (c === "'") {
 			let j = i + 1;
 			for (;;) {
-				if (j >= text.length) return { tokens, error: `unterminated string literal at position ${i}` };
+				if (j >= text.length)
+					return { tokens, error: `unterminated string literal at position ${i}` };
 				if (text[j] === "'") {
 					if (text[j + 1] === "'") {
 						j += 2;
@@ -138,7 +181,11 @@ function checkPath(type, path, option, out) {
 	const steps = path.split('/');
 	const walked = walkPath(type, steps);
 	if (!walked.ok) {
-		out.push({ kind: 'unknown OData property', where: option, message: `${option}: '${path}' is not a property path of ${type}: ${walked.reason}` });
+		out.push({
+			kind: 'unknown OData property',
+			where: option,
+			message: `${option}: '${path}' is not a property path of ${type}: ${walked.reason}`,
+		});
 		return undefined;
 	}
 	return kindOf(walked.schema);
@@ -149,7 +196,11 @@ function checkFilter(type, text, out) {
 	const where = '$filter';
 	const { tokens, error } = tokenize(text);
 	if (error) {
-		out.push({ kind: 'OData syntax', where, message: `$filter: ${error}${/ \d{2}:\d{2}/.test(text) ? " (a '+' sent unencoded in a query string arrives as a space)" : ''}` });
+		out.push({
+			kind: 'OData syntax',
+			where,
+			message: `$filter: ${error}${/ \d{2}:\d{2}/.test(text) ? " (a '+' sent unencoded in a query string arrives as a space)" : ''}`,
+		});
 		return;
 	}
 	let depth = 0;
@@ -157,7 +208,11 @@ function checkFilter(type, text, out) {
 		const t = tokens[i];
 		if (t.t === '(') depth++;
 		if (t.t === ')' && --depth < 0) {
-			out.push({ kind: 'OData syntax', where, message: `$filter: unbalanced ')' at position ${t.pos}` });
+			out.push({
+				kind: 'OData syntax',
+				where,
+				message: `$filter: unbalanced ')' at position ${t.pos}`,
+			});
 			return;
 		}
 		if (t.t !== 'ident') continue;
@@ -165,28 +220,69 @@ function checkFilter(type, text, out) {
 		if (KEYWORDS.has(lower) || CONSTANTS.has(lower)) continue;
 		const next = tokens[i + 1];
 		if (next && next.t === '(') {
-			if (!FUNCTIONS.has(lower)) out.push({ kind: 'OData syntax', where, message: `$filter: '${t.v}' is not a function the service knows` });
+			if (!FUNCTIONS.has(lower))
+				out.push({
+					kind: 'OData syntax',
+					where,
+					message: `$filter: '${t.v}' is not a function the service knows`,
+				});
 			continue;
 		}
 		const kind = checkPath(type, t.v, where, out);
 		// property op literal / literal op property: the literal must be of the property's type
 		const op = tokens[i + 1];
 		const before = tokens[i - 1];
-		const lit = op && op.t === 'ident' && COMPARISONS.has(op.v.toLowerCase()) ? tokens[i + 2] : before && before.t === 'ident' && COMPARISONS.has(before.v.toLowerCase()) ? tokens[i - 2] : undefined;
-		if (kind && lit && lit.t !== 'ident' && lit.t !== '(' && lit.t !== ')' && lit.t !== ',' && !compatible(kind, lit)) {
-			out.push({ kind: 'wrong type', where, message: `$filter: '${t.v}' (a ${kind}) is compared with ${lit.t} ${lit.v}` });
+		const lit =
+			op && op.t === 'ident' && COMPARISONS.has(op.v.toLowerCase())
+				? tokens[i + 2]
+				: before && before.t === 'ident' && COMPARISONS.has(before.v.toLowerCase())
+					? tokens[i - 2]
+					: undefined;
+		if (
+			kind &&
+			lit &&
+			lit.t !== 'ident' &&
+			lit.t !== '(' &&
+			lit.t !== ')' &&
+			lit.t !== ',' &&
+			!compatible(kind, lit)
+		) {
+			out.push({
+				kind: 'wrong type',
+				where,
+				message: `$filter: '${t.v}' (a ${kind}) is compared with ${lit.t} ${lit.v}`,
+			});
 		}
-		if (kind && lit && lit.t === 'ident' && (lit.v === 'true' || lit.v === 'false') && kind !== 'boolean') {
-			out.push({ kind: 'wrong type', where, message: `$filter: '${t.v}' (a ${kind}) is compared with ${lit.v}` });
+		if (
+			kind &&
+			lit &&
+			lit.t === 'ident' &&
+			(lit.v === 'true' || lit.v === 'false') &&
+			kind !== 'boolean'
+		) {
+			out.push({
+				kind: 'wrong type',
+				where,
+				message: `$filter: '${t.v}' (a ${kind}) is compared with ${lit.v}`,
+			});
 		}
 	}
-	if (depth !== 0) out.push({ kind: 'OData syntax', where, message: '$filter: unbalanced parentheses' });
+	if (depth !== 0)
+		out.push({ kind: 'OData syntax', where, message: '$filter: unbalanced parentheses' });
 	for (let i = 0; i + 1 < tokens.length; i++) {
 		const a = tokens[i];
 		const b = tokens[i + 1];
-		const operand = (/** @type {Token} */ t) => t.t !== '(' && t.t !== ')' && t.t !== ',' && !(t.t === 'ident' && KEYWORDS.has(t.v.toLowerCase()));
+		const operand = (/** @type {Token} */ t) =>
+			t.t !== '(' &&
+			t.t !== ')' &&
+			t.t !== ',' &&
+			!(t.t === 'ident' && KEYWORDS.has(t.v.toLowerCase()));
 		if (operand(a) && operand(b) && !(a.t === 'ident' && b.t === '(')) {
-			out.push({ kind: 'OData syntax', where, message: `$filter: '${a.v}' and '${b.v}' follow each other without an operator (position ${b.pos})` });
+			out.push({
+				kind: 'OData syntax',
+				where,
+				message: `$filter: '${a.v}' and '${b.v}' follow each other without an operator (position ${b.pos})`,
+			});
 			return;
 		}
 	}
@@ -195,9 +291,16 @@ function checkFilter(type, text, out) {
 /** @param {string} type @param {string} text @param {Violation[]} out */
 function checkOrderBy(type, text, out) {
 	for (const clause of text.split(',')) {
-		const m = /^\s*([A-Za-z_][A-Za-z0-9_]*(?:\/[A-Za-z_][A-Za-z0-9_]*)*)(?:\s+(asc|desc))?\s*$/.exec(clause);
+		const m =
+			/^\s*([A-Za-z_][A-Za-z0-9_]*(?:\/[A-Za-z_][A-Za-z0-9_]*)*)(?:\s+(asc|desc))?\s*$/.exec(
+				clause,
+			);
 		if (!m) {
-			out.push({ kind: 'OData syntax', where: '$orderby', message: `$orderby: cannot read '${clause.trim()}' (expected "Property [asc|desc]")` });
+			out.push({
+				kind: 'OData syntax',
+				where: '$orderby',
+				message: `$orderby: cannot read '${clause.trim()}' (expected "Property [asc|desc]")`,
+			});
 			continue;
 		}
 		checkPath(type, m[1], '$orderby', out);
@@ -210,7 +313,11 @@ function checkList(type, text, option, out) {
 	for (const item of text.split(',')) {
 		const name = item.trim().replace(/\(.*\)$/, '');
 		if (!/^[A-Za-z_][A-Za-z0-9_]*(?:\/[A-Za-z_][A-Za-z0-9_]*)*$/.test(name)) {
-			out.push({ kind: 'OData syntax', where: option, message: `${option}: cannot read '${item.trim()}'` });
+			out.push({
+				kind: 'OData syntax',
+				where: option,
+				message: `${option}: cannot read '${item.trim()}'`,
+			});
 			continue;
 		}
 		checkPath(type, name, option, out);

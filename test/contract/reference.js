@@ -60,35 +60,57 @@ for (const [def, prop] of [
 
 // ---- rule 2: the checklist request ----------------------------------------------------------------
 definitions.CheckListResponseRequest.anyCase = true;
-definitions.CheckListResponseRequest.required = ['CheckListQuestionId', 'ProviderId', 'TechnicianId', 'EntityId', 'Attempt'];
-/** @type {Record<string, Schema>} */ (definitions.CheckListResponseRequest.properties).Answer.numberToo = true;
+definitions.CheckListResponseRequest.required = [
+	'CheckListQuestionId',
+	'ProviderId',
+	'TechnicianId',
+	'EntityId',
+	'Attempt',
+];
+/** @type {Record<string, Schema>} */ (
+	definitions.CheckListResponseRequest.properties
+).Answer.numberToo = true;
 
 // ---- the text relaxes the required lists ----------------------------------------------------------
 // Check-in / check-out: "Latitude, Longitude ... the text needs it for repair only"; on check-out
 // "position is needed for repair and travel ..., not on Cancel". WorkTypeId 1 = repair (default), 2 = travel.
 /** @param {any} body */
-const workTypeOf = (body) => (body && body.WorkTypeId !== undefined && body.WorkTypeId !== null ? Number(body.WorkTypeId) : 1);
-definitions.CheckInRequest.requiredOf = (/** @type {any} */ body) => (workTypeOf(body) === 1 ? ['Latitude', 'Longitude'] : []);
+const workTypeOf = (body) =>
+	body && body.WorkTypeId !== undefined && body.WorkTypeId !== null ? Number(body.WorkTypeId) : 1;
+definitions.CheckInRequest.requiredOf = (/** @type {any} */ body) =>
+	workTypeOf(body) === 1 ? ['Latitude', 'Longitude'] : [];
 definitions.CheckOutRequest.requiredOf = (/** @type {any} */ body) => {
 	const cancel = body && (body.ActionStatus === 'Cancel' || body.ActionStatus === 1);
 	return !cancel && [1, 2].includes(workTypeOf(body)) ? ['Latitude', 'Longitude'] : [];
 };
 // ContractInfo: "subscriber users may omit SubscriberId, and StoreId may stand in for LocationId"
 definitions.ContractInfo.requiredOf = (/** @type {any} */ body) =>
-	body && body.StoreId !== undefined && body.StoreId !== null ? ['TradeName'] : ['LocationId', 'TradeName'];
+	body && body.StoreId !== undefined && body.StoreId !== null
+		? ['TradeName']
+		: ['LocationId', 'TradeName'];
 
 // ---- rule 3: the proposal status body -------------------------------------------------------------
-/** @type {Record<string, Schema>} */ (definitions.ProposalStatusRequest.properties).Comments = { type: 'string' };
+/** @type {Record<string, Schema>} */ (definitions.ProposalStatusRequest.properties).Comments = {
+	type: 'string',
+};
 
 // ---- rule 5: error codes as names or numbers --------------------------------------------------------
 {
 	const props = /** @type {Record<string, Schema>} */ (definitions.ErrorResponse.properties);
 	props.ErrorCode = { type: 'string', numberToo: true, nameOrNumber: true };
-	props.ErrorCodes = { type: 'array', items: { type: 'string', numberToo: true, nameOrNumber: true } };
+	props.ErrorCodes = {
+		type: 'array',
+		items: { type: 'string', numberToo: true, nameOrNumber: true },
+	};
 }
 
 // ---- conflict 8: CheckListResponsePicture.UpdatedBy string, number or null ------------------------
-/** @type {Record<string, Schema>} */ (definitions.CheckListPicture.properties).UpdatedBy = { type: 'integer', format: 'int32', numberToo: true, stringToo: true };
+/** @type {Record<string, Schema>} */ (definitions.CheckListPicture.properties).UpdatedBy = {
+	type: 'integer',
+	format: 'int32',
+	numberToo: true,
+	stringToo: true,
+};
 
 // ---- the conflicts 9 and 10: question type and picture flag as names or numbers (rule 6 covers every enum)
 
@@ -111,25 +133,41 @@ function defName(schema) {
 
 // ---- operations ----------------------------------------------------------------------------------
 
-const ODATA_OPTIONS = /** @type {Parameter[]} */ ([
-	['$expand', 'string'],
-	['$select', 'string'],
-	['$filter', 'string'],
-	['$orderby', 'string'],
-	['$top', 'integer'],
-	['$skip', 'integer'],
-	['$count', 'boolean'],
-].map(([name, type]) => ({ name, in: 'query', required: false, type })));
+const ODATA_OPTIONS = /** @type {Parameter[]} */ (
+	[
+		['$expand', 'string'],
+		['$select', 'string'],
+		['$filter', 'string'],
+		['$orderby', 'string'],
+		['$top', 'integer'],
+		['$skip', 'integer'],
+		['$count', 'boolean'],
+	].map(([name, type]) => ({ name, in: 'query', required: false, type }))
+);
 
-const WORK_ORDER_LIST = { 200: { schema: { type: 'array', items: { $ref: '#/definitions/WorkOrder' } } } };
+const WORK_ORDER_LIST = {
+	200: { schema: { type: 'array', items: { $ref: '#/definitions/WorkOrder' } } },
+};
 
 /** Operations the contract lists that the JSON leaves out (rule 9), and the webhooks page's test call. */
 const CONTRACT_OPERATIONS = {
 	'/odata/locations({locationId})/workorders/Service.GetDuplicates()': {
-		get: { parameters: [{ name: 'locationId', in: 'path', required: true, type: 'integer', format: 'int32' }, ...ODATA_OPTIONS], responses: WORK_ORDER_LIST },
+		get: {
+			parameters: [
+				{ name: 'locationId', in: 'path', required: true, type: 'integer', format: 'int32' },
+				...ODATA_OPTIONS,
+			],
+			responses: WORK_ORDER_LIST,
+		},
 	},
 	'/odata/locations({locationId})/workorders/Service.GetRecalls()': {
-		get: { parameters: [{ name: 'locationId', in: 'path', required: true, type: 'integer', format: 'int32' }, ...ODATA_OPTIONS], responses: WORK_ORDER_LIST },
+		get: {
+			parameters: [
+				{ name: 'locationId', in: 'path', required: true, type: 'integer', format: 'int32' },
+				...ODATA_OPTIONS,
+			],
+			responses: WORK_ORDER_LIST,
+		},
 	},
 	'/odata/workorders/Service.NearBy(latitude={latitude},longitude={longitude})': {
 		get: {
@@ -143,7 +181,14 @@ const CONTRACT_OPERATIONS = {
 	},
 	'/test/webhooks/notifications': {
 		post: {
-			parameters: [{ name: 'request', in: 'body', required: true, schema: { type: 'object', required: ['Url'], properties: { Url: { type: 'string' } } } }],
+			parameters: [
+				{
+					name: 'request',
+					in: 'body',
+					required: true,
+					schema: { type: 'object', required: ['Url'], properties: { Url: { type: 'string' } } },
+				},
+			],
 			responses: { 201: {}, 400: { schema: { $ref: '#/definitions/ErrorResponse' } } },
 		},
 	},
@@ -180,7 +225,10 @@ function compileTemplate(template) {
 
 /** @type {Operation[]} */
 const operations = [];
-for (const [source, paths] of /** @type {Array<['reference' | 'contract', Record<string, any>]>} */ ([
+for (const [
+	source,
+	paths,
+] of /** @type {Array<['reference' | 'contract', Record<string, any>]>} */ ([
 	['reference', RAW.paths],
 	['contract', CONTRACT_OPERATIONS],
 ])) {
@@ -272,7 +320,10 @@ function datesOf(name) {
 	/** @type {Map<string, string>} twin → plain */
 	const plain = new Map();
 	for (const p of dates) {
-		const twin = p === 'Date' && dates.has('Dto') ? 'Dto' : TWIN_SUFFIXES.map((s) => p + s).find((t) => dates.has(t));
+		const twin =
+			p === 'Date' && dates.has('Dto')
+				? 'Dto'
+				: TWIN_SUFFIXES.map((s) => p + s).find((t) => dates.has(t));
 		if (twin) {
 			twins.set(p, twin);
 			plain.set(twin, p);
@@ -311,7 +362,11 @@ function walkPath(name, path) {
 			const next = defName(schema);
 			if (!next) {
 				const kind = schema.type === 'array' ? 'a collection' : `a ${schema.type || 'value'}`;
-				return { ok: false, at: i, reason: `'${path.slice(0, i + 1).join('/')}' is ${kind}, not an object with '${path[i + 1]}'` };
+				return {
+					ok: false,
+					at: i,
+					reason: `'${path.slice(0, i + 1).join('/')}' is ${kind}, not an object with '${path[i + 1]}'`,
+				};
 			}
 			owner = next;
 		}

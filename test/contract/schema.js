@@ -25,21 +25,27 @@ const INT32_MAX = 2147483647;
 const INT64_MIN = -9223372036854775808n;
 const INT64_MAX = 9223372036854775807n;
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,7})?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/i;
+const ISO_DATE_TIME =
+	/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,7})?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/i;
 
 /** @param {unknown} v */
 function describe(v) {
 	if (v === null) return 'null';
 	if (Array.isArray(v)) return 'an array';
 	if (typeof v === 'bigint') return `the integer ${v}`;
-	if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v)}`;
+	if (typeof v === 'string')
+		return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v)}`;
 	if (typeof v === 'object') return 'an object';
 	return `${typeof v} ${String(v)}`;
 }
 
 /** @param {Ctx} ctx @param {string} kind @param {string} where @param {string} message */
 function add(ctx, kind, where, message) {
-	ctx.violations.push({ kind: ctx.mode === 'answer' && !kind.startsWith('answer:') ? `answer: ${kind}` : kind, where, message });
+	ctx.violations.push({
+		kind: ctx.mode === 'answer' && !kind.startsWith('answer:') ? `answer: ${kind}` : kind,
+		where,
+		message,
+	});
 }
 
 /** A whole number within `[min, max]` as a number, a BigInt, or (when `text`) a decimal string. @param {unknown} v @param {boolean} int64 @param {boolean} text */
@@ -50,7 +56,9 @@ function isInteger(v, int64, text) {
 	else if (typeof v === 'bigint') n = v;
 	else if (text && typeof v === 'string' && /^-?\d{1,19}$/.test(v)) n = BigInt(v);
 	if (n === undefined) return false;
-	return int64 ? n >= INT64_MIN && n <= INT64_MAX : n >= BigInt(INT32_MIN) && n <= BigInt(INT32_MAX);
+	return int64
+		? n >= INT64_MIN && n <= INT64_MAX
+		: n >= BigInt(INT32_MIN) && n <= BigInt(INT32_MAX);
 }
 
 /**
@@ -76,12 +84,19 @@ function checkValue(schema, value, where, ctx, only) {
 
 /** @param {Schema} s @param {unknown} v @param {string} where @param {Ctx} ctx */
 function checkScalar(s, v, where, ctx) {
-	const wrong = (/** @type {string} */ expected) => add(ctx, 'wrong type', where, `${where} must be ${expected}, got ${describe(v)}`);
+	const wrong = (/** @type {string} */ expected) =>
+		add(ctx, 'wrong type', where, `${where} must be ${expected}, got ${describe(v)}`);
 	if (s.enum) {
 		const ok =
 			(typeof v === 'string' && s.enum.includes(v)) ||
 			(isInteger(v, false, false) && Number(v) >= 0 && Number(v) < s.enum.length); // rule 6: names or numbers
-		if (!ok) add(ctx, 'wrong type', where, `${where} must be one of ${s.enum.slice(0, 8).join(', ')}${s.enum.length > 8 ? ', ...' : ''} (or its number), got ${describe(v)}`);
+		if (!ok)
+			add(
+				ctx,
+				'wrong type',
+				where,
+				`${where} must be one of ${s.enum.slice(0, 8).join(', ')}${s.enum.length > 8 ? ', ...' : ''} (or its number), got ${describe(v)}`,
+			);
 		return;
 	}
 	switch (s.type) {
@@ -136,9 +151,18 @@ function checkObject(def, name, value, where, ctx, only) {
 	const present = new Set();
 	for (const key of Object.keys(rec)) {
 		if (ctx.mode === 'answer' && key.startsWith('@odata.')) continue;
-		const prop = Object.prototype.hasOwnProperty.call(props, key) ? key : def.anyCase ? lower.get(key.toLowerCase()) : undefined;
+		const prop = Object.prototype.hasOwnProperty.call(props, key)
+			? key
+			: def.anyCase
+				? lower.get(key.toLowerCase())
+				: undefined;
 		if (!prop) {
-			add(ctx, ctx.mode === 'answer' ? 'answer: unknown property' : 'unknown body field', `${where}.${key}`, `${where}.${key} is not a property of ${label} (properties: ${known.slice(0, 12).join(', ')}${known.length > 12 ? ', ...' : ''})`);
+			add(
+				ctx,
+				ctx.mode === 'answer' ? 'answer: unknown property' : 'unknown body field',
+				`${where}.${key}`,
+				`${where}.${key} is not a property of ${label} (properties: ${known.slice(0, 12).join(', ')}${known.length > 12 ? ', ...' : ''})`,
+			);
 			continue;
 		}
 		present.add(prop);
@@ -147,16 +171,29 @@ function checkObject(def, name, value, where, ctx, only) {
 	}
 	if (ctx.mode === 'request') {
 		for (const req of def.requiredOf ? def.requiredOf(rec) : def.required || []) {
-			const key = Object.keys(rec).find((k) => (def.anyCase ? k.toLowerCase() === req.toLowerCase() : k === req));
+			const key = Object.keys(rec).find((k) =>
+				def.anyCase ? k.toLowerCase() === req.toLowerCase() : k === req,
+			);
 			if (key === undefined || rec[key] === null || rec[key] === undefined) {
-				add(ctx, 'missing body field', `${where}.${req}`, `${where}.${req} is required by ${label}`);
+				add(
+					ctx,
+					'missing body field',
+					`${where}.${req}`,
+					`${where}.${req} is required by ${label}`,
+				);
 			}
 		}
 		return;
 	}
 	const expected = only ? known.filter((k) => k in only) : known;
 	for (const prop of expected) {
-		if (!present.has(prop)) add(ctx, 'answer: missing property', `${where}.${prop}`, `${where}.${prop} of ${label} is missing (the reference's objects carry every property, null when empty)`);
+		if (!present.has(prop))
+			add(
+				ctx,
+				'answer: missing property',
+				`${where}.${prop}`,
+				`${where}.${prop} of ${label} is missing (the reference's objects carry every property, null when empty)`,
+			);
 	}
 }
 

@@ -24,14 +24,30 @@ function entry(method, path, o = {}) {
 		bodySize = 100;
 	}
 	if (o.raw !== undefined) bodySize = o.raw.length;
-	return { method, path, query: o.query || {}, headers, body, bodySize, parts: o.parts, bodyError: o.bodyError, status: o.status ?? 200, responseBody: o.answer === undefined ? undefined : typeof o.answer === 'string' ? o.answer : stringify(o.answer) };
+	return {
+		method,
+		path,
+		query: o.query || {},
+		headers,
+		body,
+		bodySize,
+		parts: o.parts,
+		bodyError: o.bodyError,
+		status: o.status ?? 200,
+		responseBody:
+			o.answer === undefined
+				? undefined
+				: typeof o.answer === 'string'
+					? o.answer
+					: stringify(o.answer),
+	};
 }
 
 const kinds = (result) => result.violations.map((v) => v.kind);
 const messages = (result) => result.violations.map((v) => v.message).join(' | ');
 
 describe('the reference as the validator reads it', () => {
-	test('43 operations of the JSON and the contract\'s 4 additions, each path matched to its template', () => {
+	test("43 operations of the JSON and the contract's 4 additions, each path matched to its template", () => {
 		expect(operations.filter((o) => o.source === 'reference')).toHaveLength(43);
 		expect(operations.filter((o) => o.source === 'contract').map((o) => o.id)).toEqual([
 			'GET /odata/locations({locationId})/workorders/Service.GetDuplicates()',
@@ -39,9 +55,16 @@ describe('the reference as the validator reads it', () => {
 			'GET /odata/workorders/Service.NearBy(latitude={latitude},longitude={longitude})',
 			'POST /test/webhooks/notifications',
 		]);
-		expect(validateRequest(entry('GET', '/api/v3/workorders/statuses')).operation.id).toBe('GET /workorders/statuses');
-		expect(validateRequest(entry('GET', '/api/v3/workorders/90000001')).operation.id).toBe('GET /workorders/{workorderId}');
-		expect(validateRequest(entry('GET', '/api/v3/odata/workorders(5)/Service.CheckInActivity()')).operation.id).toBe('GET /odata/workorders({workorderId})/Service.CheckInActivity()');
+		expect(validateRequest(entry('GET', '/api/v3/workorders/statuses')).operation.id).toBe(
+			'GET /workorders/statuses',
+		);
+		expect(validateRequest(entry('GET', '/api/v3/workorders/90000001')).operation.id).toBe(
+			'GET /workorders/{workorderId}',
+		);
+		expect(
+			validateRequest(entry('GET', '/api/v3/odata/workorders(5)/Service.CheckInActivity()'))
+				.operation.id,
+		).toBe('GET /odata/workorders({workorderId})/Service.CheckInActivity()');
 		expect(validateRequest(entry('GET', '/auth/oauth/token'))).toBeNull();
 		expect(validateRequest(entry('GET', '/__emulator/state'))).toBeNull();
 	});
@@ -49,17 +72,119 @@ describe('the reference as the validator reads it', () => {
 
 describe('requests the reference describes pass', () => {
 	test.each([
-		['Create Note', entry('POST', '/api/v3/workorders/5/notes', { json: { Note: 'x', Visibility: 3, MailedTo: 'a@b.c', ActionRequired: true, ScheduledDate: '2026-06-01T04:00:00.000-04:00', AttachmentsIds: [1, 2], Actor: 'me', NotifyFollowers: false, DoNotSendEmail: true, IsFollowUpDateChanged: false } })],
-		['Check In (repair, with the position)', entry('POST', '/api/v3/workorders/5/universalCheckIn', { json: { WorkTypeId: 1, Latitude: 32.7, Longitude: -96.8, UserId: 3, TechsCount: 2, CheckInTime: '2026-06-01T04:00:00Z', Actor: 'a' } })],
-		['Check In (travel, no position: the text needs it for repairs only)', entry('POST', '/api/v3/workorders/5/universalCheckIn', { json: { WorkTypeId: 2 } })],
-		['Check Out (Cancel, no position)', entry('POST', '/api/v3/workorders/5/universalCheckOut', { json: { WorkTypeId: 1, ActionStatus: 'Cancel' } })],
-		['Check Out (a note ID beyond 2^53 as exact digits: rule 1)', entry('POST', '/api/v3/workorders/5/universalCheckOut', { json: { Latitude: 1, Longitude: 2, PrimaryStatus: 'Completed', UnableObtainSignatureNoteId: '9007199254741000' } })],
-		['a note path with an int64 ID', entry('GET', '/api/v3/odata/workorders(5)/notes(9223372036854775807)')],
-		['the checklist request with the contract\'s names (rule 2)', entry('POST', '/api/v3/checklists/CheckListResponse', { parts: [{ name: 'CheckListResponseRequest', json: { CheckListQuestionID: 1, ProviderID: 2, TechnicianID: 3, EntityID: 4, Attempt: 1, Answer: 72.5 } }] })],
-		['the proposal body with Comments (rule 3)', entry('PUT', '/api/v3/proposals/7/reject', { json: { Comments: 'x', RejectReasonCodeId: 2 }, query: { useProposalAlertEmails: 'true' } })],
-		['a note upload with its descriptor part', entry('POST', '/api/v3/workorders/5/notes/9007199254740993/attachments', { parts: [{ name: 'AddAttachmentsRequest', json: [{ Name: 'a.png', Type: 'File', MediaType: 'image/png', Visibility: 2 }] }, { name: 'file', filename: 'a.png' }] })],
-		['OData paths, functions, offsets', entry('GET', '/api/v3/odata/workorders', { query: { $filter: "contains(Location/Name,'Dallas') or (Status/Primary eq 'OPEN' and UpdatedDate ge 2026-11-01T01:30:00.000-04:00 and LocationId eq 501)", $orderby: 'UpdatedDate desc,Id asc', $select: 'Id,Number,Status,Location', $top: '50', $skip: '0', $count: 'true' } })],
-		['the contract\'s duplicates read', entry('GET', '/api/v3/odata/locations(502)/workorders/Service.GetDuplicates()', { query: { $count: 'true' } })],
+		[
+			'Create Note',
+			entry('POST', '/api/v3/workorders/5/notes', {
+				json: {
+					Note: 'x',
+					Visibility: 3,
+					MailedTo: 'a@b.c',
+					ActionRequired: true,
+					ScheduledDate: '2026-06-01T04:00:00.000-04:00',
+					AttachmentsIds: [1, 2],
+					Actor: 'me',
+					NotifyFollowers: false,
+					DoNotSendEmail: true,
+					IsFollowUpDateChanged: false,
+				},
+			}),
+		],
+		[
+			'Check In (repair, with the position)',
+			entry('POST', '/api/v3/workorders/5/universalCheckIn', {
+				json: {
+					WorkTypeId: 1,
+					Latitude: 32.7,
+					Longitude: -96.8,
+					UserId: 3,
+					TechsCount: 2,
+					CheckInTime: '2026-06-01T04:00:00Z',
+					Actor: 'a',
+				},
+			}),
+		],
+		[
+			'Check In (travel, no position: the text needs it for repairs only)',
+			entry('POST', '/api/v3/workorders/5/universalCheckIn', { json: { WorkTypeId: 2 } }),
+		],
+		[
+			'Check Out (Cancel, no position)',
+			entry('POST', '/api/v3/workorders/5/universalCheckOut', {
+				json: { WorkTypeId: 1, ActionStatus: 'Cancel' },
+			}),
+		],
+		[
+			'Check Out (a note ID beyond 2^53 as exact digits: rule 1)',
+			entry('POST', '/api/v3/workorders/5/universalCheckOut', {
+				json: {
+					Latitude: 1,
+					Longitude: 2,
+					PrimaryStatus: 'Completed',
+					UnableObtainSignatureNoteId: '9007199254741000',
+				},
+			}),
+		],
+		[
+			'a note path with an int64 ID',
+			entry('GET', '/api/v3/odata/workorders(5)/notes(9223372036854775807)'),
+		],
+		[
+			"the checklist request with the contract's names (rule 2)",
+			entry('POST', '/api/v3/checklists/CheckListResponse', {
+				parts: [
+					{
+						name: 'CheckListResponseRequest',
+						json: {
+							CheckListQuestionID: 1,
+							ProviderID: 2,
+							TechnicianID: 3,
+							EntityID: 4,
+							Attempt: 1,
+							Answer: 72.5,
+						},
+					},
+				],
+			}),
+		],
+		[
+			'the proposal body with Comments (rule 3)',
+			entry('PUT', '/api/v3/proposals/7/reject', {
+				json: { Comments: 'x', RejectReasonCodeId: 2 },
+				query: { useProposalAlertEmails: 'true' },
+			}),
+		],
+		[
+			'a note upload with its descriptor part',
+			entry('POST', '/api/v3/workorders/5/notes/9007199254740993/attachments', {
+				parts: [
+					{
+						name: 'AddAttachmentsRequest',
+						json: [{ Name: 'a.png', Type: 'File', MediaType: 'image/png', Visibility: 2 }],
+					},
+					{ name: 'file', filename: 'a.png' },
+				],
+			}),
+		],
+		[
+			'OData paths, functions, offsets',
+			entry('GET', '/api/v3/odata/workorders', {
+				query: {
+					$filter:
+						"contains(Location/Name,'Dallas') or (Status/Primary eq 'OPEN' and UpdatedDate ge 2026-11-01T01:30:00.000-04:00 and LocationId eq 501)",
+					$orderby: 'UpdatedDate desc,Id asc',
+					$select: 'Id,Number,Status,Location',
+					$top: '50',
+					$skip: '0',
+					$count: 'true',
+				},
+			}),
+		],
+		[
+			"the contract's duplicates read",
+			entry('GET', '/api/v3/odata/locations(502)/workorders/Service.GetDuplicates()', {
+				query: { $count: 'true' },
+			}),
+		],
 	])('%s', (_, e) => {
 		const result = validateRequest(e);
 		expect(messages(result)).toBe('');
@@ -68,44 +193,279 @@ describe('requests the reference describes pass', () => {
 
 describe('every kind of violation is caught', () => {
 	test.each([
-		['unknown path', entry('GET', '/api/v3/workorders/5/history'), 'unknown path', /no operation of the reference/],
-		['a path outside /v3', entry('GET', '/api/v2/workorders'), 'unknown path', /not below \/api\/v3/],
-		['unknown method', entry('DELETE', '/api/v3/workorders/5'), 'unknown method', /has GET on this path/],
-		['a path parameter of the wrong type', entry('GET', '/api/v3/workorders/abc'), 'wrong type', /path workorderId must be a 32-bit integer/],
-		['a note ID beyond int64', entry('GET', '/api/v3/odata/workorders(5)/notes(9223372036854775808)'), 'wrong type', /64-bit/],
-		['unknown query parameter', entry('GET', '/api/v3/workorders/5/notes', { query: { paging: '1:10', pageSize: '5' } }), 'unknown query parameter', /'pageSize'/],
-		['a query parameter in the wrong case', entry('GET', '/api/v3/workorders', { query: { PageSize: '5' } }), 'unknown query parameter', /spells it 'pageSize'/],
-		['a query parameter of the wrong type', entry('PUT', '/api/v3/proposals/7/reject', { json: {}, query: { useProposalAlertEmails: 'yes' } }), 'wrong type', /true or false/],
-		['missing body', entry('POST', '/api/v3/workorders/5/notes'), 'missing body', /CreateNoteRequest/],
-		['a body that is not JSON', entry('POST', '/api/v3/workorders/5/notes', { headers: { 'content-type': 'application/json' }, raw: '{', bodyError: 'Unexpected end' }), 'body not JSON', /not JSON/],
-		['a JSON body sent as a form', entry('POST', '/api/v3/workorders/5/notes', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: 'Note=x' }), 'wrong type', /must be application\/json/],
-		['unknown body field (the old NoteData, IsPinned)', entry('POST', '/api/v3/workorders/5/notes', { json: { Note: 'x', IsPinned: true } }), 'unknown body field', /IsPinned is not a property of CreateNoteRequest/],
-		['missing body field', entry('POST', '/api/v3/workorders/5/notes', { json: { NoteData: 'x' } }), 'missing body field', /body.Note is required/],
-		['a body field of the wrong type', entry('POST', '/api/v3/workorders/5/notes', { json: { Note: 'x', Visibility: '2' } }), 'wrong type', /Visibility must be a 32-bit integer/],
-		['an enum value the reference does not have', entry('POST', '/api/v3/workorders/5/universalCheckOut', { json: { Latitude: 1, Longitude: 2, PrimaryStatus: 'Done' } }), 'wrong type', /PrimaryStatus must be one of/],
-		['a date-time that is not one', entry('POST', '/api/v3/workorders/5/notes', { json: { Note: 'x', FollowUpDate: 'tomorrow' } }), 'wrong type', /ISO 8601/],
-		['the position of a repair check-in missing', entry('POST', '/api/v3/workorders/5/universalCheckIn', { json: { WorkTypeId: 1 } }), 'missing body field', /Latitude is required/],
-		['the old check-in fields', entry('POST', '/api/v3/workorders/5/universalCheckIn', { json: { Latitude: 1, Longitude: 2, TechnicianId: 4001, NumberOfTechnicians: 2, Comment: 'x' } }), 'unknown body field', /TechnicianId is not a property of CheckInRequest/],
-		['a body where the operation takes none', entry('GET', '/api/v3/workorders/5', { json: {} }), 'unexpected body', /takes no body/],
-		['multipart expected', entry('POST', '/api/v3/checklists/CheckListResponse', { json: { a: 1 } }), 'not multipart', /multipart\/form-data/],
-		['unknown part', entry('POST', '/api/v3/workorders/5/notes/6/attachments', { parts: [{ name: 'file', filename: 'a' }, { name: 'Description', text: 'x' }] }), 'unknown part', /'Description'/],
-		['missing part', entry('POST', '/api/v3/workorders/5/notes/6/attachments', { parts: [{ name: 'AddAttachmentsRequest', json: [] }] }), 'missing part', /'file' is required/],
-		['a JSON part that is not JSON', entry('POST', '/api/v3/checklists/CheckListResponse', { parts: [{ name: 'CheckListResponseRequest', text: 'answer=yes' }] }), 'part not JSON', /must hold JSON/],
-		['a JSON part with a field of the wrong type', entry('POST', '/api/v3/workorders/5/notes/6/attachments', { parts: [{ name: 'AddAttachmentsRequest', json: [{ Type: 'Photo' }] }, { name: 'file', filename: 'a' }] }), 'wrong type', /Type must be one of File, RemoteStorage/],
-		['the descriptor of work order files sent to a note (an object, not an array)', entry('POST', '/api/v3/workorders/5/notes/6/attachments', { parts: [{ name: 'AddAttachmentsRequest', json: { Attachments: [] } }, { name: 'file', filename: 'a' }] }), 'wrong type', /must be an array/],
-		['a file part without a file name', entry('POST', '/api/v3/workorders/5/notes/6/attachments', { parts: [{ name: 'file', text: 'bytes' }] }), 'wrong type', /must be a file/],
-		['unknown OData property in $filter', entry('GET', '/api/v3/odata/workorders', { query: { $filter: "LocationName eq 'x'" } }), 'unknown OData property', /'LocationName' is not a property of WorkOrder/],
-		['unknown OData property in a path', entry('GET', '/api/v3/odata/workorders', { query: { $filter: "Location/Nam eq 'x'" } }), 'unknown OData property', /'Nam' is not a property of Location/],
-		['a path through a value', entry('GET', '/api/v3/odata/workorders', { query: { $filter: "Trade/Name eq 'x'" } }), 'unknown OData property', /'Trade' is a string/],
-		['unknown OData property in $select', entry('GET', '/api/v3/odata/workorders', { query: { $select: 'Id,UpdatedDateDto' } }), 'unknown OData property', /'UpdatedDateDto'/],
-		['unknown OData property in $orderby', entry('GET', '/api/v3/odata/workorders', { query: { $orderby: 'StoreId desc' } }), 'unknown OData property', /'StoreId'/],
-		['an OData property of a note list checked against Note', entry('GET', '/api/v3/odata/workorders(5)/notes', { query: { $filter: 'IsPinned eq true' } }), 'unknown OData property', /not a property of Note/],
-		['an unknown function', entry('GET', '/api/v3/odata/workorders', { query: { $filter: "substringof('x',Trade)" } }), 'OData syntax', /not a function/],
-		["a '+' that became a space", entry('GET', '/api/v3/odata/workorders', { query: { $filter: 'UpdatedDate ge 2026-11-01T01:30:00 01:00' } }), 'OData syntax', /arrives as a space/],
-		['unbalanced parentheses', entry('GET', '/api/v3/odata/workorders', { query: { $filter: "(Trade eq 'HVAC'" } }), 'OData syntax', /unbalanced/],
-		['a date compared with a number', entry('GET', '/api/v3/odata/workorders', { query: { $filter: 'UpdatedDate ge 5' } }), 'wrong type', /'UpdatedDate' \(a date\) is compared with number/],
-		['a number compared with text', entry('GET', '/api/v3/odata/workorders', { query: { $filter: "LocationId eq '501'" } }), 'wrong type', /'LocationId' \(a number\)/],
-		['an OData option of the wrong type', entry('GET', '/api/v3/odata/workorders', { query: { $top: 'all' } }), 'wrong type', /query \$top must be a 32-bit integer/],
+		[
+			'unknown path',
+			entry('GET', '/api/v3/workorders/5/history'),
+			'unknown path',
+			/no operation of the reference/,
+		],
+		[
+			'a path outside /v3',
+			entry('GET', '/api/v2/workorders'),
+			'unknown path',
+			/not below \/api\/v3/,
+		],
+		[
+			'unknown method',
+			entry('DELETE', '/api/v3/workorders/5'),
+			'unknown method',
+			/has GET on this path/,
+		],
+		[
+			'a path parameter of the wrong type',
+			entry('GET', '/api/v3/workorders/abc'),
+			'wrong type',
+			/path workorderId must be a 32-bit integer/,
+		],
+		[
+			'a note ID beyond int64',
+			entry('GET', '/api/v3/odata/workorders(5)/notes(9223372036854775808)'),
+			'wrong type',
+			/64-bit/,
+		],
+		[
+			'unknown query parameter',
+			entry('GET', '/api/v3/workorders/5/notes', { query: { paging: '1:10', pageSize: '5' } }),
+			'unknown query parameter',
+			/'pageSize'/,
+		],
+		[
+			'a query parameter in the wrong case',
+			entry('GET', '/api/v3/workorders', { query: { PageSize: '5' } }),
+			'unknown query parameter',
+			/spells it 'pageSize'/,
+		],
+		[
+			'a query parameter of the wrong type',
+			entry('PUT', '/api/v3/proposals/7/reject', {
+				json: {},
+				query: { useProposalAlertEmails: 'yes' },
+			}),
+			'wrong type',
+			/true or false/,
+		],
+		[
+			'missing body',
+			entry('POST', '/api/v3/workorders/5/notes'),
+			'missing body',
+			/CreateNoteRequest/,
+		],
+		[
+			'a body that is not JSON',
+			entry('POST', '/api/v3/workorders/5/notes', {
+				headers: { 'content-type': 'application/json' },
+				raw: '{',
+				bodyError: 'Unexpected end',
+			}),
+			'body not JSON',
+			/not JSON/,
+		],
+		[
+			'a JSON body sent as a form',
+			entry('POST', '/api/v3/workorders/5/notes', {
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+				raw: 'Note=x',
+			}),
+			'wrong type',
+			/must be application\/json/,
+		],
+		[
+			'unknown body field (the old NoteData, IsPinned)',
+			entry('POST', '/api/v3/workorders/5/notes', { json: { Note: 'x', IsPinned: true } }),
+			'unknown body field',
+			/IsPinned is not a property of CreateNoteRequest/,
+		],
+		[
+			'missing body field',
+			entry('POST', '/api/v3/workorders/5/notes', { json: { NoteData: 'x' } }),
+			'missing body field',
+			/body.Note is required/,
+		],
+		[
+			'a body field of the wrong type',
+			entry('POST', '/api/v3/workorders/5/notes', { json: { Note: 'x', Visibility: '2' } }),
+			'wrong type',
+			/Visibility must be a 32-bit integer/,
+		],
+		[
+			'an enum value the reference does not have',
+			entry('POST', '/api/v3/workorders/5/universalCheckOut', {
+				json: { Latitude: 1, Longitude: 2, PrimaryStatus: 'Done' },
+			}),
+			'wrong type',
+			/PrimaryStatus must be one of/,
+		],
+		[
+			'a date-time that is not one',
+			entry('POST', '/api/v3/workorders/5/notes', {
+				json: { Note: 'x', FollowUpDate: 'tomorrow' },
+			}),
+			'wrong type',
+			/ISO 8601/,
+		],
+		[
+			'the position of a repair check-in missing',
+			entry('POST', '/api/v3/workorders/5/universalCheckIn', { json: { WorkTypeId: 1 } }),
+			'missing body field',
+			/Latitude is required/,
+		],
+		[
+			'the old check-in fields',
+			entry('POST', '/api/v3/workorders/5/universalCheckIn', {
+				json: {
+					Latitude: 1,
+					Longitude: 2,
+					TechnicianId: 4001,
+					NumberOfTechnicians: 2,
+					Comment: 'x',
+				},
+			}),
+			'unknown body field',
+			/TechnicianId is not a property of CheckInRequest/,
+		],
+		[
+			'a body where the operation takes none',
+			entry('GET', '/api/v3/workorders/5', { json: {} }),
+			'unexpected body',
+			/takes no body/,
+		],
+		[
+			'multipart expected',
+			entry('POST', '/api/v3/checklists/CheckListResponse', { json: { a: 1 } }),
+			'not multipart',
+			/multipart\/form-data/,
+		],
+		[
+			'unknown part',
+			entry('POST', '/api/v3/workorders/5/notes/6/attachments', {
+				parts: [
+					{ name: 'file', filename: 'a' },
+					{ name: 'Description', text: 'x' },
+				],
+			}),
+			'unknown part',
+			/'Description'/,
+		],
+		[
+			'missing part',
+			entry('POST', '/api/v3/workorders/5/notes/6/attachments', {
+				parts: [{ name: 'AddAttachmentsRequest', json: [] }],
+			}),
+			'missing part',
+			/'file' is required/,
+		],
+		[
+			'a JSON part that is not JSON',
+			entry('POST', '/api/v3/checklists/CheckListResponse', {
+				parts: [{ name: 'CheckListResponseRequest', text: 'answer=yes' }],
+			}),
+			'part not JSON',
+			/must hold JSON/,
+		],
+		[
+			'a JSON part with a field of the wrong type',
+			entry('POST', '/api/v3/workorders/5/notes/6/attachments', {
+				parts: [
+					{ name: 'AddAttachmentsRequest', json: [{ Type: 'Photo' }] },
+					{ name: 'file', filename: 'a' },
+				],
+			}),
+			'wrong type',
+			/Type must be one of File, RemoteStorage/,
+		],
+		[
+			'the descriptor of work order files sent to a note (an object, not an array)',
+			entry('POST', '/api/v3/workorders/5/notes/6/attachments', {
+				parts: [
+					{ name: 'AddAttachmentsRequest', json: { Attachments: [] } },
+					{ name: 'file', filename: 'a' },
+				],
+			}),
+			'wrong type',
+			/must be an array/,
+		],
+		[
+			'a file part without a file name',
+			entry('POST', '/api/v3/workorders/5/notes/6/attachments', {
+				parts: [{ name: 'file', text: 'bytes' }],
+			}),
+			'wrong type',
+			/must be a file/,
+		],
+		[
+			'unknown OData property in $filter',
+			entry('GET', '/api/v3/odata/workorders', { query: { $filter: "LocationName eq 'x'" } }),
+			'unknown OData property',
+			/'LocationName' is not a property of WorkOrder/,
+		],
+		[
+			'unknown OData property in a path',
+			entry('GET', '/api/v3/odata/workorders', { query: { $filter: "Location/Nam eq 'x'" } }),
+			'unknown OData property',
+			/'Nam' is not a property of Location/,
+		],
+		[
+			'a path through a value',
+			entry('GET', '/api/v3/odata/workorders', { query: { $filter: "Trade/Name eq 'x'" } }),
+			'unknown OData property',
+			/'Trade' is a string/,
+		],
+		[
+			'unknown OData property in $select',
+			entry('GET', '/api/v3/odata/workorders', { query: { $select: 'Id,UpdatedDateDto' } }),
+			'unknown OData property',
+			/'UpdatedDateDto'/,
+		],
+		[
+			'unknown OData property in $orderby',
+			entry('GET', '/api/v3/odata/workorders', { query: { $orderby: 'StoreId desc' } }),
+			'unknown OData property',
+			/'StoreId'/,
+		],
+		[
+			'an OData property of a note list checked against Note',
+			entry('GET', '/api/v3/odata/workorders(5)/notes', { query: { $filter: 'IsPinned eq true' } }),
+			'unknown OData property',
+			/not a property of Note/,
+		],
+		[
+			'an unknown function',
+			entry('GET', '/api/v3/odata/workorders', { query: { $filter: "substringof('x',Trade)" } }),
+			'OData syntax',
+			/not a function/,
+		],
+		[
+			"a '+' that became a space",
+			entry('GET', '/api/v3/odata/workorders', {
+				query: { $filter: 'UpdatedDate ge 2026-11-01T01:30:00 01:00' },
+			}),
+			'OData syntax',
+			/arrives as a space/,
+		],
+		[
+			'unbalanced parentheses',
+			entry('GET', '/api/v3/odata/workorders', { query: { $filter: "(Trade eq 'HVAC'" } }),
+			'OData syntax',
+			/unbalanced/,
+		],
+		[
+			'a date compared with a number',
+			entry('GET', '/api/v3/odata/workorders', { query: { $filter: 'UpdatedDate ge 5' } }),
+			'wrong type',
+			/'UpdatedDate' \(a date\) is compared with number/,
+		],
+		[
+			'a number compared with text',
+			entry('GET', '/api/v3/odata/workorders', { query: { $filter: "LocationId eq '501'" } }),
+			'wrong type',
+			/'LocationId' \(a number\)/,
+		],
+		[
+			'an OData option of the wrong type',
+			entry('GET', '/api/v3/odata/workorders', { query: { $top: 'all' } }),
+			'wrong type',
+			/query \$top must be a 32-bit integer/,
+		],
 	])('%s', (_, e, kind, message) => {
 		const result = validateRequest(e);
 		expect(kinds(result)).toContain(kind);
@@ -113,10 +473,28 @@ describe('every kind of violation is caught', () => {
 	});
 });
 
-describe('answers: every property of the reference\'s object, nulls included, none more', () => {
-	const note = { Id: 9223372036854775807n, Number: 1, NoteData: 'x', DateCreated: '2026-01-01T00:00:00', ScheduledDate: null, FollowUpDate: null, ActionRequired: false, MailedTo: null, CreatedBy: 'a', CompanyName: null, Attachments: [], Visibility: 0, NoteType: 'UsersNote', IsAttachmentNote: false };
+describe("answers: every property of the reference's object, nulls included, none more", () => {
+	const note = {
+		Id: 9223372036854775807n,
+		Number: 1,
+		NoteData: 'x',
+		DateCreated: '2026-01-01T00:00:00',
+		ScheduledDate: null,
+		FollowUpDate: null,
+		ActionRequired: false,
+		MailedTo: null,
+		CreatedBy: 'a',
+		CompanyName: null,
+		Attachments: [],
+		Visibility: 0,
+		NoteType: 'UsersNote',
+		IsAttachmentNote: false,
+	};
 	const get = (answer, query = {}) => {
-		const e = entry('GET', '/api/v3/odata/workorders(5)/notes', { query, answer: { '@odata.context': 'x', value: [answer] } });
+		const e = entry('GET', '/api/v3/odata/workorders(5)/notes', {
+			query,
+			answer: { '@odata.context': 'x', value: [answer] },
+		});
 		return validateAnswer(e, validateRequest(e).operation);
 	};
 
@@ -127,31 +505,62 @@ describe('answers: every property of the reference\'s object, nulls included, no
 	test('a missing property, an extra one (IsPinned), a wrong type, a wrapper that is not OData', () => {
 		const { MailedTo, ...withoutMailedTo } = note;
 		expect(get(withoutMailedTo).map((v) => v.kind)).toEqual(['answer: missing property']);
-		expect(get({ ...note, IsPinned: true }).map((v) => v.message)).toEqual([expect.stringMatching(/IsPinned is not a property of Note/)]);
-		expect(get({ ...note, ActionRequired: 'no' }).map((v) => v.kind)).toEqual(['answer: wrong type']);
+		expect(get({ ...note, IsPinned: true }).map((v) => v.message)).toEqual([
+			expect.stringMatching(/IsPinned is not a property of Note/),
+		]);
+		expect(get({ ...note, ActionRequired: 'no' }).map((v) => v.kind)).toEqual([
+			'answer: wrong type',
+		]);
 		const bare = entry('GET', '/api/v3/odata/workorders(5)/notes', { answer: [note] });
-		expect(validateAnswer(bare, validateRequest(bare).operation).map((v) => v.kind)).toEqual(['answer: wrong type']);
+		expect(validateAnswer(bare, validateRequest(bare).operation).map((v) => v.kind)).toEqual([
+			'answer: wrong type',
+		]);
 	});
 
 	test('$select narrows what must be there, also along a path', () => {
-		const e = entry('GET', '/api/v3/odata/workorders', { query: { $select: 'Id,Location/Name' }, answer: { value: [{ Id: 1, Location: { Name: 'x' } }] } });
+		const e = entry('GET', '/api/v3/odata/workorders', {
+			query: { $select: 'Id,Location/Name' },
+			answer: { value: [{ Id: 1, Location: { Name: 'x' } }] },
+		});
 		expect(validateAnswer(e, validateRequest(e).operation)).toEqual([]);
-		const missing = entry('GET', '/api/v3/odata/workorders', { query: { $select: 'Id,Location/Name' }, answer: { value: [{ Id: 1, Location: {} }] } });
-		expect(validateAnswer(missing, validateRequest(missing).operation).map((v) => v.where)).toEqual(['answer[0].Location.Name']);
+		const missing = entry('GET', '/api/v3/odata/workorders', {
+			query: { $select: 'Id,Location/Name' },
+			answer: { value: [{ Id: 1, Location: {} }] },
+		});
+		expect(validateAnswer(missing, validateRequest(missing).operation).map((v) => v.where)).toEqual(
+			['answer[0].Location.Name'],
+		);
 	});
 
 	test('an error body: ErrorResponse with codes as numbers (rule 5); an OData error on an OData read', () => {
-		const e = entry('POST', '/api/v3/workorders/5/notes', { json: { Note: 'x' }, status: 400, answer: { ErrorCodes: [503], ErrorCode: 503, ErrorMessage: 'bad', Data: null } });
+		const e = entry('POST', '/api/v3/workorders/5/notes', {
+			json: { Note: 'x' },
+			status: 400,
+			answer: { ErrorCodes: [503], ErrorCode: 503, ErrorMessage: 'bad', Data: null },
+		});
 		expect(validateAnswer(e, validateRequest(e).operation)).toEqual([]);
-		const odata = entry('GET', '/api/v3/odata/workorders', { status: 400, answer: { error: { code: '', message: 'Could not find a property', details: [] } } });
+		const odata = entry('GET', '/api/v3/odata/workorders', {
+			status: 400,
+			answer: { error: { code: '', message: 'Could not find a property', details: [] } },
+		});
 		expect(validateAnswer(odata, validateRequest(odata).operation)).toEqual([]);
-		const wrong = entry('POST', '/api/v3/workorders/5/notes', { json: { Note: 'x' }, status: 400, answer: { Code: 1 } });
-		expect(validateAnswer(wrong, validateRequest(wrong).operation).map((v) => v.kind)).toContain('answer: unknown property');
+		const wrong = entry('POST', '/api/v3/workorders/5/notes', {
+			json: { Note: 'x' },
+			status: 400,
+			answer: { Code: 1 },
+		});
+		expect(validateAnswer(wrong, validateRequest(wrong).operation).map((v) => v.kind)).toContain(
+			'answer: unknown property',
+		);
 	});
 
 	test('answers the reference documents without a body are not checked (201 notes: maybe the ID, maybe nothing)', () => {
 		for (const answer of ['9007199254741000', '', '{"Id":1}']) {
-			const e = entry('POST', '/api/v3/workorders/5/notes', { json: { Note: 'x' }, status: 201, answer });
+			const e = entry('POST', '/api/v3/workorders/5/notes', {
+				json: { Note: 'x' },
+				status: 201,
+				answer,
+			});
 			expect(validateAnswer(e, validateRequest(e).operation)).toEqual([]);
 		}
 	});

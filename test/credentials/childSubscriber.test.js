@@ -39,7 +39,11 @@ describe('universal user scoped to child subscriber 2001', () => {
 		expect(tokens.map(H.grantOf)).toEqual(['password', 'subsidiary']);
 		const universal = H.LEAK.users.universal;
 		expect(tokens[0].headers.authorization).toBe(H.basic());
-		expect(tokens[0].body).toEqual({ grant_type: 'password', username: universal.username, password: universal.password });
+		expect(tokens[0].body).toEqual({
+			grant_type: 'password',
+			username: universal.username,
+			password: universal.password,
+		});
 		const universalToken = H.responseJson(tokens[0]).access_token;
 		expectSubsidiaryStep(tokens[1], universalToken, '2001');
 		expect(tokens[1].status).toBe(200);
@@ -52,7 +56,9 @@ describe('universal user scoped to child subscriber 2001', () => {
 		expect(api.map(H.bearerOf)).toEqual(api.map(() => scoped.access_token));
 
 		// only the subsidiary's data
-		expect(output.map((i) => i.json.Id).sort()).toEqual([...emulator.fixtures.workOrders.child2001].sort());
+		expect(output.map((i) => i.json.Id).sort()).toEqual(
+			[...emulator.fixtures.workOrders.child2001].sort(),
+		);
 		expect(new Set(output.map((i) => i.json.Subscriber.Id))).toEqual(new Set([2001]));
 
 		const stored = harness.credentials.get(CRED);
@@ -62,7 +68,11 @@ describe('universal user scoped to child subscriber 2001', () => {
 	});
 
 	test('work orders of the sibling (2002) and of the parent (2000) are not reachable with the scoped credential', async () => {
-		const ids = [emulator.fixtures.workOrders.child2001[0], emulator.fixtures.workOrders.child2002[0], emulator.fixtures.workOrders.universalParent[0]];
+		const ids = [
+			emulator.fixtures.workOrders.child2001[0],
+			emulator.fixtures.workOrders.child2002[0],
+			emulator.fixtures.workOrders.universalParent[0],
+		];
 		const { result, output } = await recorder.run({
 			credentialId: CRED,
 			parameters: { ...H.GET_WORK_ORDER, simplify: false },
@@ -87,9 +97,16 @@ describe('universal user scoped to child subscriber 2001', () => {
 		const tokens = H.tokenRequests(emulator);
 		expect(tokens.map(H.grantOf)).toEqual(['refresh_token']);
 		expect(tokens[0].headers.authorization).toBe(H.basic());
-		expect(tokens[0].body).toEqual({ grant_type: 'refresh_token', refresh_token: before.refreshToken });
+		expect(tokens[0].body).toEqual({
+			grant_type: 'refresh_token',
+			refresh_token: before.refreshToken,
+		});
 		const refreshed = H.responseJson(tokens[0]);
-		expect(H.apiRequests(emulator).slice(1).map(H.bearerOf)).toEqual(H.apiRequests(emulator).slice(1).map(() => refreshed.access_token));
+		expect(H.apiRequests(emulator).slice(1).map(H.bearerOf)).toEqual(
+			H.apiRequests(emulator)
+				.slice(1)
+				.map(() => refreshed.access_token),
+		);
 		expect(new Set(output.map((i) => i.json.Subscriber.Id))).toEqual(new Set([2001]));
 		expect(harness.credentials.get(CRED).tokenScope).toBe('subsidiary:2001');
 	});
@@ -109,7 +126,7 @@ describe('universal user scoped to child subscriber 2001', () => {
 });
 
 describe('child subscriber refusals are explained', () => {
-	test('a subsidiary that is not among the user\'s children: a clear error naming the child subscriber problem, no API call', async () => {
+	test("a subsidiary that is not among the user's children: a clear error naming the child subscriber problem, no API call", async () => {
 		const { result, output } = await recorder.run({
 			credentialId: 'child-2999',
 			credentialData: H.passwordCredential(emulator, 'universal', { subsidiaryId: '2999' }),

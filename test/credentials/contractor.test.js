@@ -35,7 +35,9 @@ function expectJwtRenewal(request, refreshToken) {
 }
 
 test('login: /auth/jwt/token with Basic and username/password, no grant_type; every call carries Bearer <jwt>', async () => {
-	const { result, output } = await runContractor({ credentialData: H.contractorCredential(emulator) });
+	const { result, output } = await runContractor({
+		credentialData: H.contractorCredential(emulator),
+	});
 	expect(result.error).toBeUndefined();
 	expect(result.status).toBe('success');
 	expect(output.map((i) => i.json.Id)).toEqual(IDS);
@@ -57,7 +59,9 @@ test('login: /auth/jwt/token with Basic and username/password, no grant_type; ev
 	expect(issued.access_token.split('.')).toHaveLength(3);
 
 	const api = H.apiRequests(emulator);
-	expect(api.map((r) => r.headers.authorization)).toEqual(IDS.map(() => `Bearer ${issued.access_token}`));
+	expect(api.map((r) => r.headers.authorization)).toEqual(
+		IDS.map(() => `Bearer ${issued.access_token}`),
+	);
 
 	const stored = harness.credentials.get(CRED);
 	expect(stored.accessToken).toBe(issued.access_token);
@@ -72,7 +76,9 @@ test('a second execution reuses the stored JWT: no token request', async () => {
 	const { result } = await runContractor();
 	expect(result.status).toBe('success');
 	expect(H.tokenRequests(emulator)).toHaveLength(0);
-	expect(H.apiRequests(emulator).map((r) => r.headers.authorization)).toEqual(IDS.map(() => `Bearer ${before.accessToken}`));
+	expect(H.apiRequests(emulator).map((r) => r.headers.authorization)).toEqual(
+		IDS.map(() => `Bearer ${before.accessToken}`),
+	);
 });
 
 test('after expiry: a 401, renewal with refresh_token (no grant_type), the retry succeeds', async () => {
@@ -136,7 +142,10 @@ test('refresh token refused too: a fresh JWT login with username/password, and t
 	const tokens = H.tokenRequests(emulator);
 	expect(tokens.map(H.grantOf)).toEqual(['jwt-refresh', 'jwt-password']);
 	expect(tokens.map((t) => t.status)).toEqual([400, 200]);
-	expect(tokens[1].body).toEqual({ username: H.LEAK.users.contractor.username, password: H.LEAK.users.contractor.password });
+	expect(tokens[1].body).toEqual({
+		username: H.LEAK.users.contractor.username,
+		password: H.LEAK.users.contractor.password,
+	});
 });
 
 test('a wrong contractor password: a clear error naming the user/password problem, without the password', async () => {
@@ -148,7 +157,9 @@ test('a wrong contractor password: a clear error naming the user/password proble
 		items: H.items([{ id: IDS[0] }]),
 	});
 	expect(result.status).toBe('error');
-	expect(H.tokenRequests(emulator).map((t) => [t.path, t.status])).toEqual([['/auth/jwt/token', 400]]);
+	expect(H.tokenRequests(emulator).map((t) => [t.path, t.status])).toEqual([
+		['/auth/jwt/token', 400],
+	]);
 	expect(result.error.message).toMatch(/username or password/i);
 	expect(result.error.message).toMatch(/JWT/);
 	expect(result.error.message).not.toContain(H.LEAK.wrongPassword);

@@ -18,11 +18,27 @@ const LEAK = {
 	clientSecret: 'CS-leak-7f3Qx!client-secret-9184',
 	wrongClientSecret: 'CS-WRONG-leak-2Hk8?client-secret-5530',
 	users: {
-		subscriber: { username: 'leak.subscriber', password: 'PW-leak-subscriber-Zq8#4471', from: 'subscriber' },
-		universal: { username: 'leak.universal', password: 'PW-leak-universal-Mv3%9902', from: 'universal' },
-		contractor: { username: 'leak.contractor', password: 'PW-leak-contractor-Tt6&1207', from: 'contractor' },
+		subscriber: {
+			username: 'leak.subscriber',
+			password: 'PW-leak-subscriber-Zq8#4471',
+			from: 'subscriber',
+		},
+		universal: {
+			username: 'leak.universal',
+			password: 'PW-leak-universal-Mv3%9902',
+			from: 'universal',
+		},
+		contractor: {
+			username: 'leak.contractor',
+			password: 'PW-leak-contractor-Tt6&1207',
+			from: 'contractor',
+		},
 		viewer: { username: 'leak.viewer', password: 'PW-leak-viewer-Rr2^6610', from: 'viewer' },
-		limited: { username: 'leak.universal.limited', password: 'PW-leak-limited-Yy5*3381', from: 'noSubsidiaryPermission' },
+		limited: {
+			username: 'leak.universal.limited',
+			password: 'PW-leak-limited-Yy5*3381',
+			from: 'noSubsidiaryPermission',
+		},
 	},
 	wrongPassword: 'PW-WRONG-leak-Qm4$z8-7713',
 };
@@ -71,7 +87,12 @@ function useSuite(assign) {
 	let env;
 	beforeAll(async () => {
 		env = await setupWithLeakIdentities();
-		assign({ env, emulator: env.emulator, harness: env.harness, recorder: new Recorder(env.harness) });
+		assign({
+			env,
+			emulator: env.emulator,
+			harness: env.harness,
+			recorder: new Recorder(env.harness),
+		});
 	});
 	afterAll(async () => {
 		if (env) await env.close();
@@ -152,7 +173,8 @@ function responseJson(request) {
 /** Which grant a logged token request used: 'password' | 'refresh_token' | 'subsidiary' | 'jwt-password' | 'jwt-refresh' | ... */
 function grantOf(request) {
 	const body = request.body ?? {};
-	if (request.path === '/auth/jwt/token') return body.refresh_token !== undefined ? 'jwt-refresh' : 'jwt-password';
+	if (request.path === '/auth/jwt/token')
+		return body.refresh_token !== undefined ? 'jwt-refresh' : 'jwt-password';
 	if (body.subsidiary_id !== undefined) return 'subsidiary';
 	return body.grant_type ?? '(none)';
 }
@@ -166,14 +188,20 @@ function grantOf(request) {
  */
 function allSecrets(emulator, extra = []) {
 	/** @type {Set<string>} */
-	const secrets = new Set([LEAK.clientSecret, LEAK.wrongClientSecret, LEAK.wrongPassword, ...extra]);
+	const secrets = new Set([
+		LEAK.clientSecret,
+		LEAK.wrongClientSecret,
+		LEAK.wrongPassword,
+		...extra,
+	]);
 	secrets.add(basic().slice('Basic '.length));
 	secrets.add(basic(LEAK.clientId, LEAK.wrongClientSecret).slice('Basic '.length));
 	for (const user of Object.values(LEAK.users)) secrets.add(user.password);
 	for (const request of emulator.requests) {
 		const body = responseJson(request);
 		if (body && typeof body === 'object') {
-			for (const key of ['access_token', 'refresh_token']) if (typeof body[key] === 'string') secrets.add(body[key]);
+			for (const key of ['access_token', 'refresh_token'])
+				if (typeof body[key] === 'string') secrets.add(body[key]);
 		}
 	}
 	for (const rec of emulator.state.tokens) {
@@ -211,17 +239,18 @@ function dump(value) {
 function visibleTexts(result) {
 	/** @type {Record<string, string>} */
 	const texts = {
-		'outputs': dump(result.outputs),
+		outputs: dump(result.outputs),
 		'execution data (resultData)': dump(result.run?.data?.resultData),
-		'executionError': dump(result.executionError),
-		'logs': (result.logs ?? []).join('\n'),
+		executionError: dump(result.executionError),
+		logs: (result.logs ?? []).join('\n'),
 	};
 	if (result.error) {
 		texts['error.message'] = String(result.error.message ?? '');
 		texts['error.description'] = String(result.error.description ?? '');
 		texts['error (all properties)'] = dump(result.error);
 	}
-	for (const [name, error] of Object.entries(result.nodeErrors ?? {})) texts[`nodeErrors[${name}]`] = dump(error);
+	for (const [name, error] of Object.entries(result.nodeErrors ?? {}))
+		texts[`nodeErrors[${name}]`] = dump(error);
 	return texts;
 }
 
@@ -262,9 +291,11 @@ class Recorder {
 		/** @type {string[]} */
 		const leaks = [];
 		this.results.forEach((result, index) => {
-			for (const leak of findLeaks(visibleTexts(result), secrets)) leaks.push(`run ${index + 1} ${leak}`);
+			for (const leak of findLeaks(visibleTexts(result), secrets))
+				leaks.push(`run ${index + 1} ${leak}`);
 		});
-		for (const leak of findLeaks({ 'harness.logs': this.harness.logs.join('\n') }, secrets)) leaks.push(leak);
+		for (const leak of findLeaks({ 'harness.logs': this.harness.logs.join('\n') }, secrets))
+			leaks.push(leak);
 		return leaks;
 	}
 }

@@ -22,7 +22,12 @@ const GET_ONE = { resource: 'workOrder', operation: 'get', workOrderId: 90000001
 
 /** The resolved credential data n8n hands to requestOAuth2 (defaults and `={{$self[...]}}` expressions applied). */
 async function resolved(data) {
-	return await harness.credentialsHelper.applyDefaultsAndOverwrites({ executionId: 'resolve', variables: {} }, data, TYPE, 'manual');
+	return await harness.credentialsHelper.applyDefaultsAndOverwrites(
+		{ executionId: 'resolve', variables: {} },
+		data,
+		TYPE,
+		'manual',
+	);
 }
 
 /**
@@ -47,12 +52,18 @@ async function connect(credential, user) {
 	const html = await page.text();
 	expect(html).toMatch(/<form method="post"/);
 	const action = /<form method="post" action="([^"]+)"/.exec(html)[1].replace(/&amp;/g, '&');
-	const hidden = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]);
+	const hidden = [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(
+		(m) => [m[1], m[2].replace(/&amp;/g, '&')],
+	);
 	const signIn = await fetch(new URL(action, emulator.origin), {
 		method: 'POST',
 		redirect: 'manual',
 		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams([...hidden, ['username', user.username], ['password', user.password]]).toString(),
+		body: new URLSearchParams([
+			...hidden,
+			['username', user.username],
+			['password', user.password],
+		]).toString(),
 	});
 	expect(signIn.status).toBe(302);
 	const callbackUrl = signIn.headers.get('location');
@@ -63,14 +74,23 @@ describe('authorization code flow', () => {
 	let connectedTokenData;
 
 	test('the hidden endpoint fields are derived from the Authorization Server URL (the harness resolves the $self defaults)', async () => {
-		const data = await resolved({ authServerUrl: `${emulator.authUrl}/`, baseUrl: emulator.baseUrl, clientId: 'x', clientSecret: 'y' });
+		const data = await resolved({
+			authServerUrl: `${emulator.authUrl}/`,
+			baseUrl: emulator.baseUrl,
+			clientId: 'x',
+			clientSecret: 'y',
+		});
 		expect(data.authUrl).toBe(`${emulator.authUrl}/oauth/authorize`);
 		expect(data.accessTokenUrl).toBe(`${emulator.authUrl}/oauth/token`);
 		expect(data.grantType).toBe('authorizationCode');
 		expect(data.authentication).toBe('header');
 		expect(data.scope).toBe('');
 		// a value stored for a hidden, type-owned field does not override the derivation
-		const overridden = await resolved({ authServerUrl: emulator.authUrl, authUrl: 'https://elsewhere.example/authorize', accessTokenUrl: 'https://elsewhere.example/token' });
+		const overridden = await resolved({
+			authServerUrl: emulator.authUrl,
+			authUrl: 'https://elsewhere.example/authorize',
+			accessTokenUrl: 'https://elsewhere.example/token',
+		});
 		expect(overridden.authUrl).toBe(`${emulator.authUrl}/oauth/authorize`);
 		expect(overridden.accessTokenUrl).toBe(`${emulator.authUrl}/oauth/token`);
 	});
@@ -103,7 +123,11 @@ describe('authorization code flow', () => {
 		expect(exchanges).toHaveLength(1);
 		expect(exchanges[0].path).toBe('/auth/oauth/token');
 		expect(exchanges[0].headers.authorization).toBe(H.basic());
-		expect(exchanges[0].body).toEqual({ grant_type: 'authorization_code', code, redirect_uri: H.CALLBACK_URI });
+		expect(exchanges[0].body).toEqual({
+			grant_type: 'authorization_code',
+			code,
+			redirect_uri: H.CALLBACK_URI,
+		});
 		expect(exchanges[0].status).toBe(200);
 		expect(token.data.access_token).toMatch(/^at_/);
 		expect(token.data.refresh_token).toMatch(/^rt_/);
@@ -134,14 +158,20 @@ describe('authorization code flow', () => {
 
 	test('a workflow run uses the connected token as Bearer, without any token request', async () => {
 		expect(connectedTokenData).toBeDefined();
-		const { result, output } = await recorder.run({ authentication: 'oAuth2', credentialId: CRED, parameters: GET_ONE });
+		const { result, output } = await recorder.run({
+			authentication: 'oAuth2',
+			credentialId: CRED,
+			parameters: GET_ONE,
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.status).toBe('success');
 		expect(output).toHaveLength(1);
 		expect(output[0].json.Id).toBe(90000001);
 		expect(H.tokenRequests(emulator)).toHaveLength(0);
 		const api = H.apiRequests(emulator);
-		expect(api.map((r) => r.headers.authorization)).toEqual([`Bearer ${connectedTokenData.access_token}`]);
+		expect(api.map((r) => r.headers.authorization)).toEqual([
+			`Bearer ${connectedTokenData.access_token}`,
+		]);
 		expect(harness.credentials.updates.filter((u) => u.id === CRED)).toHaveLength(0);
 	});
 
@@ -161,7 +191,10 @@ describe('authorization code flow', () => {
 		expect(tokens).toHaveLength(1);
 		expect(tokens[0].path).toBe('/auth/oauth/token');
 		expect(tokens[0].headers.authorization).toBe(H.basic());
-		expect(tokens[0].body).toEqual({ grant_type: 'refresh_token', refresh_token: connectedTokenData.refresh_token });
+		expect(tokens[0].body).toEqual({
+			grant_type: 'refresh_token',
+			refresh_token: connectedTokenData.refresh_token,
+		});
 		expect(tokens[0].body.client_secret).toBeUndefined();
 		expect(tokens[0].status).toBe(200);
 		const refreshed = H.responseJson(tokens[0]);
@@ -187,9 +220,17 @@ describe('authorization code flow', () => {
 
 	test('an Authorization Server URL with a trailing slash still reaches /auth/oauth/token exactly (no doubled slash)', async () => {
 		const stored = harness.credentials.get(CRED);
-		harness.credentials.set(CRED, { name: 'Emulator OAuth2', type: TYPE, data: { ...stored, authServerUrl: `${emulator.authUrl}/` } });
+		harness.credentials.set(CRED, {
+			name: 'Emulator OAuth2',
+			type: TYPE,
+			data: { ...stored, authServerUrl: `${emulator.authUrl}/` },
+		});
 		emulator.expireAccessTokens();
-		const { result } = await recorder.run({ authentication: 'oAuth2', credentialId: CRED, parameters: GET_ONE });
+		const { result } = await recorder.run({
+			authentication: 'oAuth2',
+			credentialId: CRED,
+			parameters: GET_ONE,
+		});
 		expect(result.status).toBe('success');
 		const tokens = H.tokenRequests(emulator);
 		expect(tokens.map((t) => t.rawPath)).toEqual(['/auth/oauth/token']);
@@ -199,7 +240,11 @@ describe('authorization code flow', () => {
 	test('a refresh token that is no longer accepted: the run fails asking to reconnect the credential, without secrets', async () => {
 		emulator.expireAccessTokens();
 		emulator.expireRefreshTokens();
-		const { result } = await recorder.run({ authentication: 'oAuth2', credentialId: CRED, parameters: GET_ONE });
+		const { result } = await recorder.run({
+			authentication: 'oAuth2',
+			credentialId: CRED,
+			parameters: GET_ONE,
+		});
 		expect(result.status).toBe('error');
 		expect(H.tokenRequests(emulator).map((t) => t.status)).toEqual([400]);
 		expect(`${result.error.message} ${result.error.description ?? ''}`).toMatch(/reconnect/i);

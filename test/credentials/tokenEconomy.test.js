@@ -34,7 +34,11 @@ function expectPasswordGrant(request, userKey = 'subscriber') {
 	expect(request.headers.authorization).toBe(H.basic());
 	expect(request.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
 	// the user's credentials only in the body; the client's only in the Basic header
-	expect(request.body).toEqual({ grant_type: 'password', username: user.username, password: user.password });
+	expect(request.body).toEqual({
+		grant_type: 'password',
+		username: user.username,
+		password: user.password,
+	});
 }
 
 function expectRefreshGrant(request, refreshToken) {
@@ -59,7 +63,9 @@ describe('one login serves a whole execution and the next ones', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.status).toBe('success');
 		expect(output).toHaveLength(500);
-		expect(output[499].json.Id).toBe(emulator.fixtures.workOrders.mainFirst + (499 % emulator.fixtures.workOrders.mainCount));
+		expect(output[499].json.Id).toBe(
+			emulator.fixtures.workOrders.mainFirst + (499 % emulator.fixtures.workOrders.mainCount),
+		);
 
 		const tokens = H.tokenRequests(emulator);
 		expect(tokens).toHaveLength(1);
@@ -69,7 +75,9 @@ describe('one login serves a whole execution and the next ones', () => {
 
 		const api = H.apiRequests(emulator);
 		expect(api).toHaveLength(500);
-		expect(new Set(api.map((r) => r.headers.authorization))).toEqual(new Set([`Bearer ${issued.access_token}`]));
+		expect(new Set(api.map((r) => r.headers.authorization))).toEqual(
+			new Set([`Bearer ${issued.access_token}`]),
+		);
 		expect(api.every((r) => r.status === 200)).toBe(true);
 
 		// the token was persisted by n8n (updateCredentials after preAuthentication), once
@@ -84,7 +92,11 @@ describe('one login serves a whole execution and the next ones', () => {
 		const updates = harness.credentials.updates.filter((u) => u.id === CRED);
 		expect(updates.length).toBeGreaterThanOrEqual(1);
 		expect(updates.length).toBeLessThanOrEqual(20);
-		expect(updates.every((u) => u.via === 'updateCredentials' && u.data.accessToken === issued.access_token)).toBe(true);
+		expect(
+			updates.every(
+				(u) => u.via === 'updateCredentials' && u.data.accessToken === issued.access_token,
+			),
+		).toBe(true);
 	});
 
 	test('a second execution within the token lifetime makes no token request', async () => {
@@ -92,13 +104,19 @@ describe('one login serves a whole execution and the next ones', () => {
 		const updatesBefore = harness.credentials.updates.filter((u) => u.id === CRED).length;
 		emulator.advanceTime(5 * MINUTE); // later, but still inside the 600 s lifetime
 
-		const { result, output } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER, items: workOrderItems(500) });
+		const { result, output } = await recorder.run({
+			credentialId: CRED,
+			parameters: H.GET_WORK_ORDER,
+			items: workOrderItems(500),
+		});
 		expect(result.status).toBe('success');
 		expect(output).toHaveLength(500);
 		expect(H.tokenRequests(emulator)).toHaveLength(0);
 		const api = H.apiRequests(emulator);
 		expect(api).toHaveLength(500);
-		expect(new Set(api.map((r) => r.headers.authorization))).toEqual(new Set([`Bearer ${before.accessToken}`]));
+		expect(new Set(api.map((r) => r.headers.authorization))).toEqual(
+			new Set([`Bearer ${before.accessToken}`]),
+		);
 		expect(harness.credentials.updates.filter((u) => u.id === CRED)).toHaveLength(updatesBefore);
 		expect(harness.credentials.get(CRED).accessToken).toBe(before.accessToken);
 	});
@@ -107,14 +125,23 @@ describe('one login serves a whole execution and the next ones', () => {
 describe('expired tokens', () => {
 	test('access token expired, refresh token valid: a 401, then exactly one refresh grant (not the password), and the run completes', async () => {
 		const CRED = 'expiry-refresh';
-		await recorder.run({ credentialId: CRED, credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		await recorder.run({
+			credentialId: CRED,
+			credentialData: H.passwordCredential(emulator),
+			parameters: H.GET_WORK_ORDER,
+			items: workOrderItems(1),
+		});
 		const first = harness.credentials.get(CRED);
 		expect(first.accessToken).toMatch(/^at_/);
 		emulator.clearRequests();
 
 		emulator.advanceTime(601); // the 600 s access token is over; the refresh token lives 30 days
 
-		const { result, output } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER_SEQUENTIAL, items: workOrderItems(3) });
+		const { result, output } = await recorder.run({
+			credentialId: CRED,
+			parameters: H.GET_WORK_ORDER_SEQUENTIAL,
+			items: workOrderItems(3),
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.status).toBe('success');
 		expect(output.map((i) => i.json.Id)).toEqual(workOrderItems(3).map((i) => i.json.id));
@@ -128,7 +155,11 @@ describe('expired tokens', () => {
 		const api = H.apiRequests(emulator);
 		expect(api.map((r) => r.status)).toEqual([401, 200, 200, 200]);
 		expect(H.bearerOf(api[0])).toBe(first.accessToken);
-		expect(api.slice(1).map(H.bearerOf)).toEqual([issued.access_token, issued.access_token, issued.access_token]);
+		expect(api.slice(1).map(H.bearerOf)).toEqual([
+			issued.access_token,
+			issued.access_token,
+			issued.access_token,
+		]);
 
 		const stored = harness.credentials.get(CRED);
 		expect(stored.accessToken).toBe(issued.access_token);
@@ -138,12 +169,21 @@ describe('expired tokens', () => {
 
 	test('the same with emulator.expireAccessTokens(): refresh grant, not the password', async () => {
 		const CRED = 'expiry-refresh-2';
-		await recorder.run({ credentialId: CRED, credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		await recorder.run({
+			credentialId: CRED,
+			credentialData: H.passwordCredential(emulator),
+			parameters: H.GET_WORK_ORDER,
+			items: workOrderItems(1),
+		});
 		const first = harness.credentials.get(CRED);
 		emulator.clearRequests();
 		emulator.expireAccessTokens();
 
-		const { result } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER_SEQUENTIAL, items: workOrderItems(2) });
+		const { result } = await recorder.run({
+			credentialId: CRED,
+			parameters: H.GET_WORK_ORDER_SEQUENTIAL,
+			items: workOrderItems(2),
+		});
 		expect(result.status).toBe('success');
 		const tokens = H.tokenRequests(emulator);
 		expect(tokens.map(H.grantOf)).toEqual(['refresh_token']);
@@ -153,13 +193,22 @@ describe('expired tokens', () => {
 
 	test('both expired (31 days later on the server; the stored expiry does not know it yet): the refused refresh falls back to the password grant once, and the run completes', async () => {
 		const CRED = 'expiry-both-server';
-		await recorder.run({ credentialId: CRED, credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		await recorder.run({
+			credentialId: CRED,
+			credentialData: H.passwordCredential(emulator),
+			parameters: H.GET_WORK_ORDER,
+			items: workOrderItems(1),
+		});
 		const first = harness.credentials.get(CRED);
 		emulator.clearRequests();
 
 		emulator.advanceTime(31 * DAY);
 
-		const { result, output } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER_SEQUENTIAL, items: workOrderItems(3) });
+		const { result, output } = await recorder.run({
+			credentialId: CRED,
+			parameters: H.GET_WORK_ORDER_SEQUENTIAL,
+			items: workOrderItems(3),
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.status).toBe('success');
 		expect(output).toHaveLength(3);
@@ -180,18 +229,31 @@ describe('expired tokens', () => {
 
 	test('both expired and the stored refresh expiry says so: the password grant directly, no refresh attempt', async () => {
 		const CRED = 'expiry-both-known';
-		await recorder.run({ credentialId: CRED, credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		await recorder.run({
+			credentialId: CRED,
+			credentialData: H.passwordCredential(emulator),
+			parameters: H.GET_WORK_ORDER,
+			items: workOrderItems(1),
+		});
 		// 31 days pass for both sides: the server's tokens expire and the stored expiry is in the past
 		emulator.advanceTime(31 * DAY);
 		const stored = harness.credentials.get(CRED);
 		harness.credentials.set(CRED, {
 			name: 'Emulator password',
 			type: 'workOrderServiceApi',
-			data: { ...stored, accessTokenExpiresAt: String(Date.now() - DAY * 1000), refreshTokenExpiresAt: String(Date.now() - 1000) },
+			data: {
+				...stored,
+				accessTokenExpiresAt: String(Date.now() - DAY * 1000),
+				refreshTokenExpiresAt: String(Date.now() - 1000),
+			},
 		});
 		emulator.clearRequests();
 
-		const { result } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER_SEQUENTIAL, items: workOrderItems(2) });
+		const { result } = await recorder.run({
+			credentialId: CRED,
+			parameters: H.GET_WORK_ORDER_SEQUENTIAL,
+			items: workOrderItems(2),
+		});
 		expect(result.status).toBe('success');
 		const tokens = H.tokenRequests(emulator);
 		expect(tokens.map(H.grantOf)).toEqual(['password']);
@@ -201,7 +263,7 @@ describe('expired tokens', () => {
 });
 
 describe('revocation and repeated 401', () => {
-	test('a token revoked mid-run (after the first item\'s request) causes exactly one re-login and the run completes', async () => {
+	test("a token revoked mid-run (after the first item's request) causes exactly one re-login and the run completes", async () => {
 		const CRED = 'revoke-mid-run';
 		// Revocation happens inside the execution: the emulator's onResponse hook revokes every
 		// access token right after it answered the first API request of this run.
@@ -232,70 +294,123 @@ describe('revocation and repeated 401', () => {
 
 		const api = H.apiRequests(emulator);
 		expect(api.map((r) => r.status)).toEqual([200, 401, 200, 200]);
-		expect(api.map(H.bearerOf)).toEqual([login.access_token, login.access_token, relogin.access_token, relogin.access_token]);
+		expect(api.map(H.bearerOf)).toEqual([
+			login.access_token,
+			login.access_token,
+			relogin.access_token,
+			relogin.access_token,
+		]);
 		expect(harness.credentials.get(CRED).accessToken).toBe(relogin.access_token);
 	});
 
 	test.each([
 		['checklist picture', 'POST /api/v3/checklists/CheckListResponse'],
 		['note attachment', 'POST /api/v3/workorders/90000005/notes/9007199254740993/attachments'],
-	])('a multipart upload (%s) rejected with 401 is re-sent once after the re-login, with the identical body', async (kind, route) => {
-		const CRED = `multipart-401-${kind}`;
-		// log in first, then revoke: the upload is the first request to meet the 401
-		await recorder.run({ credentialId: CRED, credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
-		emulator.revokeAccessTokens();
-		emulator.clearRequests();
-		const photo = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4096, 7)]);
-		const f = emulator.fixtures;
-		const parameters =
-			kind === 'checklist picture'
-				? {
-						resource: 'checklistResponse',
-						operation: 'submit',
-						workOrderId: f.workOrders.checklist,
-						questionId: f.questions.pictureRequired,
-						questionType: 'acknowledgement',
-						answer: 'yes',
-						providerId: f.providerId,
-						technicianId: f.technicianId,
-						attempt: 1,
-						binaryPropertyName: 'data',
-					}
-				: { resource: 'workOrderNote', operation: 'addAttachment', workOrderId: 90000005, noteId: '9007199254740993', binaryPropertyName: 'data' };
-		const storedBefore = kind === 'checklist picture' ? emulator.state.checklistResponses.length : emulator.state.attachments.length;
-		const { result, output } = await recorder.run({
-			credentialId: CRED,
-			parameters,
-			items: [{ json: {}, binary: { data: { base64: photo.toString('base64'), fileName: 'unit.png', mimeType: 'image/png' } } }],
-		});
-		expect(result.error).toBeUndefined();
-		expect(output).toHaveLength(1);
-		expect(H.tokenRequests(emulator).map(H.grantOf)).toEqual(['refresh_token']);
-		const api = H.apiRequests(emulator);
-		expect(api.map((r) => `${r.method} ${r.path}`)).toEqual([route, route]);
-		expect(api.map((r) => r.status)).toEqual([401, 201]);
-		expect(api[1].rawBody.equals(api[0].rawBody)).toBe(true);
-		const file = api[1].parts.find((part) => part.name === 'file');
-		expect(file.filename).toBe('unit.png');
-		expect(file.contentType).toBe('image/png');
-		expect(file.data.equals(photo)).toBe(true);
-		const storedAfter = kind === 'checklist picture' ? emulator.state.checklistResponses.length : emulator.state.attachments.length;
-		expect(storedAfter).toBe(storedBefore + 1);
-	});
+	])(
+		'a multipart upload (%s) rejected with 401 is re-sent once after the re-login, with the identical body',
+		async (kind, route) => {
+			const CRED = `multipart-401-${kind}`;
+			// log in first, then revoke: the upload is the first request to meet the 401
+			await recorder.run({
+				credentialId: CRED,
+				credentialData: H.passwordCredential(emulator),
+				parameters: H.GET_WORK_ORDER,
+				items: workOrderItems(1),
+			});
+			emulator.revokeAccessTokens();
+			emulator.clearRequests();
+			const photo = Buffer.concat([
+				Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+				Buffer.alloc(4096, 7),
+			]);
+			const f = emulator.fixtures;
+			const parameters =
+				kind === 'checklist picture'
+					? {
+							resource: 'checklistResponse',
+							operation: 'submit',
+							workOrderId: f.workOrders.checklist,
+							questionId: f.questions.pictureRequired,
+							questionType: 'acknowledgement',
+							answer: 'yes',
+							providerId: f.providerId,
+							technicianId: f.technicianId,
+							attempt: 1,
+							binaryPropertyName: 'data',
+						}
+					: {
+							resource: 'workOrderNote',
+							operation: 'addAttachment',
+							workOrderId: 90000005,
+							noteId: '9007199254740993',
+							binaryPropertyName: 'data',
+						};
+			const storedBefore =
+				kind === 'checklist picture'
+					? emulator.state.checklistResponses.length
+					: emulator.state.attachments.length;
+			const { result, output } = await recorder.run({
+				credentialId: CRED,
+				parameters,
+				items: [
+					{
+						json: {},
+						binary: {
+							data: {
+								base64: photo.toString('base64'),
+								fileName: 'unit.png',
+								mimeType: 'image/png',
+							},
+						},
+					},
+				],
+			});
+			expect(result.error).toBeUndefined();
+			expect(output).toHaveLength(1);
+			expect(H.tokenRequests(emulator).map(H.grantOf)).toEqual(['refresh_token']);
+			const api = H.apiRequests(emulator);
+			expect(api.map((r) => `${r.method} ${r.path}`)).toEqual([route, route]);
+			expect(api.map((r) => r.status)).toEqual([401, 201]);
+			expect(api[1].rawBody.equals(api[0].rawBody)).toBe(true);
+			const file = api[1].parts.find((part) => part.name === 'file');
+			expect(file.filename).toBe('unit.png');
+			expect(file.contentType).toBe('image/png');
+			expect(file.data.equals(photo)).toBe(true);
+			const storedAfter =
+				kind === 'checklist picture'
+					? emulator.state.checklistResponses.length
+					: emulator.state.attachments.length;
+			expect(storedAfter).toBe(storedBefore + 1);
+		},
+	);
 
-	test('all tokens revoked while this process holds a newer token of the same settings (another worker\'s, another credential\'s): that one is not taken for a renewal, one refresh, the run completes', async () => {
+	test("all tokens revoked while this process holds a newer token of the same settings (another worker's, another credential's): that one is not taken for a renewal, one refresh, the run completes", async () => {
 		// two credentials with the same settings log in: the process's newest token is B's
-		await recorder.run({ credentialId: 'revoke-all-a', credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		await recorder.run({
+			credentialId: 'revoke-all-a',
+			credentialData: H.passwordCredential(emulator),
+			parameters: H.GET_WORK_ORDER,
+			items: workOrderItems(1),
+		});
 		// B logs in as another worker would (that process knows no token of A's): here, after forgetting A's
 		require('../support').forgetTokens();
-		await recorder.run({ credentialId: 'revoke-all-b', credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		await recorder.run({
+			credentialId: 'revoke-all-b',
+			credentialData: H.passwordCredential(emulator),
+			parameters: H.GET_WORK_ORDER,
+			items: workOrderItems(1),
+		});
 		const a = harness.credentials.get('revoke-all-a');
 		const b = harness.credentials.get('revoke-all-b');
 		expect(b.accessToken).not.toBe(a.accessToken);
 		emulator.revokeAccessTokens();
 		emulator.clearRequests();
 
-		const { result, output } = await recorder.run({ credentialId: 'revoke-all-a', parameters: H.GET_WORK_ORDER_SEQUENTIAL, items: workOrderItems(2) });
+		const { result, output } = await recorder.run({
+			credentialId: 'revoke-all-a',
+			parameters: H.GET_WORK_ORDER_SEQUENTIAL,
+			items: workOrderItems(2),
+		});
 		expect(result.error).toBeUndefined();
 		expect(output).toHaveLength(2);
 		const tokens = H.tokenRequests(emulator);
@@ -308,16 +423,29 @@ describe('revocation and repeated 401', () => {
 
 	test('a 401 that persists after the re-login is reported after one retry, never looped', async () => {
 		const CRED = 'repeated-401';
-		await recorder.run({ credentialId: CRED, credentialData: H.passwordCredential(emulator), parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		await recorder.run({
+			credentialId: CRED,
+			credentialData: H.passwordCredential(emulator),
+			parameters: H.GET_WORK_ORDER,
+			items: workOrderItems(1),
+		});
 		emulator.clearRequests();
 		emulator.failNext({
 			path: '/api/v3/workorders/',
 			status: 401,
 			count: 5,
-			body: { ErrorCodes: [401001], ErrorCode: 401001, ErrorMessage: 'The request was rejected by security permissions' },
+			body: {
+				ErrorCodes: [401001],
+				ErrorCode: 401001,
+				ErrorMessage: 'The request was rejected by security permissions',
+			},
 		});
 
-		const { result, output } = await recorder.run({ credentialId: CRED, parameters: H.GET_WORK_ORDER, items: workOrderItems(1) });
+		const { result, output } = await recorder.run({
+			credentialId: CRED,
+			parameters: H.GET_WORK_ORDER,
+			items: workOrderItems(1),
+		});
 		expect(result.status).toBe('error');
 		expect(output).toHaveLength(0);
 		expect(H.tokenRequests(emulator).map(H.grantOf)).toEqual(['refresh_token']);

@@ -33,26 +33,35 @@ function errorText(result) {
 
 describe('wrong client', () => {
 	test('wrong client secret (401 invalid_client): "client credentials rejected", names Client ID / Client Secret, no secret, one request, no API call', async () => {
-		const { result, output } = await runFresh(H.passwordCredential(emulator, 'subscriber', { clientSecret: H.LEAK.wrongClientSecret }));
+		const { result, output } = await runFresh(
+			H.passwordCredential(emulator, 'subscriber', { clientSecret: H.LEAK.wrongClientSecret }),
+		);
 		expect(result.status).toBe('error');
 		expect(output).toHaveLength(0);
 		const tokens = H.tokenRequests(emulator);
 		expect(tokens.map((t) => t.status)).toEqual([401]);
-		expect(tokens[0].headers.authorization).toBe(H.basic(H.LEAK.clientId, H.LEAK.wrongClientSecret));
+		expect(tokens[0].headers.authorization).toBe(
+			H.basic(H.LEAK.clientId, H.LEAK.wrongClientSecret),
+		);
 		expect(H.apiRequests(emulator)).toHaveLength(0);
 		expect(result.error.message).toMatch(/client credentials rejected/i);
 		expect(result.error.message).toMatch(/401/);
 		expect(result.error.message).toMatch(/Client ID/);
 		expect(result.error.message).toMatch(/Client Secret/);
 		expect(errorText(result)).not.toContain(H.LEAK.wrongClientSecret);
-		expect(errorText(result)).not.toContain(H.basic(H.LEAK.clientId, H.LEAK.wrongClientSecret).slice(6));
+		expect(errorText(result)).not.toContain(
+			H.basic(H.LEAK.clientId, H.LEAK.wrongClientSecret).slice(6),
+		);
 	});
 
 	test('the same with "continue on fail": an error item with the explanation, no secret', async () => {
-		const { result, output } = await runFresh(H.passwordCredential(emulator, 'subscriber', { clientSecret: H.LEAK.wrongClientSecret }), {
-			continueOnFail: true,
-			items: H.items([{}, {}]),
-		});
+		const { result, output } = await runFresh(
+			H.passwordCredential(emulator, 'subscriber', { clientSecret: H.LEAK.wrongClientSecret }),
+			{
+				continueOnFail: true,
+				items: H.items([{}, {}]),
+			},
+		);
 		expect(result.status).toBe('success');
 		expect(output).toHaveLength(2);
 		expect(output[0].json.error).toMatch(/client credentials rejected/i);
@@ -63,7 +72,9 @@ describe('wrong client', () => {
 
 	test('wrong client answered with a 302 to an HTML login page (badClientRedirect): "client credentials or authorization URL rejected", the redirect is not followed', async () => {
 		emulator.setFaults({ badClientRedirect: true });
-		const { result } = await runFresh(H.passwordCredential(emulator, 'subscriber', { clientSecret: H.LEAK.wrongClientSecret }));
+		const { result } = await runFresh(
+			H.passwordCredential(emulator, 'subscriber', { clientSecret: H.LEAK.wrongClientSecret }),
+		);
 		expect(result.status).toBe('error');
 		const tokens = H.tokenRequests(emulator);
 		expect(tokens.map((t) => t.status)).toEqual([302]);
@@ -83,7 +94,9 @@ describe('wrong client', () => {
 			parameters: GET_ONE,
 		});
 		expect(result.status).toBe('error');
-		expect(H.tokenRequests(emulator).map((t) => [t.path, t.status])).toEqual([['/auth/jwt/token', 302]]);
+		expect(H.tokenRequests(emulator).map((t) => [t.path, t.status])).toEqual([
+			['/auth/jwt/token', 302],
+		]);
 		expect(emulator.requests.filter((r) => r.path.startsWith('/auth/login'))).toHaveLength(0);
 		expect(result.error.message).toMatch(/client credentials or authorization URL rejected/i);
 	});
@@ -91,7 +104,9 @@ describe('wrong client', () => {
 
 describe('wrong user', () => {
 	test('wrong password (400 invalid_grant): "username or password rejected", no password in the message', async () => {
-		const { result } = await runFresh(H.passwordCredential(emulator, 'subscriber', { password: H.LEAK.wrongPassword }));
+		const { result } = await runFresh(
+			H.passwordCredential(emulator, 'subscriber', { password: H.LEAK.wrongPassword }),
+		);
 		expect(result.status).toBe('error');
 		const tokens = H.tokenRequests(emulator);
 		expect(tokens.map(H.grantOf)).toEqual(['password']);
@@ -124,7 +139,9 @@ describe('throttled token endpoint', () => {
 		expect(tokens.map((t) => t.status)).toEqual([429, 200]);
 		const retryAfter = Number(tokens[0].responseHeaders['retry-after']);
 		expect(retryAfter).toBeGreaterThanOrEqual(1);
-		expect(Date.parse(tokens[1].time) - Date.parse(tokens[0].time)).toBeGreaterThanOrEqual(retryAfter * 1000 - 50);
+		expect(Date.parse(tokens[1].time) - Date.parse(tokens[0].time)).toBeGreaterThanOrEqual(
+			retryAfter * 1000 - 50,
+		);
 		expect(Date.now() - started).toBeLessThan(10_000);
 	});
 
@@ -199,7 +216,11 @@ describe('unreachable authorization server', () => {
 	});
 
 	test('a closed port on 127.0.0.1: the run fails with no API call', async () => {
-		ran = await runFresh(H.passwordCredential(emulator, 'subscriber', { authServerUrl: `http://127.0.0.1:${port}/auth` }));
+		ran = await runFresh(
+			H.passwordCredential(emulator, 'subscriber', {
+				authServerUrl: `http://127.0.0.1:${port}/auth`,
+			}),
+		);
 		expect(ran.result.status).toBe('error');
 		expect(emulator.requests).toHaveLength(0);
 		expect(errorText(ran.result)).not.toContain(H.LEAK.clientSecret);
@@ -217,9 +238,14 @@ describe('unreachable authorization server', () => {
 	});
 
 	test('with "continue on fail" the error item names the authorization server too', async () => {
-		const { output } = await runFresh(H.passwordCredential(emulator, 'subscriber', { authServerUrl: `http://127.0.0.1:${port}/auth` }), {
-			continueOnFail: true,
-		});
+		const { output } = await runFresh(
+			H.passwordCredential(emulator, 'subscriber', {
+				authServerUrl: `http://127.0.0.1:${port}/auth`,
+			}),
+			{
+				continueOnFail: true,
+			},
+		);
 		expect(output).toHaveLength(1);
 		expect(output[0].json.error).toMatch(/authorization server/i);
 	});

@@ -36,21 +36,28 @@ const EXAMPLE = path.join(__dirname, '..', '..', 'examples', '08-alarm-to-work-o
 /** The finished executions of the workflow in n8n's database, with each node's output items. */
 async function executions(instance, workflowId) {
 	const flatted = require(path.join(instance.runtime.dir, 'node_modules', 'flatted', 'cjs'));
-	const sql = 'select e.id, e.status, d.data from execution_entity e left join execution_data d on d.executionId = e.id where e.workflowId = ? order by e.id';
+	const sql =
+		'select e.id, e.status, d.data from execution_entity e left join execution_data d on d.executionId = e.id where e.workflowId = ? order by e.id';
 	let rows;
 	for (let attempt = 1; ; attempt++) {
 		try {
 			rows = await n8n.queryDatabase(instance, sql, [workflowId]);
 			break;
 		} catch (error) {
-			if (attempt >= 20 || !/SQLITE_BUSY|database is locked/.test(String(error && error.message))) throw error;
+			if (attempt >= 20 || !/SQLITE_BUSY|database is locked/.test(String(error && error.message)))
+				throw error;
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
 	}
 	return rows.map((row) => {
 		const data = row.data ? flatted.parse(row.data) : undefined;
 		const runData = data?.resultData?.runData ?? {};
-		const out = Object.fromEntries(Object.entries(runData).map(([name, runs]) => [name, (runs[0]?.data?.main?.[0] ?? []).map((i) => i.json)]));
+		const out = Object.fromEntries(
+			Object.entries(runData).map(([name, runs]) => [
+				name,
+				(runs[0]?.data?.main?.[0] ?? []).map((i) => i.json),
+			]),
+		);
 		return { id: row.id, status: row.status, out, error: data?.resultData?.error?.message };
 	});
 }
@@ -61,12 +68,21 @@ async function executions(instance, workflowId) {
  */
 async function postAlarm(url, fields) {
 	// n8n answers /healthz/readiness once its database and start-up are done
-	await waitFor('n8n to be ready', async () => (await fetch(new URL('/healthz/readiness', url)).catch(() => undefined))?.status === 200, 120_000);
+	await waitFor(
+		'n8n to be ready',
+		async () =>
+			(await fetch(new URL('/healthz/readiness', url)).catch(() => undefined))?.status === 200,
+		120_000,
+	);
 	let response;
-	await waitFor('the webhook to accept the alarm', async () => {
-		response = await fetch(url, { method: 'POST', body: alarmForm(fields) });
-		return response.status !== 404 && response.status !== 503;
-	}, 120_000);
+	await waitFor(
+		'the webhook to accept the alarm',
+		async () => {
+			response = await fetch(url, { method: 'POST', body: alarmForm(fields) });
+			return response.status !== 404 && response.status !== 503;
+		},
+		120_000,
+	);
 	return response;
 }
 
@@ -74,33 +90,71 @@ async function postAlarm(url, fields) {
 async function oneAlarm(instance, emu, workflowId, url, fields, count) {
 	const mark = emu.requests.length;
 	const response = await postAlarm(url, fields);
-	assert.equal(response.status, 200, `webhook answered ${response.status}: ${await response.text()}`);
+	assert.equal(
+		response.status,
+		200,
+		`webhook answered ${response.status}: ${await response.text()}`,
+	);
 	let found = [];
 	let list;
 	try {
-		list = await waitFor(`${count} finished executions`, async () => {
-			found = await executions(instance, workflowId);
-			return found.length >= count && found.every((e) => e.status !== 'running' && e.status !== 'new' && (e.status !== 'success' || e.out['Note the alarm'])) ? found : false;
-		}, 90_000);
+		list = await waitFor(
+			`${count} finished executions`,
+			async () => {
+				found = await executions(instance, workflowId);
+				return found.length >= count &&
+					found.every(
+						(e) =>
+							e.status !== 'running' &&
+							e.status !== 'new' &&
+							(e.status !== 'success' || e.out['Note the alarm']),
+					)
+					? found
+					: false;
+			},
+			90_000,
+		);
 	} catch (error) {
 		// what n8n and the service saw, so that a failure here says which side stopped
-		const seen = found.map((e) => `${e.id} ${e.status} [${Object.keys(e.out).join(', ')}]${e.error ? ` ${e.error}` : ''}`).join('; ') || 'none';
-		const sent = emu.requests.slice(mark).map((r) => `${r.method} ${r.path} ${r.status}`).join(', ') || 'none';
-		throw new Error(`${error.message}; the webhook answered ${response.status}; executions: ${seen}; requests to the emulator: ${sent}`);
+		const seen =
+			found
+				.map(
+					(e) =>
+						`${e.id} ${e.status} [${Object.keys(e.out).join(', ')}]${e.error ? ` ${e.error}` : ''}`,
+				)
+				.join('; ') || 'none';
+		const sent =
+			emu.requests
+				.slice(mark)
+				.map((r) => `${r.method} ${r.path} ${r.status}`)
+				.join(', ') || 'none';
+		throw new Error(
+			`${error.message}; the webhook answered ${response.status}; executions: ${seen}; requests to the emulator: ${sent}`,
+		);
 	}
 	const execution = list[count - 1];
-	assert.equal(execution.status, 'success', `execution: ${execution.status} ${execution.error ?? ''}`);
+	assert.equal(
+		execution.status,
+		'success',
+		`execution: ${execution.status} ${execution.error ?? ''}`,
+	);
 	return { execution, api: emu.requests.slice(mark).filter((r) => r.path.startsWith('/api/')) };
 }
 
 /** The three requests of one alarm, as the reference has them. */
 function expectAlarmRequests(api, fields, createdId, token) {
-	assert.deepEqual(api.map((r) => `${r.method} ${r.path} ${r.status}`), [
-		'POST /api/v3/workorders 201',
-		`POST /api/v3/workorders/${createdId}/attachments 201`,
-		`POST /api/v3/workorders/${createdId}/notes 201`,
-	]);
-	assert.ok(api.every((r) => r.headers.authorization === `Bearer ${token}`), 'every call with the stored token');
+	assert.deepEqual(
+		api.map((r) => `${r.method} ${r.path} ${r.status}`),
+		[
+			'POST /api/v3/workorders 201',
+			`POST /api/v3/workorders/${createdId}/attachments 201`,
+			`POST /api/v3/workorders/${createdId}/notes 201`,
+		],
+	);
+	assert.ok(
+		api.every((r) => r.headers.authorization === `Bearer ${token}`),
+		'every call with the stored token',
+	);
 	const [create, attach, note] = api;
 	assert.deepEqual(create.body, {
 		ContractInfo: { StoreId: fields.storeId, TradeName: fields.trade },
@@ -114,22 +168,46 @@ function expectAlarmRequests(api, fields, createdId, token) {
 		Number: `BMS-${fields.alarmId}`,
 	});
 	assert.deepEqual(attach.query, { actor: 'Building Management System' });
-	assert.deepEqual(attach.parts.map((p) => p.name), ['AddAttachmentsRequest', 'file']);
+	assert.deepEqual(
+		attach.parts.map((p) => p.name),
+		['AddAttachmentsRequest', 'file'],
+	);
 	assert.deepEqual(attach.parts[0].json, {
-		Attachments: [{ Name: 'rtu1-trend.png', Type: 'File', MediaType: 'image/png', Description: `Trend chart of alarm ${fields.alarmId}` }],
+		Attachments: [
+			{
+				Name: 'rtu1-trend.png',
+				Type: 'File',
+				MediaType: 'image/png',
+				Description: `Trend chart of alarm ${fields.alarmId}`,
+			},
+		],
 	});
 	assert.equal(attach.parts[1].filename, 'rtu1-trend.png');
-	assert.equal(Buffer.compare(attach.parts[1].data, SNAPSHOT), 0, 'the chart arrived byte for byte');
+	assert.equal(
+		Buffer.compare(attach.parts[1].data, SNAPSHOT),
+		0,
+		'the chart arrived byte for byte',
+	);
 	const text = JSON.stringify(note.body);
-	assert.ok(text.includes(`alarm ${fields.alarmId} (${fields.severity})`) && text.includes('rtu1-trend.png'), `note body: ${text}`);
+	assert.ok(
+		text.includes(`alarm ${fields.alarmId} (${fields.severity})`) &&
+			text.includes('rtu1-trend.png'),
+		`note body: ${text}`,
+	);
 }
 
 /** The package, the example's credential and workflow (activated), then `n8n start`. */
 async function installAndStart(instance, tarball, emu, workflow, version) {
 	await n8n.installCommunityPackage(instance, tarball);
-	await n8n.importCredentials(instance, demoCredentials(emu).filter((c) => c.id === 'wosPasswordDemo'));
+	await n8n.importCredentials(
+		instance,
+		demoCredentials(emu).filter((c) => c.id === 'wosPasswordDemo'),
+	);
 	await n8n.importWorkflows(instance, [workflow]);
-	const args = Number(version.split('.')[0]) >= 2 ? ['publish:workflow', `--id=${workflow.id}`] : ['update:workflow', `--id=${workflow.id}`, '--active=true'];
+	const args =
+		Number(version.split('.')[0]) >= 2
+			? ['publish:workflow', `--id=${workflow.id}`]
+			: ['update:workflow', `--id=${workflow.id}`, '--active=true'];
 	const res = await n8n.runN8n(instance, args);
 	assert.equal(res.code, 0, `n8n ${args.join(' ')} failed:\n${res.stdout}\n${res.stderr}`);
 	return await startN8n(instance, path.join(instance.dir, 'n8n-start.log'));
@@ -141,7 +219,10 @@ async function installAndStart(instance, tarball, emu, workflow, version) {
  */
 async function runAlarmE2E({ version, tarball, check, log = (line) => console.log(line) }) {
 	const runtime = await n8n.ensureRuntime({ version });
-	const instance = await n8n.createInstance({ runtime, encryptionKey: 'wos-alarm-e2e-key-0123456789abcdef' });
+	const instance = await n8n.createInstance({
+		runtime,
+		encryptionKey: 'wos-alarm-e2e-key-0123456789abcdef',
+	});
 	instance.env.WEBHOOK_URL = `http://127.0.0.1:${instance.env.N8N_PORT}/`;
 	const emu = await startEmulator({ port: 0, accessTokenTtl: 86_400 });
 	const workflow = JSON.parse(fs.readFileSync(EXAMPLE, 'utf8'));
@@ -149,34 +230,68 @@ async function runAlarmE2E({ version, tarball, check, log = (line) => console.lo
 	const prefix = `alarm -> work order (n8n ${version}):`;
 	let server;
 	try {
-		const ready = await check(`${prefix} install, the example's credential and workflow, activate, n8n start`, async () => {
-			server = await installAndStart(instance, tarball, emu, workflow, version);
-		});
+		const ready = await check(
+			`${prefix} install, the example's credential and workflow, activate, n8n start`,
+			async () => {
+				server = await installAndStart(instance, tarball, emu, workflow, version);
+			},
+		);
 		if (!ready) return;
 
-		await check(`${prefix} an alarm with a chart: one execution; POST /workorders, its attachments and a note, as the reference has them`, async () => {
-			const fields = alarmFields();
-			const { execution, api } = await oneAlarm(instance, emu, workflow.id, url, fields, 1);
-			const created = execution.out['Create work order'][0];
-			assert.equal(created.success, true);
-			const token = emu.state.tokens.find((t) => t.username === emu.fixtures.users.subscriber.username)?.token;
-			expectAlarmRequests(api, fields, created.workOrderId, token);
-			const wo = emu.workOrder(created.workOrderId);
-			assert.equal(wo.Priority, 'P1 - Emergency');
-			assert.equal(emu.state.attachments.filter((a) => a.WorkOrderId === wo.Id).length, 1);
-			assert.equal(emu.notesOf(wo.Id).length, 1);
-			assert.deepEqual(execution.out['Attach the snapshot'][0], { success: true, operation: 'addAttachment', workOrderId: wo.Id, fileName: 'rtu1-trend.png', mimeType: 'image/png', fileSize: SNAPSHOT.length });
-			log(`     work order ${wo.Id} created, chart attached, note ${execution.out['Note the alarm'][0].Id}`);
-		});
+		await check(
+			`${prefix} an alarm with a chart: one execution; POST /workorders, its attachments and a note, as the reference has them`,
+			async () => {
+				const fields = alarmFields();
+				const { execution, api } = await oneAlarm(instance, emu, workflow.id, url, fields, 1);
+				const created = execution.out['Create work order'][0];
+				assert.equal(created.success, true);
+				const token = emu.state.tokens.find(
+					(t) => t.username === emu.fixtures.users.subscriber.username,
+				)?.token;
+				expectAlarmRequests(api, fields, created.workOrderId, token);
+				const wo = emu.workOrder(created.workOrderId);
+				assert.equal(wo.Priority, 'P1 - Emergency');
+				assert.equal(emu.state.attachments.filter((a) => a.WorkOrderId === wo.Id).length, 1);
+				assert.equal(emu.notesOf(wo.Id).length, 1);
+				assert.deepEqual(execution.out['Attach the snapshot'][0], {
+					success: true,
+					operation: 'addAttachment',
+					workOrderId: wo.Id,
+					fileName: 'rtu1-trend.png',
+					mimeType: 'image/png',
+					fileSize: SNAPSHOT.length,
+				});
+				log(
+					`     work order ${wo.Id} created, chart attached, note ${execution.out['Note the alarm'][0].Id}`,
+				);
+			},
+		);
 
-		await check(`${prefix} a second alarm (not critical): a second work order, priority P2`, async () => {
-			const fields = { ...alarmFields(), alarmId: 'A-20418', severity: 'warning', storeId: 'S502' };
-			const { execution, api } = await oneAlarm(instance, emu, workflow.id, url, fields, 2);
-			const created = execution.out['Create work order'][0];
-			expectAlarmRequests(api, fields, created.workOrderId, api[0].headers.authorization.slice('Bearer '.length));
-			assert.equal(emu.workOrder(created.workOrderId).Priority, 'P2 - Urgent');
-			assert.equal(emu.workOrder(created.workOrderId).LocationId ?? emu.workOrder(created.workOrderId).Location?.Id, 502);
-		});
+		await check(
+			`${prefix} a second alarm (not critical): a second work order, priority P2`,
+			async () => {
+				const fields = {
+					...alarmFields(),
+					alarmId: 'A-20418',
+					severity: 'warning',
+					storeId: 'S502',
+				};
+				const { execution, api } = await oneAlarm(instance, emu, workflow.id, url, fields, 2);
+				const created = execution.out['Create work order'][0];
+				expectAlarmRequests(
+					api,
+					fields,
+					created.workOrderId,
+					api[0].headers.authorization.slice('Bearer '.length),
+				);
+				assert.equal(emu.workOrder(created.workOrderId).Priority, 'P2 - Urgent');
+				assert.equal(
+					emu.workOrder(created.workOrderId).LocationId ??
+						emu.workOrder(created.workOrderId).Location?.Id,
+					502,
+				);
+			},
+		);
 	} finally {
 		if (server) await server.stop();
 		await emu.close();
@@ -186,7 +301,11 @@ async function runAlarmE2E({ version, tarball, check, log = (line) => console.lo
 }
 
 async function main() {
-	await n8n.runStandalone({ label: 'alarm -> work order', packPrefix: 'wos-alarm-pack-', run: runAlarmE2E });
+	await n8n.runStandalone({
+		label: 'alarm -> work order',
+		packPrefix: 'wos-alarm-pack-',
+		run: runAlarmE2E,
+	});
 }
 
 if (require.main === module) {

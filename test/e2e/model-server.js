@@ -31,7 +31,7 @@ const textOf = (content) =>
 	typeof content === 'string'
 		? content
 		: Array.isArray(content)
-			? content.map((p) => (typeof p === 'string' ? p : p?.text ?? '')).join('')
+			? content.map((p) => (typeof p === 'string' ? p : (p?.text ?? ''))).join('')
 			: '';
 
 /** The conversation as { script, toolResults, offered } for either API. */
@@ -41,7 +41,9 @@ function readConversation(path, body) {
 		const firstUser = messages.find((m) => m.role === 'user');
 		return {
 			prompt: textOf(firstUser?.content),
-			toolResults: messages.filter((m) => m.role === 'tool').map((m) => ({ id: m.tool_call_id, content: textOf(m.content) })),
+			toolResults: messages
+				.filter((m) => m.role === 'tool')
+				.map((m) => ({ id: m.tool_call_id, content: textOf(m.content) })),
 			offered: (body.tools ?? []).map((t) => t.function),
 		};
 	}
@@ -49,8 +51,12 @@ function readConversation(path, body) {
 	const firstUser = input.find((m) => m.role === 'user');
 	return {
 		prompt: textOf(firstUser?.content),
-		toolResults: input.filter((m) => m.type === 'function_call_output').map((m) => ({ id: m.call_id, content: textOf(m.output) })),
-		offered: (body.tools ?? []).filter((t) => t.type === 'function').map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+		toolResults: input
+			.filter((m) => m.type === 'function_call_output')
+			.map((m) => ({ id: m.call_id, content: textOf(m.output) })),
+		offered: (body.tools ?? [])
+			.filter((t) => t.type === 'function')
+			.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
 	};
 }
 
@@ -58,42 +64,90 @@ function readConversation(path, body) {
 function decide(scripts, conversation) {
 	const name = /E2E:([\w-]+)/.exec(conversation.prompt)?.[1];
 	const script = name ? scripts[name] : undefined;
-	if (!script) return { script: name, step: -1, text: `no script for prompt ${JSON.stringify(conversation.prompt.slice(0, 80))}` };
+	if (!script)
+		return {
+			script: name,
+			step: -1,
+			text: `no script for prompt ${JSON.stringify(conversation.prompt.slice(0, 80))}`,
+		};
 	const step = conversation.toolResults.length;
 	if (step >= script.length) {
-		return { script: name, step, text: `DONE ${name}: ${conversation.toolResults.map((r) => r.content).join(' | ')}` };
+		return {
+			script: name,
+			step,
+			text: `DONE ${name}: ${conversation.toolResults.map((r) => r.content).join(' | ')}`,
+		};
 	}
 	const call = script[step];
 	if (!conversation.offered.some((t) => t.name === call.tool)) {
-		return { script: name, step, text: `tool ${call.tool} was not offered; offered: ${conversation.offered.map((t) => t.name).join(', ')}` };
+		return {
+			script: name,
+			step,
+			text: `tool ${call.tool} was not offered; offered: ${conversation.offered.map((t) => t.name).join(', ')}`,
+		};
 	}
-	return { script: name, step, toolCall: { id: `call_${name}_${step}`, name: call.tool, arguments: JSON.stringify(call.args) } };
+	return {
+		script: name,
+		step,
+		toolCall: { id: `call_${name}_${step}`, name: call.tool, arguments: JSON.stringify(call.args) },
+	};
 }
 
 const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
 
 function chatCompletion(body, answer) {
 	const message = answer.toolCall
-		? { role: 'assistant', content: null, tool_calls: [{ id: answer.toolCall.id, type: 'function', function: { name: answer.toolCall.name, arguments: answer.toolCall.arguments } }] }
+		? {
+				role: 'assistant',
+				content: null,
+				tool_calls: [
+					{
+						id: answer.toolCall.id,
+						type: 'function',
+						function: { name: answer.toolCall.name, arguments: answer.toolCall.arguments },
+					},
+				],
+			}
 		: { role: 'assistant', content: answer.text };
 	return {
 		id: `chatcmpl-${Date.now()}`,
 		object: 'chat.completion',
 		created: Math.floor(Date.now() / 1000),
 		model: body.model,
-		choices: [{ index: 0, message, logprobs: null, finish_reason: answer.toolCall ? 'tool_calls' : 'stop' }],
+		choices: [
+			{ index: 0, message, logprobs: null, finish_reason: answer.toolCall ? 'tool_calls' : 'stop' },
+		],
 		usage,
 	};
 }
 
 function chatChunks(body, answer) {
-	const base = { id: `chatcmpl-${Date.now()}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model };
+	const base = {
+		id: `chatcmpl-${Date.now()}`,
+		object: 'chat.completion.chunk',
+		created: Math.floor(Date.now() / 1000),
+		model: body.model,
+	};
 	const delta = answer.toolCall
-		? { role: 'assistant', content: null, tool_calls: [{ index: 0, id: answer.toolCall.id, type: 'function', function: { name: answer.toolCall.name, arguments: answer.toolCall.arguments } }] }
+		? {
+				role: 'assistant',
+				content: null,
+				tool_calls: [
+					{
+						index: 0,
+						id: answer.toolCall.id,
+						type: 'function',
+						function: { name: answer.toolCall.name, arguments: answer.toolCall.arguments },
+					},
+				],
+			}
 		: { role: 'assistant', content: answer.text };
 	const chunks = [
 		{ ...base, choices: [{ index: 0, delta, finish_reason: null }] },
-		{ ...base, choices: [{ index: 0, delta: {}, finish_reason: answer.toolCall ? 'tool_calls' : 'stop' }] },
+		{
+			...base,
+			choices: [{ index: 0, delta: {}, finish_reason: answer.toolCall ? 'tool_calls' : 'stop' }],
+		},
 	];
 	if (body.stream_options?.include_usage) chunks.push({ ...base, choices: [], usage });
 	return chunks;
@@ -101,8 +155,25 @@ function chatChunks(body, answer) {
 
 function response(body, answer) {
 	const output = answer.toolCall
-		? [{ type: 'function_call', id: `fc_${answer.toolCall.id}`, call_id: answer.toolCall.id, name: answer.toolCall.name, arguments: answer.toolCall.arguments, status: 'completed' }]
-		: [{ type: 'message', id: `msg_${Date.now()}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: answer.text, annotations: [] }] }];
+		? [
+				{
+					type: 'function_call',
+					id: `fc_${answer.toolCall.id}`,
+					call_id: answer.toolCall.id,
+					name: answer.toolCall.name,
+					arguments: answer.toolCall.arguments,
+					status: 'completed',
+				},
+			]
+		: [
+				{
+					type: 'message',
+					id: `msg_${Date.now()}`,
+					role: 'assistant',
+					status: 'completed',
+					content: [{ type: 'output_text', text: answer.text, annotations: [] }],
+				},
+			];
 	return {
 		id: `resp_${Date.now()}`,
 		object: 'response',
@@ -124,16 +195,37 @@ async function startModelServer({ scripts = {} } = {}) {
 		};
 		try {
 			const raw = await readBody(req);
-			if (req.method === 'GET' && path.endsWith('/models')) return send(200, { object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', owned_by: 'e2e' }] });
-			if (req.method !== 'POST' || !(path.endsWith('/chat/completions') || path.endsWith('/responses'))) {
-				return send(404, { error: { message: `not scripted: ${req.method} ${path}`, type: 'invalid_request_error' } });
+			if (req.method === 'GET' && path.endsWith('/models'))
+				return send(200, {
+					object: 'list',
+					data: [{ id: 'gpt-4o-mini', object: 'model', owned_by: 'e2e' }],
+				});
+			if (
+				req.method !== 'POST' ||
+				!(path.endsWith('/chat/completions') || path.endsWith('/responses'))
+			) {
+				return send(404, {
+					error: { message: `not scripted: ${req.method} ${path}`, type: 'invalid_request_error' },
+				});
 			}
 			const body = JSON.parse(raw);
 			const answer = decide(scripts, readConversation(path, body));
-			requests.push({ path, headers: req.headers, raw, body, script: answer.script, step: answer.step, answer });
+			requests.push({
+				path,
+				headers: req.headers,
+				raw,
+				body,
+				script: answer.script,
+				step: answer.step,
+				answer,
+			});
 			if (path.endsWith('/responses')) return send(200, response(body, answer));
 			if (!body.stream) return send(200, chatCompletion(body, answer));
-			res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+			res.writeHead(200, {
+				'content-type': 'text/event-stream',
+				'cache-control': 'no-cache',
+				connection: 'keep-alive',
+			});
 			for (const chunk of chatChunks(body, answer)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
 			res.end('data: [DONE]\n\n');
 		} catch (error) {

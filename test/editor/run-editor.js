@@ -86,11 +86,14 @@ const SEARCH_WORDS = ['proposal', 'checklist', 'approve', 'facility', 'work orde
  * description, the actions (one per operation) and the instant trigger's events.
  */
 function packageView() {
-	const load = (file, name) => new (require(path.join(ROOT, 'dist', 'nodes', 'WorkOrderService', file)))[name]().description;
+	const load = (file, name) =>
+		new (require(path.join(ROOT, 'dist', 'nodes', 'WorkOrderService', file))[name])().description;
 	const action = load('WorkOrderService.node.js', 'WorkOrderService');
 	const instant = load('WorkOrderServiceTrigger.node.js', 'WorkOrderServiceTrigger');
 	const polling = load('WorkOrderServicePollingTrigger.node.js', 'WorkOrderServicePollingTrigger');
-	const actions = action.properties.filter((p) => p.name === 'operation').flatMap((p) => p.options.map((o) => o.action));
+	const actions = action.properties
+		.filter((p) => p.name === 'operation')
+		.flatMap((p) => p.options.map((o) => o.action));
 	const events = instant.properties.find((p) => p.name === 'events').options;
 	return { action, instant, polling, actions, events };
 }
@@ -103,8 +106,25 @@ function packageView() {
 const OPERATIONS = [
 	{ resource: 'Attachment', operation: 'Download' },
 	{ resource: 'Checklist', operation: 'Get Questions' },
-	{ resource: 'Checklist Response', operation: 'Submit', required: ['workOrderId', 'questionId', 'providerId', 'technicianId', 'optionId'], set: { questionType: 'Selector' } },
-	{ resource: 'Checklist Response', operation: 'Update', required: ['checkListResponseId', 'workOrderId', 'questionId', 'providerId', 'technicianId', 'optionId'], set: { questionType: 'Selector' } },
+	{
+		resource: 'Checklist Response',
+		operation: 'Submit',
+		required: ['workOrderId', 'questionId', 'providerId', 'technicianId', 'optionId'],
+		set: { questionType: 'Selector' },
+	},
+	{
+		resource: 'Checklist Response',
+		operation: 'Update',
+		required: [
+			'checkListResponseId',
+			'workOrderId',
+			'questionId',
+			'providerId',
+			'technicianId',
+			'optionId',
+		],
+		set: { questionType: 'Selector' },
+	},
 	{ resource: 'Proposal', operation: 'Approve', required: ['proposalId'] },
 	{ resource: 'Proposal', operation: 'Get', required: ['proposalId'] },
 	{ resource: 'Proposal', operation: 'Get Attachments', required: ['proposalId'] },
@@ -115,12 +135,26 @@ const OPERATIONS = [
 	{ resource: 'Rejection Reason', operation: 'Get Many' },
 	{ resource: 'Subsidiary', operation: 'Get Many' },
 	{ resource: 'Work Order', operation: 'Add Attachment', required: ['workOrderId'] },
-	{ resource: 'Work Order', operation: 'Check In', required: ['workOrderId'], optional: [['additionalFields', 'User ID', 'userId']] },
-	{ resource: 'Work Order', operation: 'Check Out', required: ['workOrderId'], optional: [['additionalFields', 'User ID', 'userId']] },
+	{
+		resource: 'Work Order',
+		operation: 'Check In',
+		required: ['workOrderId'],
+		optional: [['additionalFields', 'User ID', 'userId']],
+	},
+	{
+		resource: 'Work Order',
+		operation: 'Check Out',
+		required: ['workOrderId'],
+		optional: [['additionalFields', 'User ID', 'userId']],
+	},
 	{ resource: 'Work Order', operation: 'Create', required: ['location'] },
 	{ resource: 'Work Order', operation: 'Get', required: ['workOrderId'] },
 	{ resource: 'Work Order', operation: 'Get Checklist Responses', required: ['workOrderId'] },
-	{ resource: 'Work Order', operation: 'Get Many', optional: [['options', 'Location ID', 'locationId']] },
+	{
+		resource: 'Work Order',
+		operation: 'Get Many',
+		optional: [['options', 'Location ID', 'locationId']],
+	},
 	{ resource: 'Work Order', operation: 'Update NTE', required: ['workOrderId'] },
 	{ resource: 'Work Order', operation: 'Update Priority', required: ['workOrderId'] },
 	{ resource: 'Work Order', operation: 'Update Scheduled Date', required: ['workOrderId'] },
@@ -128,7 +162,12 @@ const OPERATIONS = [
 	{ resource: 'Work Order Note', operation: 'Add Attachment', required: ['workOrderId', 'noteId'] },
 	{ resource: 'Work Order Note', operation: 'Create', required: ['workOrderId'] },
 	{ resource: 'Work Order Note', operation: 'Get', required: ['workOrderId', 'noteId'] },
-	{ resource: 'Work Order Note', operation: 'Get Attachments', required: ['workOrderId'], optional: [[null, 'Note ID', 'noteId']] },
+	{
+		resource: 'Work Order Note',
+		operation: 'Get Attachments',
+		required: ['workOrderId'],
+		optional: [[null, 'Note ID', 'noteId']],
+	},
 	{ resource: 'Work Order Note', operation: 'Get Many', required: ['workOrderId'] },
 ];
 
@@ -138,7 +177,12 @@ const results = [];
 let page = null;
 let shotCount = 0;
 
-const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 70);
+const slug = (s) =>
+	s
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '-')
+		.replace(/^-|-$/g, '')
+		.slice(0, 70);
 
 /** A screenshot the README shows (docs/screenshots/<name>.png). */
 async function docShot(name, target = page) {
@@ -148,7 +192,10 @@ async function docShot(name, target = page) {
 
 async function screenshot(name, target = page, failed = false) {
 	if (!target || target.isClosed()) return null;
-	const file = path.join(ARTIFACTS, `${String(++shotCount).padStart(2, '0')}-${failed ? 'FAIL-' : ''}${slug(name)}.png`);
+	const file = path.join(
+		ARTIFACTS,
+		`${String(++shotCount).padStart(2, '0')}-${failed ? 'FAIL-' : ''}${slug(name)}.png`,
+	);
 	try {
 		await target.screenshot({ path: file, timeout: 15_000 });
 		return file;
@@ -197,7 +244,10 @@ async function waitUntil(fn, { timeout = TIMEOUT, interval = 100, message = 'con
 		} catch (err) {
 			last = err;
 		}
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${message}${last instanceof Error ? `: ${last.message}` : ''}`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`timed out after ${timeout} ms waiting for ${message}${last instanceof Error ? `: ${last.message}` : ''}`,
+			);
 		await new Promise((r) => setTimeout(r, interval));
 	}
 }
@@ -210,15 +260,19 @@ function ensureChromium() {
 	console.log(`${CHROMIUM} missing: apt-get install -y chromium`);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	const sudo = typeof process.getuid === 'function' && process.getuid() !== 0 ? ['sudo', '-E'] : [];
-	const run = (args) => spawnSync(sudo[0] || args[0], sudo.length ? [...sudo.slice(1), ...args] : args.slice(1), { env, stdio: 'inherit' });
+	const run = (args) =>
+		spawnSync(sudo[0] || args[0], sudo.length ? [...sudo.slice(1), ...args] : args.slice(1), {
+			env,
+			stdio: 'inherit',
+		});
 	let r = run(['apt-get', 'install', '-y', '--no-install-recommends', 'chromium']);
 	if (r.status !== 0) {
 		run(['apt-get', 'update']);
 		r = run(['apt-get', 'install', '-y', '--no-install-recommends', 'chromium']);
 	}
-	if (r.status !== 0 || !fs.existsSync(CHROMIUM)) throw new Error('could not install chromium with apt-get');
+	if (r.status !== 0 || !fs.existsSync(CHROMIUM))
+		throw new Error('could not install chromium with apt-get');
 }
-
 
 /** Sources newer than their compiled counterparts in dist/ (the build must come first). */
 
@@ -231,13 +285,17 @@ function packTarball(workDir) {
 		return file;
 	}
 	const stale = n8n.staleDistFiles();
-	if (stale.length) throw new Error(`dist/ is older than the sources (run "npm run build"): ${stale.slice(0, 5).join(', ')}`);
+	if (stale.length)
+		throw new Error(
+			`dist/ is older than the sources (run "npm run build"): ${stale.slice(0, 5).join(', ')}`,
+		);
 	return n8n.packPackage(workDir).tarball;
 }
 
 // ------------------------------------------------------------------ editor helpers
 const ndv = () => page.locator('[data-test-id="ndv"]');
-const canvasNode = () => page.locator(`[data-test-id="canvas-node"][data-node-type="${NODE_TYPE}"]`);
+const canvasNode = () =>
+	page.locator(`[data-test-id="canvas-node"][data-node-type="${NODE_TYPE}"]`);
 
 /** The innermost parameter row that holds parameter `p` (a path below `parameters.`, e.g. additionalFields.userId). */
 const paramItem = (p) =>
@@ -251,18 +309,27 @@ async function valueInput(p) {
 	const item = paramItem(p);
 	const rl = item.locator('[data-test-id="rlc-input"]');
 	if (await rl.count()) return rl.first();
-	return item.locator(`[data-parameter-path="parameters.${p}"] input, [data-parameter-path="parameters.${p}"] textarea`).first();
+	return item
+		.locator(
+			`[data-parameter-path="parameters.${p}"] input, [data-parameter-path="parameters.${p}"] textarea`,
+		)
+		.first();
 }
 
 async function paramValue(p) {
-	return await page.locator(`[data-test-id="ndv"] [data-test-id="parameter-input-${p}"] input`).first().inputValue();
+	return await page
+		.locator(`[data-test-id="ndv"] [data-test-id="parameter-input-${p}"] input`)
+		.first()
+		.inputValue();
 }
 
 /** Choose `text` in the options parameter `p` (a dropdown). */
 async function selectOption(p, text) {
 	if ((await paramValue(p)) === text) return;
 	await ndv().locator(`[data-test-id="parameter-input-${p}"]`).first().click();
-	const option = page.locator('[data-test-id="parameter-input-item"]:visible').filter({ has: page.getByText(text, { exact: true }) });
+	const option = page
+		.locator('[data-test-id="parameter-input-item"]:visible')
+		.filter({ has: page.getByText(text, { exact: true }) });
 	await option.first().click();
 	await waitUntil(async () => (await paramValue(p)) === text, { message: `${p} = ${text}` });
 }
@@ -274,7 +341,10 @@ async function dropdownOptions(p) {
 	await items.first().waitFor();
 	const texts = (await items.locator('.option-headline').allInnerTexts()).map((s) => s.trim());
 	await ndv().locator(`[data-test-id="parameter-input-${p}"]`).first().click();
-	await items.first().waitFor({ state: 'hidden' }).catch(() => {});
+	await items
+		.first()
+		.waitFor({ state: 'hidden' })
+		.catch(() => {});
 	return texts;
 }
 
@@ -286,7 +356,11 @@ async function addCollectionField(collection, label, p) {
 		.filter({ has: page.locator(`label[for="${collection}"]`) })
 		.first();
 	await coll.locator('[data-test-id="collection-parameter-add"]').click();
-	await page.locator('[data-test-id="collection-parameter-option"]:visible').filter({ hasText: exact(label) }).first().click();
+	await page
+		.locator('[data-test-id="collection-parameter-option"]:visible')
+		.filter({ hasText: exact(label) })
+		.first()
+		.click();
 	await ndv().locator(`[data-parameter-path="parameters.${collection}.${p}"]`).first().waitFor();
 }
 
@@ -297,14 +371,24 @@ async function shownParameters() {
 		.evaluateAll((els) =>
 			els.map((el) => {
 				const item = el.closest('[data-test-id="parameter-item"]');
-				const label = item?.querySelector('[data-test-id="input-label"] label span')?.textContent?.trim() ?? '';
-				const input = el.querySelector('[data-test-id="rlc-input"]') || el.querySelector('input:not([readonly]), textarea') || el.querySelector('input');
+				const label =
+					item?.querySelector('[data-test-id="input-label"] label span')?.textContent?.trim() ?? '';
+				const input =
+					el.querySelector('[data-test-id="rlc-input"]') ||
+					el.querySelector('input:not([readonly]), textarea') ||
+					el.querySelector('input');
 				return {
 					path: el.getAttribute('data-parameter-path').replace(/^parameters\./, ''),
 					label,
 					value: input ? input.value : null,
 					placeholder: input ? input.getAttribute('placeholder') || '' : null,
-					resourceLocator: Boolean(el.querySelector('[data-test-id="resource-locator-' + el.getAttribute('data-parameter-path').split('.').pop() + '"]')),
+					resourceLocator: Boolean(
+						el.querySelector(
+							'[data-test-id="resource-locator-' +
+								el.getAttribute('data-parameter-path').split('.').pop() +
+								'"]',
+						),
+					),
 				};
 			}),
 		);
@@ -335,14 +419,21 @@ async function locatorById(p, value) {
 	await rl.locator('[data-test-id="rlc-input"]').first().fill(value);
 }
 
-const hasIssue = async (p) => (await paramItem(p).locator('[data-test-id="parameter-issues"]').count()) > 0;
+const hasIssue = async (p) =>
+	(await paramItem(p).locator('[data-test-id="parameter-issues"]').count()) > 0;
 
 /** Pick a credential by name in the NDV's credential dropdown. */
 async function selectCredential(name) {
 	const select = ndv().locator('[data-test-id="node-credentials-select"]');
 	await select.click();
-	await page.locator('[data-test-id^="node-credentials-select-item-"]:visible').filter({ has: page.getByText(name, { exact: true }) }).first().click();
-	await waitUntil(async () => (await select.locator('input').first().inputValue()) === name, { message: `credential ${name} selected` });
+	await page
+		.locator('[data-test-id^="node-credentials-select-item-"]:visible')
+		.filter({ has: page.getByText(name, { exact: true }) })
+		.first()
+		.click();
+	await waitUntil(async () => (await select.locator('input').first().inputValue()) === name, {
+		message: `credential ${name} selected`,
+	});
 }
 
 /** Open the node panel on the canvas ("+") and search. Returns the names listed. */
@@ -352,12 +443,15 @@ async function searchNodePanel(word) {
 	if (!(await creator.isVisible())) await page.click('[data-test-id="node-creator-plus-button"]');
 	await search.click(); // waits until the panel has stopped sliding in
 	const noResults = page.locator('[data-test-id="node-creator-no-results"]');
-	const names = async () => (await page.locator('[data-test-id="node-creator-item-name"]').allInnerTexts()).map((s) => s.trim());
+	const names = async () =>
+		(await page.locator('[data-test-id="node-creator-item-name"]').allInnerTexts()).map((s) =>
+			s.trim(),
+		);
 	// The search is debounced: clear it until the category view ("Action in an app", ...) is back, so
 	// that whatever replaces the categories afterwards is the answer to this word, not to the last one.
 	await search.fill('');
 	const isRoot = (list) => list.includes('Action in an app') || list.includes('On app event');
-	await waitUntil(async () => isRoot(await names()), { message: 'the node panel\'s category view' });
+	await waitUntil(async () => isRoot(await names()), { message: "the node panel's category view" });
 	await search.fill(word);
 	let previous = null;
 	return await waitUntil(
@@ -376,11 +470,17 @@ async function searchNodePanel(word) {
 /** The entries of this package the node panel lists for `word`: [{ name, description }]. */
 async function packageEntries(word) {
 	await searchNodePanel(word);
-	const items = page.locator('[data-test-id="node-creator"] [data-test-id="node-creator-node-item"], [data-test-id="node-creator"] [data-test-id="node-creator-action-item"]');
+	const items = page.locator(
+		'[data-test-id="node-creator"] [data-test-id="node-creator-node-item"], [data-test-id="node-creator"] [data-test-id="node-creator-action-item"]',
+	);
 	const all = await items.evaluateAll((els) =>
 		els.map((el) => {
-			const name = el.querySelector('[data-test-id="node-creator-item-name"]')?.textContent?.trim() ?? '';
-			const text = el.innerText.split('\n').map((l) => l.trim()).filter(Boolean);
+			const name =
+				el.querySelector('[data-test-id="node-creator-item-name"]')?.textContent?.trim() ?? '';
+			const text = el.innerText
+				.split('\n')
+				.map((l) => l.trim())
+				.filter(Boolean);
 			return { name, description: text.filter((l) => l !== name).join(' ') };
 		}),
 	);
@@ -390,16 +490,26 @@ async function packageEntries(word) {
 /** Opens the details of the entry `name` (after a search), returns the panel's text. */
 async function openEntry(word, name) {
 	await searchNodePanel(word);
-	await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact(name) }).first().click();
+	await page
+		.locator('[data-test-id="node-creator-item-name"]')
+		.filter({ hasText: exact(name) })
+		.first()
+		.click();
 	const creator = page.locator('[data-test-id="node-creator"]');
-	await creator.getByText(/^\s*Node details\s*$/).first().waitFor();
+	await creator
+		.getByText(/^\s*Node details\s*$/)
+		.first()
+		.waitFor();
 	return creator;
 }
 
 /** Back from an entry's details to the search. */
 async function closeEntry() {
 	await page.keyboard.press('Escape');
-	await page.locator('[data-test-id="node-creator"]').waitFor({ state: 'hidden' }).catch(() => {});
+	await page
+		.locator('[data-test-id="node-creator"]')
+		.waitFor({ state: 'hidden' })
+		.catch(() => {});
 }
 
 /** Credentials page → "Create credential": the modal with the credential type picker. */
@@ -411,7 +521,8 @@ async function openCredentialTypePicker() {
 			await m.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
 		}
 	}
-	if (!/\/credentials/.test(new URL(page.url()).pathname)) await page.goto(`${SERVER_URL}/home/credentials`);
+	if (!/\/credentials/.test(new URL(page.url()).pathname))
+		await page.goto(`${SERVER_URL}/home/credentials`);
 	await page.getByRole('button', { name: 'Create credential' }).first().click();
 	await page.locator('[data-test-id="new-credential-type-select"] input').waitFor();
 }
@@ -444,12 +555,22 @@ async function main() {
 		SERVER_URL = server.url;
 		const callbackUrl = `${server.url}/rest/oauth2-credential/callback`;
 		emu.addCallbackUri(fx.clients.main.clientId, callbackUrl);
-		console.log(`n8n ${server.url} (started in ${(server.startMs / 1000).toFixed(1)} s); emulator ${emu.origin}`);
+		console.log(
+			`n8n ${server.url} (started in ${(server.startMs / 1000).toFixed(1)} s); emulator ${emu.origin}`,
+		);
 
 		t0 = Date.now();
 		browser = await chromium.launch({
 			executablePath: CHROMIUM,
-			args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+			args: [
+				'--headless',
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--disable-sync',
+				'--no-first-run',
+			],
 		});
 		const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
 		page = await context.newPage();
@@ -460,7 +581,7 @@ async function main() {
 		const tChecks = Date.now();
 
 		// ---- 0. owner account
-		await check('0. setup: owner account created through n8n\'s setup form', async () => {
+		await check("0. setup: owner account created through n8n's setup form", async () => {
 			await page.goto(`${server.url}/`);
 			await page.waitForSelector('[data-test-id="setup-form"]');
 			await page.fill('#email', OWNER.email);
@@ -473,138 +594,236 @@ async function main() {
 
 		// ---- 3. credentials
 		const created = {};
-		await check(`3. credentials: the type picker lists ${CREDENTIALS.map((c) => `"${c.displayName}"`).join(', ')}`, async () => {
-			await openCredentialTypePicker();
-			const picker = page.locator('[data-test-id="new-credential-type-select"] input');
-			await picker.fill('Work Order Service');
-			const options = page.locator('[data-test-id="new-credential-type-select-option"]:visible');
-			await options.first().waitFor();
-			const names = (await options.allInnerTexts()).map((s) => s.trim()).sort();
-			await page.keyboard.press('Escape');
-			assert.deepEqual(names, CREDENTIALS.map((c) => c.displayName).sort(), 'credential type names');
-		});
+		await check(
+			`3. credentials: the type picker lists ${CREDENTIALS.map((c) => `"${c.displayName}"`).join(', ')}`,
+			async () => {
+				await openCredentialTypePicker();
+				const picker = page.locator('[data-test-id="new-credential-type-select"] input');
+				await picker.fill('Work Order Service');
+				const options = page.locator('[data-test-id="new-credential-type-select-option"]:visible');
+				await options.first().waitFor();
+				const names = (await options.allInnerTexts()).map((s) => s.trim()).sort();
+				await page.keyboard.press('Escape');
+				assert.deepEqual(
+					names,
+					CREDENTIALS.map((c) => c.displayName).sort(),
+					'credential type names',
+				);
+			},
+		);
 
 		for (const cred of CREDENTIALS) {
 			const user = fx.users[cred.user];
 			const expectedName = defaultCredentialName(cred.displayName);
 			let shownName = null;
-			const opened = await check(`3. credential ${cred.type}: new credential is named "${expectedName}" by default`, async () => {
-				await openCredentialTypePicker();
-				const picker = page.locator('[data-test-id="new-credential-type-select"] input');
-				await picker.fill('Work Order Service');
-				const option = page.locator('[data-test-id="new-credential-type-select-option"]:visible');
-				await option.first().waitFor();
-				// Pick the type by its expected name, else by its old name (so the credential still gets created and tested).
-				const byName = option.filter({ hasText: exact(cred.displayName) });
-				if (await byName.count()) await byName.first().click();
-				else {
-					const legacy = { workOrderServiceApi: 'Work Order Service API', workOrderServiceOAuth2Api: 'Work Order Service OAuth2 API', workOrderServiceContractorApi: 'Work Order Service Contractor API' };
-					await option.filter({ hasText: exact(legacy[cred.type]) }).first().click();
-				}
-				await page.click('[data-test-id="new-credential-type-button"]');
-				await page.locator('[data-test-id="parameter-input-authServerUrl"] input').waitFor();
-				shownName = (await page.locator('[data-test-id="credential-name"] [data-test-id="inline-edit-preview"]').innerText()).trim();
-				assert.equal(shownName, expectedName, 'default credential name');
-			});
+			const opened = await check(
+				`3. credential ${cred.type}: new credential is named "${expectedName}" by default`,
+				async () => {
+					await openCredentialTypePicker();
+					const picker = page.locator('[data-test-id="new-credential-type-select"] input');
+					await picker.fill('Work Order Service');
+					const option = page.locator('[data-test-id="new-credential-type-select-option"]:visible');
+					await option.first().waitFor();
+					// Pick the type by its expected name, else by its old name (so the credential still gets created and tested).
+					const byName = option.filter({ hasText: exact(cred.displayName) });
+					if (await byName.count()) await byName.first().click();
+					else {
+						const legacy = {
+							workOrderServiceApi: 'Work Order Service API',
+							workOrderServiceOAuth2Api: 'Work Order Service OAuth2 API',
+							workOrderServiceContractorApi: 'Work Order Service Contractor API',
+						};
+						await option
+							.filter({ hasText: exact(legacy[cred.type]) })
+							.first()
+							.click();
+					}
+					await page.click('[data-test-id="new-credential-type-button"]');
+					await page.locator('[data-test-id="parameter-input-authServerUrl"] input').waitFor();
+					shownName = (
+						await page
+							.locator('[data-test-id="credential-name"] [data-test-id="inline-edit-preview"]')
+							.innerText()
+					).trim();
+					assert.equal(shownName, expectedName, 'default credential name');
+				},
+			);
 			if (!opened && !shownName) continue;
-			const fill = async (name, value) => page.locator(`[data-test-id="parameter-input-${name}"] input`).fill(value);
+			const fill = async (name, value) =>
+				page.locator(`[data-test-id="parameter-input-${name}"] input`).fill(value);
 			await fill('authServerUrl', emu.authUrl);
 			await fill('baseUrl', emu.baseUrl);
 			await fill('clientId', fx.clients.main.clientId);
 			await fill('clientSecret', fx.clients.main.clientSecret);
 			if (cred.key !== 'oAuth2') {
-				await check(`3. credential ${cred.type}: saved and tested against the service (${user.username})`, async () => {
-					await fill('username', user.username);
-					await fill('password', user.password);
-					const markReq = emu.requests.length;
-					await page.click('[data-test-id="credential-save-button"]');
-					await page.locator('[data-test-id="credentials-config-container-test-success"]').waitFor({ state: 'visible', timeout: 60_000 });
-					const tokens = emu.requests.slice(markReq).filter((r) => r.path.startsWith('/auth/') && r.status === 200);
-					assert.ok(tokens.some((r) => r.username === user.username), `a token request for ${user.username} succeeded`);
-					created[cred.key] = shownName;
-					if (cred.key === 'password') await docShot('credential-password-grant');
-				});
+				await check(
+					`3. credential ${cred.type}: saved and tested against the service (${user.username})`,
+					async () => {
+						await fill('username', user.username);
+						await fill('password', user.password);
+						const markReq = emu.requests.length;
+						await page.click('[data-test-id="credential-save-button"]');
+						await page
+							.locator('[data-test-id="credentials-config-container-test-success"]')
+							.waitFor({ state: 'visible', timeout: 60_000 });
+						const tokens = emu.requests
+							.slice(markReq)
+							.filter((r) => r.path.startsWith('/auth/') && r.status === 200);
+						assert.ok(
+							tokens.some((r) => r.username === user.username),
+							`a token request for ${user.username} succeeded`,
+						);
+						created[cred.key] = shownName;
+						if (cred.key === 'password') await docShot('credential-password-grant');
+					},
+				);
 			} else {
-				await check('3. credential workOrderServiceOAuth2Api: the OAuth redirect URL shown is n8n\'s callback on 127.0.0.1', async () => {
-					const shown = (await page.locator('[data-test-id="copy-input"]').first().innerText()).trim();
-					assert.equal(shown.split('\n')[0].trim(), callbackUrl);
-				});
-				await check(`3. credential workOrderServiceOAuth2Api: Connect, sign in on the service's page (popup), account connected`, async () => {
-					const markReq = emu.requests.length;
-					const popupPromise = page.waitForEvent('popup');
-					await page.click('[data-test-id="quick-connect-button"], [data-test-id="oauth-connect-button"]');
-					const popup = await popupPromise;
-					await popup.waitForSelector('input[name="username"]', { timeout: TIMEOUT });
-					await popup.fill('input[name="username"]', user.username);
-					await popup.fill('input[name="password"]', user.password);
-					await screenshot('3. oauth2 login page of the service (popup)', popup);
-					const closed = popup.waitForEvent('close', { timeout: 60_000 });
-					await popup.click('button[type="submit"]');
-					await closed;
-					await page.locator('[data-test-id="oauth-connect-success-banner"]').waitFor({ state: 'visible', timeout: 60_000 });
-					const exchange = emu.requests.slice(markReq).find((r) => r.path === '/auth/oauth/token' && r.body && r.body.grant_type === 'authorization_code');
-					assert.ok(exchange, 'n8n exchanged the code at the token endpoint');
-					assert.equal(exchange.status, 200, `code exchange answered ${exchange.status}`);
-					assert.equal(exchange.body.redirect_uri, callbackUrl, 'redirect_uri = the registered callback');
-					created[cred.key] = shownName;
-				});
+				await check(
+					"3. credential workOrderServiceOAuth2Api: the OAuth redirect URL shown is n8n's callback on 127.0.0.1",
+					async () => {
+						const shown = (
+							await page.locator('[data-test-id="copy-input"]').first().innerText()
+						).trim();
+						assert.equal(shown.split('\n')[0].trim(), callbackUrl);
+					},
+				);
+				await check(
+					`3. credential workOrderServiceOAuth2Api: Connect, sign in on the service's page (popup), account connected`,
+					async () => {
+						const markReq = emu.requests.length;
+						const popupPromise = page.waitForEvent('popup');
+						await page.click(
+							'[data-test-id="quick-connect-button"], [data-test-id="oauth-connect-button"]',
+						);
+						const popup = await popupPromise;
+						await popup.waitForSelector('input[name="username"]', { timeout: TIMEOUT });
+						await popup.fill('input[name="username"]', user.username);
+						await popup.fill('input[name="password"]', user.password);
+						await screenshot('3. oauth2 login page of the service (popup)', popup);
+						const closed = popup.waitForEvent('close', { timeout: 60_000 });
+						await popup.click('button[type="submit"]');
+						await closed;
+						await page
+							.locator('[data-test-id="oauth-connect-success-banner"]')
+							.waitFor({ state: 'visible', timeout: 60_000 });
+						const exchange = emu.requests
+							.slice(markReq)
+							.find(
+								(r) =>
+									r.path === '/auth/oauth/token' &&
+									r.body &&
+									r.body.grant_type === 'authorization_code',
+							);
+						assert.ok(exchange, 'n8n exchanged the code at the token endpoint');
+						assert.equal(exchange.status, 200, `code exchange answered ${exchange.status}`);
+						assert.equal(
+							exchange.body.redirect_uri,
+							callbackUrl,
+							'redirect_uri = the registered callback',
+						);
+						created[cred.key] = shownName;
+					},
+				);
 			}
 			await page.keyboard.press('Escape');
-			await page.locator('[data-test-id="editCredential-modal"]').waitFor({ state: 'hidden' }).catch(() => {});
+			await page
+				.locator('[data-test-id="editCredential-modal"]')
+				.waitFor({ state: 'hidden' })
+				.catch(() => {});
 		}
 
 		// ---- 1. node panel
 		const view = packageView();
 		const panelChecks = async (when) => {
-			await check(`1. node panel, ${when}: "work order" lists each node once with its own description: "${NODE_NAME}" (the node with the instant trigger) and "${POLLING_NAME}"`, async () => {
-				const entries = await packageEntries('work order');
-				assert.deepEqual(entries.map((e) => e.name).sort(), [NODE_NAME, POLLING_NAME].sort(), `entries: ${JSON.stringify(entries)}`);
-				const byName = Object.fromEntries(entries.map((e) => [e.name, e.description]));
-				// n8n shows a node paired with its trigger under the trigger's description: written for both
-				assert.equal(byName[NODE_NAME], view.instant.description);
-				assert.equal(byName[POLLING_NAME], view.polling.description);
-				assert.notEqual(byName[NODE_NAME], byName[POLLING_NAME]);
-				if (when === 'first step') await docShot('node-panel-work-order', page.locator('[data-test-id="node-creator"]'));
-			});
-			await check(`1. node panel, ${when}: "${NODE_NAME}" lists the instant trigger's ${view.events.length} events and the node's ${view.actions.length} actions, no "We don't have ... actions yet"`, async () => {
-				const creator = await openEntry('work order', NODE_NAME);
-				const triggersHeader = creator.getByText(new RegExp(`^\\s*Triggers \\(${view.events.length}\\)`)).first();
-				const actionsHeader = creator.getByText(new RegExp(`^\\s*Actions \\(${view.actions.length}\\)`)).first();
-				await triggersHeader.waitFor();
-				await actionsHeader.waitFor();
-				if (when === 'next step') await docShot('node-panel-details', creator);
-				const names = async () => (await creator.locator('[data-test-id="node-creator-item-name"]').allInnerTexts()).map((t) => t.trim());
-				const isEvent = (n) => /^On /.test(n);
-				// the section that is not the view's own starts collapsed: open it
-				if (!(await names()).includes(view.actions[0])) await actionsHeader.click();
-				if (!(await names()).some(isEvent)) await triggersHeader.click();
-				await waitUntil(async () => {
-					const n = await names();
-					return n.includes(view.actions[0]) && n.some(isEvent);
-				}, { message: 'the events and the actions listed' });
-				const shown = await names();
-				const missing = view.actions.filter((a) => !shown.includes(a));
-				assert.deepEqual(missing, [], `actions listed: ${JSON.stringify(shown)}`);
-				assert.equal(shown.filter(isEvent).length, view.events.length, `events listed: ${JSON.stringify(shown.filter(isEvent))}`);
-				assert.doesNotMatch(await creator.innerText(), NO_ACTIONS);
-				await closeEntry();
-			});
-			await check(`1. node panel, ${when}: "${POLLING_NAME}" is its own entry, added as it is, no "We don't have ... actions yet"`, async () => {
-				const creator = await openEntry('work order', POLLING_NAME);
-				await creator.getByText(/^\s*Add to workflow\s*$/).first().waitFor();
-				const text = await creator.innerText();
-				assert.match(text, new RegExp(POLLING_NAME));
-				assert.doesNotMatch(text, NO_ACTIONS);
-				await closeEntry();
-			});
+			await check(
+				`1. node panel, ${when}: "work order" lists each node once with its own description: "${NODE_NAME}" (the node with the instant trigger) and "${POLLING_NAME}"`,
+				async () => {
+					const entries = await packageEntries('work order');
+					assert.deepEqual(
+						entries.map((e) => e.name).sort(),
+						[NODE_NAME, POLLING_NAME].sort(),
+						`entries: ${JSON.stringify(entries)}`,
+					);
+					const byName = Object.fromEntries(entries.map((e) => [e.name, e.description]));
+					// n8n shows a node paired with its trigger under the trigger's description: written for both
+					assert.equal(byName[NODE_NAME], view.instant.description);
+					assert.equal(byName[POLLING_NAME], view.polling.description);
+					assert.notEqual(byName[NODE_NAME], byName[POLLING_NAME]);
+					if (when === 'first step')
+						await docShot('node-panel-work-order', page.locator('[data-test-id="node-creator"]'));
+				},
+			);
+			await check(
+				`1. node panel, ${when}: "${NODE_NAME}" lists the instant trigger's ${view.events.length} events and the node's ${view.actions.length} actions, no "We don't have ... actions yet"`,
+				async () => {
+					const creator = await openEntry('work order', NODE_NAME);
+					const triggersHeader = creator
+						.getByText(new RegExp(`^\\s*Triggers \\(${view.events.length}\\)`))
+						.first();
+					const actionsHeader = creator
+						.getByText(new RegExp(`^\\s*Actions \\(${view.actions.length}\\)`))
+						.first();
+					await triggersHeader.waitFor();
+					await actionsHeader.waitFor();
+					if (when === 'next step') await docShot('node-panel-details', creator);
+					const names = async () =>
+						(await creator.locator('[data-test-id="node-creator-item-name"]').allInnerTexts()).map(
+							(t) => t.trim(),
+						);
+					const isEvent = (n) => /^On /.test(n);
+					// the section that is not the view's own starts collapsed: open it
+					if (!(await names()).includes(view.actions[0])) await actionsHeader.click();
+					if (!(await names()).some(isEvent)) await triggersHeader.click();
+					await waitUntil(
+						async () => {
+							const n = await names();
+							return n.includes(view.actions[0]) && n.some(isEvent);
+						},
+						{ message: 'the events and the actions listed' },
+					);
+					const shown = await names();
+					const missing = view.actions.filter((a) => !shown.includes(a));
+					assert.deepEqual(missing, [], `actions listed: ${JSON.stringify(shown)}`);
+					assert.equal(
+						shown.filter(isEvent).length,
+						view.events.length,
+						`events listed: ${JSON.stringify(shown.filter(isEvent))}`,
+					);
+					assert.doesNotMatch(await creator.innerText(), NO_ACTIONS);
+					await closeEntry();
+				},
+			);
+			await check(
+				`1. node panel, ${when}: "${POLLING_NAME}" is its own entry, added as it is, no "We don't have ... actions yet"`,
+				async () => {
+					const creator = await openEntry('work order', POLLING_NAME);
+					await creator
+						.getByText(/^\s*Add to workflow\s*$/)
+						.first()
+						.waitFor();
+					const text = await creator.innerText();
+					assert.match(text, new RegExp(POLLING_NAME));
+					assert.doesNotMatch(text, NO_ACTIONS);
+					await closeEntry();
+				},
+			);
 		};
 		await page.goto(`${server.url}/workflow/new`);
 		await panelChecks('first step');
 		await page.goto(`${server.url}/workflow/new`);
 		await page.click('[data-test-id="node-creator-plus-button"]');
-		await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact('Trigger manually') }).first().click();
-		await page.locator('[data-test-id="canvas-node"][data-node-type="n8n-nodes-base.manualTrigger"]').waitFor();
-		await page.locator('[data-test-id="node-creator"]').waitFor({ state: 'hidden' }).catch(() => {});
+		await page
+			.locator('[data-test-id="node-creator-item-name"]')
+			.filter({ hasText: exact('Trigger manually') })
+			.first()
+			.click();
+		await page
+			.locator('[data-test-id="canvas-node"][data-node-type="n8n-nodes-base.manualTrigger"]')
+			.waitFor();
+		await page
+			.locator('[data-test-id="node-creator"]')
+			.waitFor({ state: 'hidden' })
+			.catch(() => {});
 		await panelChecks('next step');
 		for (const word of SEARCH_WORDS) {
 			await check(`1. node panel: searching "${word}" finds "${NODE_NAME}"`, async () => {
@@ -618,14 +837,27 @@ async function main() {
 		await page.locator('[data-test-id="canvas-handle-plus"]').first().click();
 		await page.locator('[data-test-id="node-creator"]').waitFor();
 		await searchNodePanel('work order');
-		await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact(NODE_NAME) }).first().click();
-		await page.locator('[data-test-id="node-creator-item-name"]').filter({ hasText: exact('Get a work order') }).first().click();
+		await page
+			.locator('[data-test-id="node-creator-item-name"]')
+			.filter({ hasText: exact(NODE_NAME) })
+			.first()
+			.click();
+		await page
+			.locator('[data-test-id="node-creator-item-name"]')
+			.filter({ hasText: exact('Get a work order') })
+			.first()
+			.click();
 		await ndv().waitFor();
 		await ndv().locator('[data-test-id="parameter-input-resource"]').waitFor();
 		await check('2. a new node is named after its short action: "Get a work order"', async () => {
-			const title = (await ndv().locator('[data-test-id="node-title-container"]').first().innerText()).trim();
+			const title = (
+				await ndv().locator('[data-test-id="node-title-container"]').first().innerText()
+			).trim();
 			assert.equal(title, 'Get a work order');
-			assert.ok(view.actions.every((a) => a.split(' ').length <= 6), `actions over 6 words: ${view.actions.filter((a) => a.split(' ').length > 6)}`);
+			assert.ok(
+				view.actions.every((a) => a.split(' ').length <= 6),
+				`actions over 6 words: ${view.actions.filter((a) => a.split(' ').length > 6)}`,
+			);
 		});
 
 		// ---- 2. every operation
@@ -640,47 +872,65 @@ async function main() {
 				required.length ? `required ${required.join(', ')} empty and flagged required` : null,
 				optional.length ? `optional ${optional.map((o) => o[2]).join(', ')} empty` : null,
 			].filter(Boolean);
-			await check(`2. ${op.resource} → ${op.operation}: no ID field shows 0${what.length ? `; ${what.join('; ')}` : ''}`, async () => {
-				await selectOption('resource', op.resource);
-				await selectOption('operation', op.operation);
-				for (const [p, v] of Object.entries(op.set || {})) await selectOption(p, v);
-				for (const [collection, label, p] of optional) if (collection) await addCollectionField(collection, label, p);
-				const optionalPaths = optional.map(([collection, , p]) => (collection ? `${collection}.${p}` : p));
-				for (const p of [...required, ...optionalPaths]) await paramItem(p).waitFor();
-				// What a person sees first, before touching anything (n8n clamps a 0 to a number field's minimum on blur).
-				const shown = await shownParameters();
-				// Leave each empty ID field once, as a person tabbing through does: n8n then flags empty required ones.
-				const empty = (p) => shown.find((x) => x.path === p)?.value === '';
-				for (const p of [...required, ...optionalPaths]) if (empty(p)) await touch(p);
-				const flagged = required.filter(empty);
-				if (flagged.length) await waitUntil(async () => (await Promise.all(flagged.map(hasIssue))).every(Boolean), { timeout: 3000 }).catch(() => {});
-				const problems = [];
-				for (const s of shown) {
-					if (/\bIDs?\b/.test(s.label) && s.value === '0') problems.push(`${s.label} (${s.path}) shows 0`);
-				}
-				for (const p of required) {
-					const s = shown.find((x) => x.path === p);
-					if (!s) {
-						problems.push(`${p} not shown`);
-						continue;
+			await check(
+				`2. ${op.resource} → ${op.operation}: no ID field shows 0${what.length ? `; ${what.join('; ')}` : ''}`,
+				async () => {
+					await selectOption('resource', op.resource);
+					await selectOption('operation', op.operation);
+					for (const [p, v] of Object.entries(op.set || {})) await selectOption(p, v);
+					for (const [collection, label, p] of optional)
+						if (collection) await addCollectionField(collection, label, p);
+					const optionalPaths = optional.map(([collection, , p]) =>
+						collection ? `${collection}.${p}` : p,
+					);
+					for (const p of [...required, ...optionalPaths]) await paramItem(p).waitFor();
+					// What a person sees first, before touching anything (n8n clamps a 0 to a number field's minimum on blur).
+					const shown = await shownParameters();
+					// Leave each empty ID field once, as a person tabbing through does: n8n then flags empty required ones.
+					const empty = (p) => shown.find((x) => x.path === p)?.value === '';
+					for (const p of [...required, ...optionalPaths]) if (empty(p)) await touch(p);
+					const flagged = required.filter(empty);
+					if (flagged.length)
+						await waitUntil(async () => (await Promise.all(flagged.map(hasIssue))).every(Boolean), {
+							timeout: 3000,
+						}).catch(() => {});
+					const problems = [];
+					for (const s of shown) {
+						if (/\bIDs?\b/.test(s.label) && s.value === '0')
+							problems.push(`${s.label} (${s.path}) shows 0`);
 					}
-					if (s.value !== '') {
-						if (s.value !== '0') problems.push(`${s.label} (${p}) is not empty: "${s.value}"`);
-					} else if (!(await hasIssue(p))) problems.push(`${s.label} (${p}) is not flagged as required when empty`);
-					if (!s.placeholder) problems.push(`${s.label} (${p}) has no placeholder`);
-				}
-				for (const p of optionalPaths) {
-					const s = shown.find((x) => x.path === p);
-					if (!s) {
-						problems.push(`${p} not shown`);
-						continue;
+					for (const p of required) {
+						const s = shown.find((x) => x.path === p);
+						if (!s) {
+							problems.push(`${p} not shown`);
+							continue;
+						}
+						if (s.value !== '') {
+							if (s.value !== '0') problems.push(`${s.label} (${p}) is not empty: "${s.value}"`);
+						} else if (!(await hasIssue(p)))
+							problems.push(`${s.label} (${p}) is not flagged as required when empty`);
+						if (!s.placeholder) problems.push(`${s.label} (${p}) has no placeholder`);
 					}
-					if (s.value !== '' && s.value !== '0') problems.push(`${s.label} (${s.path}) is not empty: "${s.value}"`);
-					if (await hasIssue(s.path)) problems.push(`${s.label} (${s.path}) is flagged although optional`);
-				}
-				const ids = shown.filter((s) => /\bIDs?\b/.test(s.label)).map((s) => `${s.label}="${s.value}"${s.placeholder ? ` (placeholder "${s.placeholder}")` : ''}`);
-				assert.deepEqual(problems, [], `ID fields shown: ${ids.join(', ')}`);
-			});
+					for (const p of optionalPaths) {
+						const s = shown.find((x) => x.path === p);
+						if (!s) {
+							problems.push(`${p} not shown`);
+							continue;
+						}
+						if (s.value !== '' && s.value !== '0')
+							problems.push(`${s.label} (${s.path}) is not empty: "${s.value}"`);
+						if (await hasIssue(s.path))
+							problems.push(`${s.label} (${s.path}) is flagged although optional`);
+					}
+					const ids = shown
+						.filter((s) => /\bIDs?\b/.test(s.label))
+						.map(
+							(s) =>
+								`${s.label}="${s.value}"${s.placeholder ? ` (placeholder "${s.placeholder}")` : ''}`,
+						);
+					assert.deepEqual(problems, [], `ID fields shown: ${ids.join(', ')}`);
+				},
+			);
 		}
 
 		// ---- 4. Work Order ID: resource locator
@@ -688,201 +938,325 @@ async function main() {
 		let selectedWorkOrder = null;
 		await selectOption('resource', 'Work Order');
 		await selectOption('operation', 'Get');
-		await check(`4. Work Order ID: "From list" loads work orders from the service, search "${wo.Number}" and pick it; "By ID" then shows ${wo.Id}`, async () => {
-			if (created.password) await selectCredential(created.password);
-			const rl = ndv().locator('[data-test-id="resource-locator-workOrderId"]');
-			assert.ok(await rl.count(), 'Work Order ID is not a resource locator (no "From list"/"By ID" modes)');
-			// Mode "From list"
-			const modeInput = rl.locator('[data-test-id="rlc-mode-selector"] input');
-			if (!/list/i.test(await modeInput.inputValue())) {
+		await check(
+			`4. Work Order ID: "From list" loads work orders from the service, search "${wo.Number}" and pick it; "By ID" then shows ${wo.Id}`,
+			async () => {
+				if (created.password) await selectCredential(created.password);
+				const rl = ndv().locator('[data-test-id="resource-locator-workOrderId"]');
+				assert.ok(
+					await rl.count(),
+					'Work Order ID is not a resource locator (no "From list"/"By ID" modes)',
+				);
+				// Mode "From list"
+				const modeInput = rl.locator('[data-test-id="rlc-mode-selector"] input');
+				if (!/list/i.test(await modeInput.inputValue())) {
+					await rl.locator('[data-test-id="rlc-mode-selector"]').click();
+					await page.locator('[data-test-id="mode-list"]:visible').click();
+				}
+				const markReq = emu.requests.length;
+				await rl.locator('[data-test-id="rlc-input"]').click();
+				const items = page.locator('[data-test-id="rlc-item"]:visible');
+				await items.first().waitFor({ timeout: 60_000 });
+				const all = await items.count();
+				assert.ok(
+					emu.requests.slice(markReq).some((r) => /workorders/i.test(r.path) && r.status === 200),
+					'the list came from the service',
+				);
+				await page.locator('[data-test-id="rlc-search"]').fill(wo.Number);
+				await waitUntil(
+					async () => {
+						const texts = await items.allInnerTexts();
+						return (
+							texts.length > 0 &&
+							texts.every((t) => t.includes(wo.Number) || t.includes(String(wo.Id)))
+						);
+					},
+					{ message: `the list filtered to "${wo.Number}" (${all} items before)` },
+				);
+				const item = items.filter({ hasText: wo.Number }).first();
+				const itemText = (await item.innerText()).trim();
+				await item.click();
+				await waitUntil(
+					async () => (await rl.locator('[data-test-id="rlc-input"]').inputValue()) !== '',
+					{ message: 'a work order selected' },
+				);
+				// Mode "By ID": the chosen work order's ID
 				await rl.locator('[data-test-id="rlc-mode-selector"]').click();
-				await page.locator('[data-test-id="mode-list"]:visible').click();
-			}
-			const markReq = emu.requests.length;
-			await rl.locator('[data-test-id="rlc-input"]').click();
-			const items = page.locator('[data-test-id="rlc-item"]:visible');
-			await items.first().waitFor({ timeout: 60_000 });
-			const all = await items.count();
-			assert.ok(emu.requests.slice(markReq).some((r) => /workorders/i.test(r.path) && r.status === 200), 'the list came from the service');
-			await page.locator('[data-test-id="rlc-search"]').fill(wo.Number);
-			await waitUntil(
-				async () => {
-					const texts = await items.allInnerTexts();
-					return texts.length > 0 && texts.every((t) => t.includes(wo.Number) || t.includes(String(wo.Id)));
-				},
-				{ message: `the list filtered to "${wo.Number}" (${all} items before)` },
-			);
-			const item = items.filter({ hasText: wo.Number }).first();
-			const itemText = (await item.innerText()).trim();
-			await item.click();
-			await waitUntil(async () => (await rl.locator('[data-test-id="rlc-input"]').inputValue()) !== '', { message: 'a work order selected' });
-			// Mode "By ID": the chosen work order's ID
-			await rl.locator('[data-test-id="rlc-mode-selector"]').click();
-			await page.locator('[data-test-id="mode-id"]:visible').click();
-			await waitUntil(async () => (await rl.locator('[data-test-id="rlc-input"]').inputValue()) === String(wo.Id), { message: `By ID shows ${wo.Id}` });
-			selectedWorkOrder = wo.Id;
-			console.log(`     picked "${itemText}" from ${all} listed work orders`);
-		});
+				await page.locator('[data-test-id="mode-id"]:visible').click();
+				await waitUntil(
+					async () =>
+						(await rl.locator('[data-test-id="rlc-input"]').inputValue()) === String(wo.Id),
+					{ message: `By ID shows ${wo.Id}` },
+				);
+				selectedWorkOrder = wo.Id;
+				console.log(`     picked "${itemText}" from ${all} listed work orders`);
+			},
+		);
 
 		// ---- 6. execute from the editor
-		await check(`6. execute: Manual Trigger → Get work order ${wo.Id} runs from the editor; the output panel shows the service's data`, async () => {
-			assert.ok(created.password, 'the password-grant credential was created');
-			await selectCredential(created.password);
-			if (!selectedWorkOrder) {
-				// Today's plain number field (or a locator that failed above): type the ID.
-				const rl = ndv().locator('[data-test-id="resource-locator-workOrderId"]');
-				if (await rl.count()) {
-					await rl.locator('[data-test-id="rlc-mode-selector"]').click();
-					await page.locator('[data-test-id="mode-id"]:visible').click();
+		await check(
+			`6. execute: Manual Trigger → Get work order ${wo.Id} runs from the editor; the output panel shows the service's data`,
+			async () => {
+				assert.ok(created.password, 'the password-grant credential was created');
+				await selectCredential(created.password);
+				if (!selectedWorkOrder) {
+					// Today's plain number field (or a locator that failed above): type the ID.
+					const rl = ndv().locator('[data-test-id="resource-locator-workOrderId"]');
+					if (await rl.count()) {
+						await rl.locator('[data-test-id="rlc-mode-selector"]').click();
+						await page.locator('[data-test-id="mode-id"]:visible').click();
+					}
+					await (await valueInput('workOrderId')).fill(String(wo.Id));
 				}
-				await (await valueInput('workOrderId')).fill(String(wo.Id));
-			}
-			await ndv().locator('[data-test-id="ndv-close-button"]').click();
-			await ndv().waitFor({ state: 'hidden' });
-			const markReq = emu.requests.length;
-			await page.click('[data-test-id="execute-workflow-button"]');
-			await waitUntil(
-				async () => (await canvasNode().locator('[data-test-id="canvas-node-status-success"], [data-test-id="canvas-node-status-error"], [data-test-id="canvas-node-status-mark-error"]').count()) > 0,
-				{ timeout: 60_000, message: 'the node finished' },
-			);
-			assert.ok(emu.requests.slice(markReq).some((r) => r.method === 'GET' && r.path === `/api/v3/workorders/${wo.Id}` && r.status === 200), `GET /workorders/${wo.Id} answered 200`);
-			await screenshot('6. canvas after execute workflow');
-			await canvasNode().first().dblclick();
-			await ndv().waitFor();
-			const output = page.locator('[data-test-id="output-panel"]');
-			await output.locator('[data-test-id="radio-button-json"]').click();
-			await waitUntil(async () => (await output.innerText()).includes(wo.Description), { message: `"${wo.Description}" in the output panel` });
-			const text = await output.innerText();
-			assert.ok(text.includes(wo.Location.Name), `location "${wo.Location.Name}" in the output`);
-			await docShot('work-order-output');
-		});
-
-		// ---- 5. rejection reasons
-		await check('5. Proposal → Reject → Additional Fields → Rejection Reason: no red flag before anything is picked; the dropdown lists the service\'s reasons', async () => {
-			if (!(await ndv().isVisible())) {
+				await ndv().locator('[data-test-id="ndv-close-button"]').click();
+				await ndv().waitFor({ state: 'hidden' });
+				const markReq = emu.requests.length;
+				await page.click('[data-test-id="execute-workflow-button"]');
+				await waitUntil(
+					async () =>
+						(await canvasNode()
+							.locator(
+								'[data-test-id="canvas-node-status-success"], [data-test-id="canvas-node-status-error"], [data-test-id="canvas-node-status-mark-error"]',
+							)
+							.count()) > 0,
+					{ timeout: 60_000, message: 'the node finished' },
+				);
+				assert.ok(
+					emu.requests
+						.slice(markReq)
+						.some(
+							(r) =>
+								r.method === 'GET' && r.path === `/api/v3/workorders/${wo.Id}` && r.status === 200,
+						),
+					`GET /workorders/${wo.Id} answered 200`,
+				);
+				await screenshot('6. canvas after execute workflow');
 				await canvasNode().first().dblclick();
 				await ndv().waitFor();
-			}
-			if (created.password) await selectCredential(created.password);
-			await selectOption('resource', 'Proposal');
-			await selectOption('operation', 'Reject');
-			// n8n loads the options as soon as the field appears, before it is opened
-			const markReq = emu.requests.length;
-			const coll = ndv().locator('[data-test-id="parameter-item"]').filter({ has: page.locator('label[for="additionalFields"]') }).first();
-			await coll.locator('[data-test-id="collection-parameter-add"]').click();
-			await page.locator('[data-test-id="collection-parameter-option"]:visible').filter({ hasText: /^\s*Rejection Reason/ }).first().click();
-			const select = ndv().locator('[data-test-id="parameter-input-rejectReasonCodeId"]').first();
-			await select.waitFor();
-			const loaded = () => emu.requests.slice(markReq).some((r) => r.method === 'GET' && /^\/api\/v3\/proposals\/rejectionreasons$/i.test(r.path) && r.status === 200);
-			await waitUntil(async () => loaded(), { timeout: 60_000, message: 'the reasons loaded from GET /proposals/RejectionReasons' });
-			const path = 'additionalFields.rejectReasonCodeId';
-			// what the editor shows once the options are in: no issue on the empty field, no "not supported"
-			await page.waitForTimeout(500);
-			const unflagged = async (when) => {
-				assert.equal(await hasIssue(path), false, `Rejection Reason flagged ${when}`);
-				assert.doesNotMatch(await ndv().innerText(), /is not supported/, `"not supported" shown ${when}`);
-			};
-			await unflagged('when added');
-			await select.click();
-			const expected = emu.state.rejectionReasons.map((r) => r.Description);
-			const items = page.locator('[data-test-id="parameter-input-item"]:visible');
-			await waitUntil(async () => (await items.count()) >= expected.length, { timeout: 60_000, message: 'the reasons listed' });
-			const texts = (await items.allInnerTexts()).map((t) => t.trim());
-			for (const d of expected) assert.ok(texts.some((t) => t.includes(d)), `"${d}" listed; shown: ${JSON.stringify(texts)}`);
-			await docShot('proposal-reject-parameters');
-			await page.keyboard.press('Escape');
-			await items.first().waitFor({ state: 'hidden' }).catch(() => {});
-			await unflagged('after the dropdown was opened and closed without a pick');
-			await select.click();
-			await items.filter({ hasText: expected[0] }).first().click();
-		});
+				const output = page.locator('[data-test-id="output-panel"]');
+				await output.locator('[data-test-id="radio-button-json"]').click();
+				await waitUntil(async () => (await output.innerText()).includes(wo.Description), {
+					message: `"${wo.Description}" in the output panel`,
+				});
+				const text = await output.innerText();
+				assert.ok(text.includes(wo.Location.Name), `location "${wo.Location.Name}" in the output`);
+				await docShot('work-order-output');
+			},
+		);
+
+		// ---- 5. rejection reasons
+		await check(
+			"5. Proposal → Reject → Additional Fields → Rejection Reason: no red flag before anything is picked; the dropdown lists the service's reasons",
+			async () => {
+				if (!(await ndv().isVisible())) {
+					await canvasNode().first().dblclick();
+					await ndv().waitFor();
+				}
+				if (created.password) await selectCredential(created.password);
+				await selectOption('resource', 'Proposal');
+				await selectOption('operation', 'Reject');
+				// n8n loads the options as soon as the field appears, before it is opened
+				const markReq = emu.requests.length;
+				const coll = ndv()
+					.locator('[data-test-id="parameter-item"]')
+					.filter({ has: page.locator('label[for="additionalFields"]') })
+					.first();
+				await coll.locator('[data-test-id="collection-parameter-add"]').click();
+				await page
+					.locator('[data-test-id="collection-parameter-option"]:visible')
+					.filter({ hasText: /^\s*Rejection Reason/ })
+					.first()
+					.click();
+				const select = ndv().locator('[data-test-id="parameter-input-rejectReasonCodeId"]').first();
+				await select.waitFor();
+				const loaded = () =>
+					emu.requests
+						.slice(markReq)
+						.some(
+							(r) =>
+								r.method === 'GET' &&
+								/^\/api\/v3\/proposals\/rejectionreasons$/i.test(r.path) &&
+								r.status === 200,
+						);
+				await waitUntil(async () => loaded(), {
+					timeout: 60_000,
+					message: 'the reasons loaded from GET /proposals/RejectionReasons',
+				});
+				const path = 'additionalFields.rejectReasonCodeId';
+				// what the editor shows once the options are in: no issue on the empty field, no "not supported"
+				await page.waitForTimeout(500);
+				const unflagged = async (when) => {
+					assert.equal(await hasIssue(path), false, `Rejection Reason flagged ${when}`);
+					assert.doesNotMatch(
+						await ndv().innerText(),
+						/is not supported/,
+						`"not supported" shown ${when}`,
+					);
+				};
+				await unflagged('when added');
+				await select.click();
+				const expected = emu.state.rejectionReasons.map((r) => r.Description);
+				const items = page.locator('[data-test-id="parameter-input-item"]:visible');
+				await waitUntil(async () => (await items.count()) >= expected.length, {
+					timeout: 60_000,
+					message: 'the reasons listed',
+				});
+				const texts = (await items.allInnerTexts()).map((t) => t.trim());
+				for (const d of expected)
+					assert.ok(
+						texts.some((t) => t.includes(d)),
+						`"${d}" listed; shown: ${JSON.stringify(texts)}`,
+					);
+				await docShot('proposal-reject-parameters');
+				await page.keyboard.press('Escape');
+				await items
+					.first()
+					.waitFor({ state: 'hidden' })
+					.catch(() => {});
+				await unflagged('after the dropdown was opened and closed without a pick');
+				await select.click();
+				await items.filter({ hasText: expected[0] }).first().click();
+			},
+		);
 
 		// ---- 7. a service error in the error panel
 		const overLimit = fx.proposals.overLimit;
-		await check(`7. error: approving proposal ${overLimit} (over the approval limit) shows the service's message in the error panel; the error names the node by its action ("Problem in node 'Approve a proposal'")`, async () => {
-			if (!(await ndv().isVisible())) {
-				await canvasNode().first().dblclick();
-				await ndv().waitFor();
-			}
-			await selectOption('resource', 'Proposal');
-			await selectOption('operation', 'Approve');
-			await locatorById('proposalId', String(overLimit));
-			const markReq = emu.requests.length;
-			await ndv().locator('[data-test-id="node-execute-button"]').click();
-			const message = ndv().locator('[data-test-id="node-error-message"]');
-			await message.waitFor({ timeout: 60_000 });
-			const refused = emu.requests.slice(markReq).find((r) => r.method === 'PUT' && r.path === `/api/v3/proposals/${overLimit}/approve`);
-			assert.ok(refused, 'PUT approve sent');
-			assert.equal(refused.status, 400); // the reference: a refused move is a 400 ErrorResponse (code 100: over the approval limit)
-			const serviceMessage = JSON.parse(refused.responseBody).ErrorMessage;
-			assert.match(serviceMessage, /approval limit/);
-			const shown = (await message.innerText()).trim();
-			assert.ok(shown.includes(serviceMessage), `error panel: "${shown}" should contain "${serviceMessage}"`);
-			// n8n renamed the node after the new action: errors name it by its short name
-			assert.equal((await ndv().locator('[data-test-id="node-title-container"]').first().innerText()).trim(), 'Approve a proposal');
-			await page.getByText(/Problem in node .Approve a proposal./).first().waitFor({ timeout: 10_000 });
-		});
+		await check(
+			`7. error: approving proposal ${overLimit} (over the approval limit) shows the service's message in the error panel; the error names the node by its action ("Problem in node 'Approve a proposal'")`,
+			async () => {
+				if (!(await ndv().isVisible())) {
+					await canvasNode().first().dblclick();
+					await ndv().waitFor();
+				}
+				await selectOption('resource', 'Proposal');
+				await selectOption('operation', 'Approve');
+				await locatorById('proposalId', String(overLimit));
+				const markReq = emu.requests.length;
+				await ndv().locator('[data-test-id="node-execute-button"]').click();
+				const message = ndv().locator('[data-test-id="node-error-message"]');
+				await message.waitFor({ timeout: 60_000 });
+				const refused = emu.requests
+					.slice(markReq)
+					.find((r) => r.method === 'PUT' && r.path === `/api/v3/proposals/${overLimit}/approve`);
+				assert.ok(refused, 'PUT approve sent');
+				assert.equal(refused.status, 400); // the reference: a refused move is a 400 ErrorResponse (code 100: over the approval limit)
+				const serviceMessage = JSON.parse(refused.responseBody).ErrorMessage;
+				assert.match(serviceMessage, /approval limit/);
+				const shown = (await message.innerText()).trim();
+				assert.ok(
+					shown.includes(serviceMessage),
+					`error panel: "${shown}" should contain "${serviceMessage}"`,
+				);
+				// n8n renamed the node after the new action: errors name it by its short name
+				assert.equal(
+					(await ndv().locator('[data-test-id="node-title-container"]').first().innerText()).trim(),
+					'Approve a proposal',
+				);
+				await page
+					.getByText(/Problem in node .Approve a proposal./)
+					.first()
+					.waitFor({ timeout: 10_000 });
+			},
+		);
 
 		// ---- 8. the work order search matches any part (needs the picker's `contains` search, issue 26)
-		await check('8. Work Order ID: "From list", searching "Dallas" lists the work orders at "Store #501 Dallas Downtown" (any part of the name)', async () => {
-			if (!(await ndv().isVisible())) {
-				await canvasNode().first().dblclick();
-				await ndv().waitFor();
-			}
-			await selectOption('resource', 'Work Order');
-			await selectOption('operation', 'Get');
-			const rl = ndv().locator('[data-test-id="resource-locator-workOrderId"]');
-			const modeInput = rl.locator('[data-test-id="rlc-mode-selector"] input');
-			if (!/list/i.test(await modeInput.inputValue())) {
-				await rl.locator('[data-test-id="rlc-mode-selector"]').click();
-				await page.locator('[data-test-id="mode-list"]:visible').click();
-			}
-			const dallas = Object.values(emu.state.workOrders).filter((w) => /Dallas/.test(w.Location?.Name ?? '') && w.SubscriberId === fx.users.subscriber.subscriberId);
-			assert.ok(dallas.length > 0, 'the emulator has work orders in Dallas');
-			await rl.locator('[data-test-id="rlc-input"]').click();
-			const items = page.locator('[data-test-id="rlc-item"]:visible');
-			await items.first().waitFor({ timeout: 60_000 });
-			const markReq = emu.requests.length;
-			await page.locator('[data-test-id="rlc-search"]').fill('Dallas');
-			await waitUntil(async () => emu.requests.slice(markReq).some((r) => /workorders/i.test(r.path) && r.status === 200), { message: 'the search sent to the service' });
-			const texts = await waitUntil(
-				async () => {
-					const t = await items.allInnerTexts();
-					return t.length > 0 && t.every((x) => x.includes('Dallas')) ? t : null;
-				},
-				{ message: 'work orders in Dallas listed, and only those' },
-			);
-			assert.ok(dallas.some((w) => texts.some((t) => t.includes(String(w.Number)))), `listed: ${JSON.stringify(texts.slice(0, 5))}`);
-			await screenshot('8. work order search "Dallas"');
-			await page.keyboard.press('Escape');
-			console.log(`     "Dallas": ${texts.length} work orders listed`);
-		});
+		await check(
+			'8. Work Order ID: "From list", searching "Dallas" lists the work orders at "Store #501 Dallas Downtown" (any part of the name)',
+			async () => {
+				if (!(await ndv().isVisible())) {
+					await canvasNode().first().dblclick();
+					await ndv().waitFor();
+				}
+				await selectOption('resource', 'Work Order');
+				await selectOption('operation', 'Get');
+				const rl = ndv().locator('[data-test-id="resource-locator-workOrderId"]');
+				const modeInput = rl.locator('[data-test-id="rlc-mode-selector"] input');
+				if (!/list/i.test(await modeInput.inputValue())) {
+					await rl.locator('[data-test-id="rlc-mode-selector"]').click();
+					await page.locator('[data-test-id="mode-list"]:visible').click();
+				}
+				const dallas = Object.values(emu.state.workOrders).filter(
+					(w) =>
+						/Dallas/.test(w.Location?.Name ?? '') &&
+						w.SubscriberId === fx.users.subscriber.subscriberId,
+				);
+				assert.ok(dallas.length > 0, 'the emulator has work orders in Dallas');
+				await rl.locator('[data-test-id="rlc-input"]').click();
+				const items = page.locator('[data-test-id="rlc-item"]:visible');
+				await items.first().waitFor({ timeout: 60_000 });
+				const markReq = emu.requests.length;
+				await page.locator('[data-test-id="rlc-search"]').fill('Dallas');
+				await waitUntil(
+					async () =>
+						emu.requests.slice(markReq).some((r) => /workorders/i.test(r.path) && r.status === 200),
+					{ message: 'the search sent to the service' },
+				);
+				const texts = await waitUntil(
+					async () => {
+						const t = await items.allInnerTexts();
+						return t.length > 0 && t.every((x) => x.includes('Dallas')) ? t : null;
+					},
+					{ message: 'work orders in Dallas listed, and only those' },
+				);
+				assert.ok(
+					dallas.some((w) => texts.some((t) => t.includes(String(w.Number)))),
+					`listed: ${JSON.stringify(texts.slice(0, 5))}`,
+				);
+				await screenshot('8. work order search "Dallas"');
+				await page.keyboard.press('Escape');
+				console.log(`     "Dallas": ${texts.length} work orders listed`);
+			},
+		);
 
 		// ---- 9. the credential Test proves what is stored now (issue 28, built on the credential side)
-		await check('9. credential Test: after a good Test, a wrong password fails it with a clear message (a fresh login, not a cached token)', async () => {
-			assert.ok(created.password, 'the password-grant credential was created');
-			const user = fx.users.subscriber;
-			const wrong = 'Not-The-Password-9';
-			await page.goto(`${server.url}/home/credentials`);
-			await page.getByText(created.password, { exact: true }).first().click();
-			const modal = page.locator('[data-test-id="editCredential-modal"]');
-			await modal.waitFor();
-			await page.locator('[data-test-id="parameter-input-password"] input').fill(wrong);
-			const markReq = emu.requests.length;
-			await page.click('[data-test-id="credential-save-button"]');
-			const failure = modal.getByText(/Couldn.t connect with these settings/).first();
-			await failure.waitFor({ timeout: 60_000 });
-			const more = modal.getByText(/^\s*More details\s*$/).first();
-			if (await more.count()) await more.click().catch(() => {});
-			const text = await modal.innerText();
-			assert.match(text, /(user ?name|password)[^\n]*(rejected|refused|wrong|incorrect|invalid|not accepted|denied)|(rejected|refused|wrong|incorrect|invalid|not accepted|denied)[^\n]*password/i, `the message says the password is wrong: ${text.slice(0, 600)}`);
-			assert.ok(!text.includes(wrong), 'the wrong password is not shown');
-			assert.equal(await page.locator('[data-test-id="credentials-config-container-test-success"]').isVisible(), false, 'not "Connection tested successfully"');
-			const logins = emu.requests.slice(markReq).filter((r) => r.path === '/auth/oauth/token' && r.body && r.body.grant_type === 'password' && r.username === user.username);
-			assert.ok(logins.length > 0 && logins.every((r) => r.status >= 400), `the Test logged in afresh with the stored password and was refused: ${JSON.stringify(logins.map((r) => r.status))}`);
-			await screenshot('9. credential test with a wrong password');
-			await page.keyboard.press('Escape');
-		});
+		await check(
+			'9. credential Test: after a good Test, a wrong password fails it with a clear message (a fresh login, not a cached token)',
+			async () => {
+				assert.ok(created.password, 'the password-grant credential was created');
+				const user = fx.users.subscriber;
+				const wrong = 'Not-The-Password-9';
+				await page.goto(`${server.url}/home/credentials`);
+				await page.getByText(created.password, { exact: true }).first().click();
+				const modal = page.locator('[data-test-id="editCredential-modal"]');
+				await modal.waitFor();
+				await page.locator('[data-test-id="parameter-input-password"] input').fill(wrong);
+				const markReq = emu.requests.length;
+				await page.click('[data-test-id="credential-save-button"]');
+				const failure = modal.getByText(/Couldn.t connect with these settings/).first();
+				await failure.waitFor({ timeout: 60_000 });
+				const more = modal.getByText(/^\s*More details\s*$/).first();
+				if (await more.count()) await more.click().catch(() => {});
+				const text = await modal.innerText();
+				assert.match(
+					text,
+					/(user ?name|password)[^\n]*(rejected|refused|wrong|incorrect|invalid|not accepted|denied)|(rejected|refused|wrong|incorrect|invalid|not accepted|denied)[^\n]*password/i,
+					`the message says the password is wrong: ${text.slice(0, 600)}`,
+				);
+				assert.ok(!text.includes(wrong), 'the wrong password is not shown');
+				assert.equal(
+					await page
+						.locator('[data-test-id="credentials-config-container-test-success"]')
+						.isVisible(),
+					false,
+					'not "Connection tested successfully"',
+				);
+				const logins = emu.requests
+					.slice(markReq)
+					.filter(
+						(r) =>
+							r.path === '/auth/oauth/token' &&
+							r.body &&
+							r.body.grant_type === 'password' &&
+							r.username === user.username,
+					);
+				assert.ok(
+					logins.length > 0 && logins.every((r) => r.status >= 400),
+					`the Test logged in afresh with the stored password and was refused: ${JSON.stringify(logins.map((r) => r.status))}`,
+				);
+				await screenshot('9. credential test with a wrong password');
+				await page.keyboard.press('Escape');
+			},
+		);
 		timings.checks = Date.now() - tChecks;
 	} catch (err) {
 		results.push({ name: 'setup', ok: false });
@@ -908,8 +1282,14 @@ async function main() {
 	const failed = results.length - passed;
 	console.log('\nsummary:');
 	for (const r of results.filter((x) => !x.ok)) console.log(`  FAIL ${r.name}`);
-	console.log(`  timings (s): ${Object.entries(timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(', ')}; total ${((Date.now() - started) / 1000).toFixed(1)}`);
-	console.log(`  screenshots: ${path.relative(ROOT, ARTIFACTS)}/ (${fs.existsSync(ARTIFACTS) ? fs.readdirSync(ARTIFACTS).length : 0} files)`);
+	console.log(
+		`  timings (s): ${Object.entries(timings)
+			.map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`)
+			.join(', ')}; total ${((Date.now() - started) / 1000).toFixed(1)}`,
+	);
+	console.log(
+		`  screenshots: ${path.relative(ROOT, ARTIFACTS)}/ (${fs.existsSync(ARTIFACTS) ? fs.readdirSync(ARTIFACTS).length : 0} files)`,
+	);
 	console.log(`editor: ${passed} passed, ${failed} failed`);
 	process.exitCode = failed ? 1 : 0;
 }

@@ -51,7 +51,10 @@ async function http(url, { method = 'GET', body, headers = {}, timeoutMs = 10_00
  * encryptionKey, env (extra), startTimeoutMs (default 180 s).
  */
 async function startN8nServer(opts) {
-	const instance = await n8n.createInstance({ encryptionKey: opts.encryptionKey || 'wos-editor-test-key-0123456789', runtime: opts.runtime });
+	const instance = await n8n.createInstance({
+		encryptionKey: opts.encryptionKey || 'wos-editor-test-key-0123456789',
+		runtime: opts.runtime,
+	});
 	await n8n.installCommunityPackage(instance, opts.tarball);
 	const port = Number(instance.env.N8N_PORT);
 	const url = `http://127.0.0.1:${port}`;
@@ -114,7 +117,8 @@ async function startN8nServer(opts) {
 	// Ready = the REST settings answer (the editor's first call) after "Editor is now accessible".
 	const deadline = Date.now() + (opts.startTimeoutMs || 180_000);
 	for (;;) {
-		if (exited) throw new Error(`n8n start exited (${JSON.stringify(exited)}):\n${log().slice(-4000)}`);
+		if (exited)
+			throw new Error(`n8n start exited (${JSON.stringify(exited)}):\n${log().slice(-4000)}`);
 		if (Date.now() > deadline) {
 			await stop();
 			throw new Error(`n8n did not become ready in time:\n${log().slice(-4000)}`);
@@ -135,7 +139,8 @@ async function startN8nServer(opts) {
 /** Create the owner account through n8n's REST API (what the /setup form posts). */
 async function setupOwner(url, owner = OWNER) {
 	const res = await http(`${url}/rest/owner/setup`, { method: 'POST', body: owner });
-	if (res.status !== 200) throw new Error(`owner setup: HTTP ${res.status} ${res.text.slice(0, 500)}`);
+	if (res.status !== 200)
+		throw new Error(`owner setup: HTTP ${res.status} ${res.text.slice(0, 500)}`);
 	return owner;
 }
 

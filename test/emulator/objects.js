@@ -28,7 +28,8 @@ function factory(name, Base) {
 	if (f) return f;
 	if (!definitions[name]) throw new Error(`no definition '${name}' in the reference`);
 	const names = propertyNames(name);
-	const value = (/** @type {string} */ p) => `v[${JSON.stringify(p)}] === undefined ? null : v[${JSON.stringify(p)}]`;
+	const value = (/** @type {string} */ p) =>
+		`v[${JSON.stringify(p)}] === undefined ? null : v[${JSON.stringify(p)}]`;
 	const source = Base
 		? `const C = class extends Base { constructor(v) { super(); ${names.map((p) => `this[${JSON.stringify(p)}] = ${value(p)};`).join(' ')} } }; return (v) => new C(v);`
 		: `return function build(v) { return {${names.map((p) => `${JSON.stringify(p)}: ${value(p)}`).join(',\n')}}; };`;
@@ -140,7 +141,22 @@ function providerObject(provider) {
 
 /** @param {any} user the emulator's user record */
 function userInfo(user) {
-	return make('UserInfo', { Id: user.userId, UserName: user.username, FullName: user.fullName, Email: user.email, LevelInfo: null });
+	return make('UserInfo', {
+		Id: user.userId,
+		UserName: user.username,
+		FullName: user.fullName,
+		Email: user.email,
+		LevelInfo: null,
+	});
 }
 
-module.exports = { blank, make, usd, locationObject, subscriberObject, providerObject, userInfo, SHIFT_TO_EST };
+module.exports = {
+	blank,
+	make,
+	usd,
+	locationObject,
+	subscriberObject,
+	providerObject,
+	userInfo,
+	SHIFT_TO_EST,
+};

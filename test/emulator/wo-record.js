@@ -17,7 +17,16 @@ const { make, usd, locationObject, subscriberObject, providerObject } = require(
 const { ServiceTime } = require('./service-time');
 
 /** Dates of a work order with an `_DTO` twin. */
-const TWINNED_DATES = ['CallDate', 'CreatedDate', 'UpdatedDate', 'ScheduledDate', 'CompletedDate', 'ExpirationDate', 'ReassignDate', 'OriginalEta'];
+const TWINNED_DATES = [
+	'CallDate',
+	'CreatedDate',
+	'UpdatedDate',
+	'ScheduledDate',
+	'CompletedDate',
+	'ExpirationDate',
+	'ReassignDate',
+	'OriginalEta',
+];
 /** Every date of a work order (the twinned ones and EstimatedCompletionDate). */
 const WORK_ORDER_DATES = [...TWINNED_DATES, 'EstimatedCompletionDate'];
 
@@ -49,10 +58,15 @@ function publicObjects(state) {
 	if (!state.objects) {
 		state.objects = { locations: {}, subscribers: {}, providers: {} };
 		for (const loc of Object.values(state.locations)) {
-			state.objects.locations[loc.Id] = locationObject({ ...loc, SubscriberName: state.subscribers[loc.SubscriberId]?.Name });
+			state.objects.locations[loc.Id] = locationObject({
+				...loc,
+				SubscriberName: state.subscribers[loc.SubscriberId]?.Name,
+			});
 		}
-		for (const s of Object.values(state.subscribers)) state.objects.subscribers[s.Id] = subscriberObject(s);
-		for (const p of Object.values(state.providers)) state.objects.providers[p.Id] = providerObject(p);
+		for (const s of Object.values(state.subscribers))
+			state.objects.subscribers[s.Id] = subscriberObject(s);
+		for (const p of Object.values(state.providers))
+			state.objects.providers[p.Id] = providerObject(p);
 	}
 	return state.objects;
 }
@@ -64,7 +78,8 @@ function publicObjects(state) {
 function writeDate(clock, wo, name, ms) {
 	const at = ms === null ? null : clock.precision(ms);
 	wo[name] = at === null ? null : clock.service.local(at);
-	if (TWINNED_DATES.includes(name)) wo[`${name}_DTO`] = at === null ? null : clock.twin(wo.LocationId).dto(at);
+	if (TWINNED_DATES.includes(name))
+		wo[`${name}_DTO`] = at === null ? null : clock.twin(wo.LocationId).dto(at);
 }
 
 /**
@@ -109,7 +124,11 @@ function workOrderRecord(state, clock, spec) {
 			Provider: objects.providers[spec.providerId],
 			Location: objects.locations[spec.locationId],
 			LocationId: spec.locationId,
-			Status: { Primary: spec.status.Primary, Extended: spec.status.Extended, CanCreateInvoice: spec.status.Primary === 'COMPLETED' && !spec.invoiced },
+			Status: {
+				Primary: spec.status.Primary,
+				Extended: spec.status.Extended,
+				CanCreateInvoice: spec.status.Primary === 'COMPLETED' && !spec.invoiced,
+			},
 			Caller: spec.caller ?? 'Store Manager',
 			CreatedBy: spec.caller ?? 'Store Manager',
 			Priority: spec.priority ?? 'P3 - Normal',
@@ -157,7 +176,11 @@ function workOrderRecord(state, clock, spec) {
  * @param {any} wo @param {any[]} notes the work order's notes (public Note objects with `_at`)
  */
 function refreshNotesSummary(wo, notes) {
-	const newest = notes.reduce((/** @type {any} */ a, /** @type {any} */ n) => (!a || n._at > a._at || (n._at === a._at && n.Id > a.Id) ? n : a), null);
+	const newest = notes.reduce(
+		(/** @type {any} */ a, /** @type {any} */ n) =>
+			!a || n._at > a._at || (n._at === a._at && n.Id > a.Id) ? n : a,
+		null,
+	);
 	wo.Notes = {
 		Last: newest
 			? make('NoteSummary', {
@@ -170,7 +193,10 @@ function refreshNotesSummary(wo, notes) {
 					CreatedBy: newest.CreatedBy,
 				})
 			: null,
-		Count: { Total: notes.length, Own: notes.filter((/** @type {any} */ n) => n.NoteType === 'UsersNote').length },
+		Count: {
+			Total: notes.length,
+			Own: notes.filter((/** @type {any} */ n) => n.NoteType === 'UsersNote').length,
+		},
 	};
 }
 

@@ -95,7 +95,10 @@ class HarnessItems {
 			if (spec.binary && typeof spec.binary === 'object') {
 				item.binary = {};
 				for (const [key, file] of Object.entries(spec.binary)) {
-					const f = /** @type {{ base64?: string, text?: string, fileName?: string, mimeType?: string }} */ (file);
+					const f =
+						/** @type {{ base64?: string, text?: string, fileName?: string, mimeType?: string }} */ (
+							file
+						);
 					const buffer =
 						f.base64 !== undefined
 							? Buffer.from(f.base64, 'base64')
@@ -123,14 +126,34 @@ class SetRaw {
 			icon: 'fa:pen',
 			group: ['input'],
 			version: [3, 3.1, 3.2, 3.3, 3.4],
-			description: 'Test stand-in: JSON mode of n8n\'s Edit Fields node',
+			description: "Test stand-in: JSON mode of n8n's Edit Fields node",
 			defaults: { name: 'Edit Fields' },
 			inputs: [NodeConnectionTypes.Main],
 			outputs: [NodeConnectionTypes.Main],
 			properties: [
-				{ displayName: 'Mode', name: 'mode', type: 'options', options: [{ name: 'JSON', value: 'raw' }, { name: 'Manual Mapping', value: 'manual' }], default: 'manual' },
-				{ displayName: 'JSON', name: 'jsonOutput', type: 'json', default: '{}', displayOptions: { show: { mode: ['raw'] } } },
-				{ displayName: 'Include Other Input Fields', name: 'includeOtherFields', type: 'boolean', default: false },
+				{
+					displayName: 'Mode',
+					name: 'mode',
+					type: 'options',
+					options: [
+						{ name: 'JSON', value: 'raw' },
+						{ name: 'Manual Mapping', value: 'manual' },
+					],
+					default: 'manual',
+				},
+				{
+					displayName: 'JSON',
+					name: 'jsonOutput',
+					type: 'json',
+					default: '{}',
+					displayOptions: { show: { mode: ['raw'] } },
+				},
+				{
+					displayName: 'Include Other Input Fields',
+					name: 'includeOtherFields',
+					type: 'boolean',
+					default: false,
+				},
 				{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
 			],
 		};
@@ -143,7 +166,10 @@ class SetRaw {
 		const out = [];
 		for (let i = 0; i < items.length; i++) {
 			if (this.getNodeParameter('mode', i) !== 'raw') {
-				throw new NodeOperationError(this.getNode(), 'The harness stand-in of Edit Fields supports JSON mode only');
+				throw new NodeOperationError(
+					this.getNode(),
+					'The harness stand-in of Edit Fields supports JSON mode only',
+				);
 			}
 			const raw = this.getNodeParameter('jsonOutput', i, '{}');
 			const json = typeof raw === 'string' ? jsonParse(raw) : raw;
@@ -167,14 +193,25 @@ class ConvertToFileToBinary {
 			icon: 'fa:file-import',
 			group: ['input'],
 			version: [1, 1.1],
-			description: 'Test stand-in: the toBinary operation of n8n\'s Convert to File node',
+			description: "Test stand-in: the toBinary operation of n8n's Convert to File node",
 			defaults: { name: 'Convert to File' },
 			inputs: [NodeConnectionTypes.Main],
 			outputs: [NodeConnectionTypes.Main],
 			properties: [
-				{ displayName: 'Operation', name: 'operation', type: 'options', options: [{ name: 'Move Base64 String to File', value: 'toBinary' }], default: 'toBinary' },
+				{
+					displayName: 'Operation',
+					name: 'operation',
+					type: 'options',
+					options: [{ name: 'Move Base64 String to File', value: 'toBinary' }],
+					default: 'toBinary',
+				},
 				{ displayName: 'Base64 Input Field', name: 'sourceProperty', type: 'string', default: '' },
-				{ displayName: 'Put Output File in Field', name: 'binaryPropertyName', type: 'string', default: 'data' },
+				{
+					displayName: 'Put Output File in Field',
+					name: 'binaryPropertyName',
+					type: 'string',
+					default: 'data',
+				},
 				{
 					displayName: 'Options',
 					name: 'options',
@@ -197,10 +234,18 @@ class ConvertToFileToBinary {
 		for (let i = 0; i < items.length; i++) {
 			const source = String(this.getNodeParameter('sourceProperty', i));
 			const target = String(this.getNodeParameter('binaryPropertyName', i, 'data'));
-			const options = /** @type {{ fileName?: string, mimeType?: string }} */ (this.getNodeParameter('options', i, {}));
-			const value = source.split('.').reduce((/** @type {any} */ o, k) => (o == null ? undefined : o[k]), items[i].json);
+			const options = /** @type {{ fileName?: string, mimeType?: string }} */ (
+				this.getNodeParameter('options', i, {})
+			);
+			const value = source
+				.split('.')
+				.reduce((/** @type {any} */ o, k) => (o == null ? undefined : o[k]), items[i].json);
 			if (typeof value !== 'string') {
-				throw new NodeOperationError(this.getNode(), `The input field "${source}" holds no base64 string`, { itemIndex: i });
+				throw new NodeOperationError(
+					this.getNode(),
+					`The input field "${source}" holds no base64 string`,
+					{ itemIndex: i },
+				);
 			}
 			const binary = await this.helpers.prepareBinaryData(
 				Buffer.from(value, 'base64'),
@@ -228,7 +273,7 @@ class ScheduleTriggerManual {
 			icon: 'fa:clock',
 			group: ['trigger', 'schedule'],
 			version: [1, 1.1, 1.2],
-			description: 'Test stand-in: n8n\'s Schedule Trigger, run manually',
+			description: "Test stand-in: n8n's Schedule Trigger, run manually",
 			eventTriggerDescription: '',
 			defaults: { name: 'Schedule Trigger' },
 			inputs: [],
@@ -261,7 +306,7 @@ class IfFilter {
 			icon: 'fa:map-signs',
 			group: ['transform'],
 			version: [2, 2.1, 2.2],
-			description: 'Test stand-in: n8n\'s If node',
+			description: "Test stand-in: n8n's If node",
 			defaults: { name: 'If' },
 			inputs: [NodeConnectionTypes.Main],
 			outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
@@ -427,15 +472,39 @@ class HttpRequestWithCredential {
 			};
 			if (body) requestOptions.body = JSON.parse(body);
 			try {
-				const response = await this.helpers.requestWithAuthentication.call(this, credentialType, requestOptions, undefined, i);
-				out.push({ json: { statusCode: response.statusCode, body: response.body }, pairedItem: { item: i } });
+				const response = await this.helpers.requestWithAuthentication.call(
+					this,
+					credentialType,
+					requestOptions,
+					undefined,
+					i,
+				);
+				out.push({
+					json: { statusCode: response.statusCode, body: response.body },
+					pairedItem: { item: i },
+				});
 			} catch (error) {
 				const e = /** @type {any} */ (error);
-				out.push({ json: { error: String(e?.message ?? e), statusCode: e?.httpCode ?? e?.cause?.response?.status }, pairedItem: { item: i } });
+				out.push({
+					json: {
+						error: String(e?.message ?? e),
+						statusCode: e?.httpCode ?? e?.cause?.response?.status,
+					},
+					pairedItem: { item: i },
+				});
 			}
 		}
 		return [out];
 	}
 }
 
-module.exports = { ManualTrigger, HarnessItems, SetRaw, ConvertToFileToBinary, OAuth2Api, HttpRequestWithCredential, ScheduleTriggerManual, IfFilter };
+module.exports = {
+	ManualTrigger,
+	HarnessItems,
+	SetRaw,
+	ConvertToFileToBinary,
+	OAuth2Api,
+	HttpRequestWithCredential,
+	ScheduleTriggerManual,
+	IfFilter,
+};

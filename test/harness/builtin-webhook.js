@@ -28,7 +28,8 @@ class WebhookOnReceived {
 			icon: 'fa:bolt',
 			group: ['trigger'],
 			version: [2, 2.1],
-			description: "Test stand-in: n8n's Webhook node (respond on receipt; JSON and multipart bodies)",
+			description:
+				"Test stand-in: n8n's Webhook node (respond on receipt; JSON and multipart bodies)",
 			defaults: { name: 'Webhook' },
 			inputs: [],
 			outputs: [NodeConnectionTypes.Main],
@@ -42,9 +43,24 @@ class WebhookOnReceived {
 				},
 			],
 			properties: [
-				{ displayName: 'HTTP Method', name: 'httpMethod', type: 'options', options: [{ name: 'GET', value: 'GET' }, { name: 'POST', value: 'POST' }], default: 'GET' },
+				{
+					displayName: 'HTTP Method',
+					name: 'httpMethod',
+					type: 'options',
+					options: [
+						{ name: 'GET', value: 'GET' },
+						{ name: 'POST', value: 'POST' },
+					],
+					default: 'GET',
+				},
 				{ displayName: 'Path', name: 'path', type: 'string', default: '' },
-				{ displayName: 'Respond', name: 'responseMode', type: 'options', options: [{ name: 'Immediately', value: 'onReceived' }], default: 'onReceived' },
+				{
+					displayName: 'Respond',
+					name: 'responseMode',
+					type: 'options',
+					options: [{ name: 'Immediately', value: 'onReceived' }],
+					default: 'onReceived',
+				},
 				{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
 			],
 		};
@@ -54,7 +70,9 @@ class WebhookOnReceived {
 	async webhook() {
 		const req = /** @type {any} */ (this.getRequestObject());
 		/** @type {import('n8n-workflow').INodeExecutionData} */
-		const item = { json: { headers: req.headers, params: req.params, query: req.query, body: req.body } };
+		const item = {
+			json: { headers: req.headers, params: req.params, query: req.query, body: req.body },
+		};
 		if (req.contentType === 'multipart/form-data') {
 			/** @type {Record<string, unknown>} */
 			const fields = {};
@@ -68,7 +86,12 @@ class WebhookOnReceived {
 			}
 			for (const part of parts) {
 				if (part.filename === null) fields[part.name] = part.data.toString('utf8');
-				else files[part.name] = await this.helpers.prepareBinaryData(Buffer.from(part.data), part.filename, part.contentType ?? undefined);
+				else
+					files[part.name] = await this.helpers.prepareBinaryData(
+						Buffer.from(part.data),
+						part.filename,
+						part.contentType ?? undefined,
+					);
 			}
 			item.json.body = fields;
 			if (Object.keys(files).length) item.binary = files;
@@ -92,8 +115,20 @@ class MergeByPosition {
 			inputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
 			outputs: [NodeConnectionTypes.Main],
 			properties: [
-				{ displayName: 'Mode', name: 'mode', type: 'options', options: [{ name: 'Combine', value: 'combine' }], default: 'combine' },
-				{ displayName: 'Combine By', name: 'combineBy', type: 'options', options: [{ name: 'Position', value: 'combineByPosition' }], default: 'combineByPosition' },
+				{
+					displayName: 'Mode',
+					name: 'mode',
+					type: 'options',
+					options: [{ name: 'Combine', value: 'combine' }],
+					default: 'combine',
+				},
+				{
+					displayName: 'Combine By',
+					name: 'combineBy',
+					type: 'options',
+					options: [{ name: 'Position', value: 'combineByPosition' }],
+					default: 'combineByPosition',
+				},
 				{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
 			],
 		};
@@ -104,7 +139,10 @@ class MergeByPosition {
 		const mode = this.getNodeParameter('mode', 0);
 		const combineBy = this.getNodeParameter('combineBy', 0);
 		if (mode !== 'combine' || combineBy !== 'combineByPosition') {
-			throw new NodeOperationError(this.getNode(), `The Merge stand-in does only Combine by Position (got ${String(mode)} / ${String(combineBy)})`);
+			throw new NodeOperationError(
+				this.getNode(),
+				`The Merge stand-in does only Combine by Position (got ${String(mode)} / ${String(combineBy)})`,
+			);
 		}
 		const inputs = [this.getInputData(0), this.getInputData(1)];
 		const count = Math.min(...inputs.map((input) => input.length));

@@ -66,7 +66,8 @@ class CredentialStore {
 	 * @param {StoredCredential} credential
 	 */
 	set(id, { name, type, data }) {
-		if (!type) throw new UnexpectedError('credentials.set(id, { name, type, data }): type is required');
+		if (!type)
+			throw new UnexpectedError('credentials.set(id, { name, type, data }): type is required');
 		this.rows.set(String(id), { name: name ?? String(id), type, json: JSON.stringify(data ?? {}) });
 		return this;
 	}
@@ -282,7 +283,12 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 				if (authenticate.type === 'generic') {
 					for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
 						for (const [key, value] of Object.entries(/** @type {object} */ (outerValue))) {
-							const keyResolved = this.resolveValue(key, { $credentials: credentials }, workflow, node);
+							const keyResolved = this.resolveValue(
+								key,
+								{ $credentials: credentials },
+								workflow,
+								node,
+							);
 							const valueResolved = this.resolveValue(
 								/** @type {string} */ (value),
 								{ $credentials: credentials },
@@ -445,7 +451,10 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 		/** @type {INodeProperties[]} */
 		const combineProperties = [];
 		for (const credentialsTypeName of credentialTypeData.extends) {
-			NodeHelpers.mergeNodeProperties(combineProperties, this.getCredentialsProperties(credentialsTypeName));
+			NodeHelpers.mergeNodeProperties(
+				combineProperties,
+				this.getCredentialsProperties(credentialsTypeName),
+			);
 		}
 		NodeHelpers.mergeNodeProperties(combineProperties, credentialTypeData.properties);
 		return combineProperties;
@@ -463,7 +472,15 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 	 * @param {boolean} [raw]
 	 * @param {import('n8n-workflow').ICredentialsExpressionResolveValues} [expressionResolveValues]
 	 */
-	async getDecrypted(additionalData, nodeCredentials, type, mode, executeData, raw, expressionResolveValues) {
+	async getDecrypted(
+		additionalData,
+		nodeCredentials,
+		type,
+		mode,
+		executeData,
+		raw,
+		expressionResolveValues,
+	) {
 		const credentials = await this.getCredentials(nodeCredentials, type);
 		const decryptedDataOriginal = await credentials.getData();
 		if (raw === true) return decryptedDataOriginal;
@@ -581,7 +598,12 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 	async updateCredentials(nodeCredentials, type, data) {
 		const credentials = await this.getCredentials(nodeCredentials, type);
 		await credentials.setData(data);
-		this.store.persist(String(credentials.id), type, await credentials.getData(), 'updateCredentials');
+		this.store.persist(
+			String(credentials.id),
+			type,
+			await credentials.getData(),
+			'updateCredentials',
+		);
 	}
 
 	/**

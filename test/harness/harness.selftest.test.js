@@ -96,7 +96,11 @@ beforeAll(async () => {
 			accessTokenUrl: `${baseUrl}/oauth/token`,
 			clientId: 'cid',
 			clientSecret: 'csecret',
-			oauthTokenData: { access_token: 'expired-at-start', refresh_token: 'refresh-1', token_type: 'Bearer' },
+			oauthTokenData: {
+				access_token: 'expired-at-start',
+				refresh_token: 'refresh-1',
+				token_type: 'Bearer',
+			},
 		},
 	});
 });
@@ -166,7 +170,9 @@ describe('(2) revoked token -> exactly one re-login and a successful retry', () 
 		expect(result.outputs.Fixture[0].json).toEqual({ id: 'c', ok: true });
 		expect(server.state.loginCount).toBe(loginsBefore + 1);
 		expect(server.count('/things/') - thingsBefore).toBe(2); // the 401 and the retry
-		expect(harness.credentials.get(TOKEN_CRED.id)?.accessToken).toBe(server.state.issuedTokens.at(-1));
+		expect(harness.credentials.get(TOKEN_CRED.id)?.accessToken).toBe(
+			server.state.issuedTokens.at(-1),
+		);
 	});
 });
 
@@ -183,7 +189,11 @@ describe('(3) NodeOperationError and continueOnFail', () => {
 			{ error: 'Item 1 asked to fail' },
 			{ id: 'z', ok: true },
 		]);
-		expect(result.outputs.Fixture.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(result.outputs.Fixture.map((i) => i.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 	});
 
 	test('without it the run fails with that NodeOperationError (same class instance)', async () => {
@@ -207,7 +217,9 @@ describe('(3) NodeOperationError and continueOnFail', () => {
 describe('(4) credential extending oAuth2Api refreshes through requestOAuth2', () => {
 	test('401 -> refresh_token grant -> retry; token persisted via updateCredentialsOauthTokenData', async () => {
 		const updatesBefore = harness.credentials.updates.length;
-		const result = await harness.run(workflow([{ json: { id: 'o1' } }, { json: { id: 'o2' } }], { operation: 'getOAuth' }));
+		const result = await harness.run(
+			workflow([{ json: { id: 'o1' } }, { json: { id: 'o2' } }], { operation: 'getOAuth' }),
+		);
 		expect(result.status).toBe('success');
 		expect(result.outputs.Fixture.map((i) => i.json)).toEqual([
 			{ id: 'o1', via: 'oauth' },
@@ -215,11 +227,15 @@ describe('(4) credential extending oAuth2Api refreshes through requestOAuth2', (
 		]);
 		expect(server.state.refreshCount).toBe(1);
 		const refresh = server.requests.find((r) => r.path === '/oauth/token');
-		expect(refresh?.headers.authorization).toBe(`Basic ${Buffer.from('cid:csecret').toString('base64')}`);
+		expect(refresh?.headers.authorization).toBe(
+			`Basic ${Buffer.from('cid:csecret').toString('base64')}`,
+		);
 		expect(new URLSearchParams(refresh?.body.toString()).get('grant_type')).toBe('refresh_token');
 
 		const newUpdates = harness.credentials.updates.slice(updatesBefore);
-		expect(newUpdates.map((u) => [u.id, u.via])).toEqual([[OAUTH_CRED.id, 'updateCredentialsOauthTokenData']]);
+		expect(newUpdates.map((u) => [u.id, u.via])).toEqual([
+			[OAUTH_CRED.id, 'updateCredentialsOauthTokenData'],
+		]);
 		const stored = /** @type {any} */ (harness.credentials.get(OAUTH_CRED.id));
 		expect(stored.oauthTokenData.access_token).toBe(server.state.issuedOAuthTokens[0]);
 		expect(stored.oauthTokenData.refresh_token).toBe('refresh-1');
@@ -237,24 +253,49 @@ describe('(5) binary input from the source node', () => {
 		const result = await harness.run(
 			workflow(
 				[
-					{ json: { n: 1 }, binary: { data: { text: 'hello world', fileName: 'a.txt', mimeType: 'text/plain' } } },
+					{
+						json: { n: 1 },
+						binary: { data: { text: 'hello world', fileName: 'a.txt', mimeType: 'text/plain' } },
+					},
 					{
 						json: { n: 2 },
-						binary: { data: { base64: pdfBytes.toString('base64'), fileName: 'b.pdf', mimeType: 'application/pdf' } },
+						binary: {
+							data: {
+								base64: pdfBytes.toString('base64'),
+								fileName: 'b.pdf',
+								mimeType: 'application/pdf',
+							},
+						},
 					},
 				],
 				{ operation: 'readBinary', binaryPropertyName: 'data' },
 			),
 		);
 		expect(result.status).toBe('success');
-		expect(result.outputs.Items[0].binary?.data).toMatchObject({ fileName: 'a.txt', mimeType: 'text/plain' });
+		expect(result.outputs.Items[0].binary?.data).toMatchObject({
+			fileName: 'a.txt',
+			mimeType: 'text/plain',
+		});
 		const out = result.outputs.Fixture.map((i) => i.json);
-		expect(out[0]).toMatchObject({ fileName: 'a.txt', mimeType: 'text/plain', size: 11, isBuffer: true, text: 'hello world' });
-		expect(out[1]).toMatchObject({ fileName: 'b.pdf', mimeType: 'application/pdf', size: 6, base64: pdfBytes.toString('base64') });
+		expect(out[0]).toMatchObject({
+			fileName: 'a.txt',
+			mimeType: 'text/plain',
+			size: 11,
+			isBuffer: true,
+			text: 'hello world',
+		});
+		expect(out[1]).toMatchObject({
+			fileName: 'b.pdf',
+			mimeType: 'application/pdf',
+			size: 6,
+			base64: pdfBytes.toString('base64'),
+		});
 	});
 
 	test('a missing binary property fails with NodeOperationError', async () => {
-		const result = await harness.run(workflow([{ json: {} }], { operation: 'readBinary', binaryPropertyName: 'data' }));
+		const result = await harness.run(
+			workflow([{ json: {} }], { operation: 'readBinary', binaryPropertyName: 'data' }),
+		);
 		expect(result.status).toBe('error');
 		expect(result.error).toBeInstanceOf(NodeOperationError);
 	});
@@ -288,7 +329,11 @@ describe('transport facts (n8n-core 2.41)', () => {
 	});
 
 	test('4xx via httpRequestWithAuthentication -> NodeApiError wrapping the AxiosError', async () => {
-		const out = await probe({ credential: 'fixtureTokenApi', path: '/things/ratelimited', options: { method: 'GET', json: true } });
+		const out = await probe({
+			credential: 'fixtureTokenApi',
+			path: '/things/ratelimited',
+			options: { method: 'GET', json: true },
+		});
 		expect(out.ok).toBe(false);
 		expect(out.error).toMatchObject({
 			class: 'NodeApiError',
@@ -316,35 +361,69 @@ describe('transport facts (n8n-core 2.41)', () => {
 			path: '/things/boom',
 			options: { method: 'GET', encoding: 'arraybuffer', returnFullResponse: true, json: false },
 		});
-		expect(out.error).toMatchObject({ httpCode: '500', message: 'The service was not able to process your request' });
+		expect(out.error).toMatchObject({
+			httpCode: '500',
+			message: 'The service was not able to process your request',
+		});
 		expect(out.error.contextDataType).toBe('Buffer');
-		expect(Buffer.from(out.error.contextData).toString()).toBe('{"error":{"message":"internal kaboom"}}');
+		expect(Buffer.from(out.error.contextData).toString()).toBe(
+			'{"error":{"message":"internal kaboom"}}',
+		);
 		expect(out.error.description).toBe('Request failed with status code 500');
 		expect(out.error.cause.responseData.bodyType).toBe('Buffer');
 	});
 
-	test.each(['POST', 'PUT', 'PATCH', 'DELETE'])('an empty {} body is never sent (%s)', async (method) => {
-		const out = await probe({ credential: 'fixtureTokenApi', path: '/echo', options: { method, body: {}, json: true } });
-		expect(out.response.body).toMatchObject({ method, bodyLength: 0, contentType: null });
-		expect(out.optionsAfter.hasBody).toBe(true); // kept on the options object for non-GET
-	});
+	test.each(['POST', 'PUT', 'PATCH', 'DELETE'])(
+		'an empty {} body is never sent (%s)',
+		async (method) => {
+			const out = await probe({
+				credential: 'fixtureTokenApi',
+				path: '/echo',
+				options: { method, body: {}, json: true },
+			});
+			expect(out.response.body).toMatchObject({ method, bodyLength: 0, contentType: null });
+			expect(out.optionsAfter.hasBody).toBe(true); // kept on the options object for non-GET
+		},
+	);
 
 	test("the string '{}' with an explicit Content-Type is sent", async () => {
 		const out = await probe({
 			credential: 'fixtureTokenApi',
 			path: '/echo',
-			options: { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' }, json: true },
+			options: {
+				method: 'POST',
+				body: '{}',
+				headers: { 'Content-Type': 'application/json' },
+				json: true,
+			},
 		});
-		expect(out.response.body).toMatchObject({ bodyLength: 2, contentType: 'application/json', bodyBase64: Buffer.from('{}').toString('base64') });
+		expect(out.response.body).toMatchObject({
+			bodyLength: 2,
+			contentType: 'application/json',
+			bodyBase64: Buffer.from('{}').toString('base64'),
+		});
 	});
 
 	test('plain this.helpers.httpRequest throws the raw AxiosError (no NodeApiError wrapping)', async () => {
-		const out = await probe({ credential: 'none', baseUrl, path: '/things/x', options: { method: 'GET', json: true } });
-		expect(out.error).toMatchObject({ class: 'AxiosError', isNodeApiError: false, message: 'Request failed with status code 401' });
+		const out = await probe({
+			credential: 'none',
+			baseUrl,
+			path: '/things/x',
+			options: { method: 'GET', json: true },
+		});
+		expect(out.error).toMatchObject({
+			class: 'AxiosError',
+			isNodeApiError: false,
+			message: 'Request failed with status code 401',
+		});
 	});
 
 	test('for GET an empty {} body is deleted from the options object', async () => {
-		const out = await probe({ credential: 'fixtureTokenApi', path: '/echo', options: { method: 'GET', body: {}, json: true } });
+		const out = await probe({
+			credential: 'fixtureTokenApi',
+			path: '/echo',
+			options: { method: 'GET', body: {}, json: true },
+		});
 		expect(out.response.body).toMatchObject({ method: 'GET', bodyLength: 0 });
 		expect(out.optionsAfter.hasBody).toBe(false);
 	});
@@ -359,10 +438,16 @@ describe('transport facts (n8n-core 2.41)', () => {
 			credential: 'fixtureTokenApi',
 			path: '/echo',
 			bodyBase64: multipart.toString('base64'),
-			options: { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=XYZ' }, json: false },
+			options: {
+				method: 'POST',
+				headers: { 'Content-Type': 'multipart/form-data; boundary=XYZ' },
+				json: false,
+			},
 		});
 		expect(out.ok).toBe(true);
-		const seen = server.requests.slice(before).map((r) => [r.method, r.path, r.body.equals(multipart) ? 'same' : r.body.length]);
+		const seen = server.requests
+			.slice(before)
+			.map((r) => [r.method, r.path, r.body.equals(multipart) ? 'same' : r.body.length]);
 		expect(seen).toEqual([
 			['POST', '/echo', 'same'],
 			['POST', '/login', 43],
@@ -381,30 +466,54 @@ describe('transport facts (n8n-core 2.41)', () => {
 		const out = await probe({
 			credential: 'fixtureTokenApi',
 			path: '/things/q',
-			options: { method: 'GET', json: true, ignoreHttpStatusErrors: true, returnFullResponse: true },
+			options: {
+				method: 'GET',
+				json: true,
+				ignoreHttpStatusErrors: true,
+				returnFullResponse: true,
+			},
 		});
 		expect(out.ok).toBe(true);
-		expect(out.response).toMatchObject({ statusCode: 401, body: { message: 'token revoked or missing' } });
+		expect(out.response).toMatchObject({
+			statusCode: 401,
+			body: { message: 'token revoked or missing' },
+		});
 		expect(server.state.loginCount).toBe(logins);
 		// the stale token stays stored until a request sees a thrown 401
-		const after = await probe({ credential: 'fixtureTokenApi', path: '/things/q', options: { method: 'GET', json: true } });
+		const after = await probe({
+			credential: 'fixtureTokenApi',
+			path: '/things/q',
+			options: { method: 'GET', json: true },
+		});
 		expect(after.ok).toBe(true);
 		expect(server.state.loginCount).toBe(logins + 1);
 	});
 
 	test('timeout -> NodeApiError httpCode ECONNABORTED', async () => {
-		const out = await probe({ credential: 'fixtureTokenApi', path: '/slow?ms=1500', options: { method: 'GET', timeout: 200, json: true } });
+		const out = await probe({
+			credential: 'fixtureTokenApi',
+			path: '/slow?ms=1500',
+			options: { method: 'GET', timeout: 200, json: true },
+		});
 		expect(out.ms).toBeLessThan(1200);
 		expect(out.error).toMatchObject({
 			class: 'NodeApiError',
 			httpCode: 'ECONNABORTED',
 			message: 'The connection was aborted, perhaps the server is offline',
 		});
-		expect(out.error.cause).toMatchObject({ code: 'ECONNABORTED', message: 'timeout of 200ms exceeded', configTimeout: 200 });
+		expect(out.error.cause).toMatchObject({
+			code: 'ECONNABORTED',
+			message: 'timeout of 200ms exceeded',
+			configTimeout: 200,
+		});
 	});
 
 	test('no timeout given -> axios default of 300000 ms', async () => {
-		const out = await probe({ credential: 'fixtureTokenApi', path: '/things/ratelimited', options: { method: 'GET', json: true } });
+		const out = await probe({
+			credential: 'fixtureTokenApi',
+			path: '/things/ratelimited',
+			options: { method: 'GET', json: true },
+		});
 		expect(out.error.cause.configTimeout).toBe(300000);
 	});
 
@@ -416,12 +525,17 @@ describe('transport facts (n8n-core 2.41)', () => {
 			data: { baseUrl, username: 'alice', password: PASSWORD, probeRedirect: true },
 		});
 		const wf = workflow([{ json: { id: 'r' } }], { operation: 'get' });
-		/** @type {any} */ (wf.nodes[2]).credentials = { fixtureTokenApi: { id, name: 'redirect probe' } };
+		/** @type {any} */ (wf.nodes[2]).credentials = {
+			fixtureTokenApi: { id, name: 'redirect probe' },
+		};
 		const hitsBefore = server.state.redirectTargetHits;
 		const result = await harness.run(wf);
 		expect(result.status).toBe('success');
 		expect(server.state.redirectTargetHits).toBe(hitsBefore);
-		expect(harness.credentials.get(id)?.redirectProbe).toEqual({ statusCode: 302, location: '/redirect-target' });
+		expect(harness.credentials.get(id)?.redirectProbe).toEqual({
+			statusCode: 302,
+			location: '/redirect-target',
+		});
 	});
 
 	test('requestOAuth2 passes encoding/returnFullResponse through', async () => {
@@ -443,7 +557,11 @@ describe('transport facts (n8n-core 2.41)', () => {
 
 	test('requestOAuth2 does not refresh on 403 (default tokenExpiredStatusCode is 401)', async () => {
 		const refreshes = server.state.refreshCount;
-		const out = await probe({ credential: 'fixtureOAuth2Api', path: '/oauth/things/forbidden', options: { method: 'GET', json: true } });
+		const out = await probe({
+			credential: 'fixtureOAuth2Api',
+			path: '/oauth/things/forbidden',
+			options: { method: 'GET', json: true },
+		});
 		expect(server.state.refreshCount).toBe(refreshes);
 		expect(out.error).toMatchObject({ class: 'NodeApiError', httpCode: '403' });
 	});
@@ -458,11 +576,19 @@ describe('transport facts (n8n-core 2.41)', () => {
 				accessTokenUrl: `${baseUrl}/oauth/token`,
 				clientId: 'cid',
 				clientSecret: 'csecret',
-				oauthTokenData: { access_token: 'stale', refresh_token: 'not-a-valid-refresh-token', token_type: 'Bearer' },
+				oauthTokenData: {
+					access_token: 'stale',
+					refresh_token: 'not-a-valid-refresh-token',
+					token_type: 'Bearer',
+				},
 			},
 		});
 		const out = await probe(
-			{ credential: 'fixtureOAuth2Api', path: '/oauth/things/q', options: { method: 'GET', json: true } },
+			{
+				credential: 'fixtureOAuth2Api',
+				path: '/oauth/things/q',
+				options: { method: 'GET', json: true },
+			},
 			{ fixtureOAuth2Api: { id, name: 'Revoked OAuth' } },
 		);
 		expect(out.error).toMatchObject({
@@ -478,7 +604,11 @@ describe('run options', () => {
 	test('timeoutMs rejects the run (and cancels the execution)', async () => {
 		const wf = workflow([{ json: {} }], {
 			operation: 'probe',
-			probe: JSON.stringify({ credential: 'fixtureTokenApi', path: '/slow?ms=3000', options: { method: 'GET', json: true } }),
+			probe: JSON.stringify({
+				credential: 'fixtureTokenApi',
+				path: '/slow?ms=3000',
+				options: { method: 'GET', json: true },
+			}),
 		});
 		await expect(harness.run(wf, { timeoutMs: 300 })).rejects.toThrow('timed out after 300 ms');
 	});
@@ -488,7 +618,13 @@ describe('run options', () => {
 		const wf = workflow([{ json: { id: 'k' } }], { operation: 'get' });
 		/** @type {any} */ (wf.nodes[2]).credentials = { fixtureTokenApi: { id, name: 'via run()' } };
 		const result = await harness.run(wf, {
-			credentials: { [id]: { name: 'via run()', type: 'fixtureTokenApi', data: { baseUrl, username: 'alice', password: PASSWORD } } },
+			credentials: {
+				[id]: {
+					name: 'via run()',
+					type: 'fixtureTokenApi',
+					data: { baseUrl, username: 'alice', password: PASSWORD },
+				},
+			},
 		});
 		expect(result.status).toBe('success');
 		expect(harness.credentials.get(id)?.accessToken).toBe(server.state.issuedTokens.at(-1));
@@ -496,7 +632,9 @@ describe('run options', () => {
 
 	test('an unknown credential id fails the run like n8n (credential not found)', async () => {
 		const wf = workflow([{ json: { id: 'k' } }], { operation: 'get' });
-		/** @type {any} */ (wf.nodes[2]).credentials = { fixtureTokenApi: { id: 'nope', name: 'missing' } };
+		/** @type {any} */ (wf.nodes[2]).credentials = {
+			fixtureTokenApi: { id: 'nope', name: 'missing' },
+		};
 		const result = await harness.run(wf);
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toContain('Credential with ID "nope" does not exist');
@@ -508,12 +646,21 @@ describe('secrets-leak audit of the captured logs', () => {
 		expect(harness.logs.length).toBeGreaterThan(10);
 		expect(harness.logs.some((l) => l.includes('Workflow execution started'))).toBe(true);
 		const all = harness.logs.join('\n');
-		const secrets = [PASSWORD, 'csecret', 'refresh-1', 'not-a-valid-refresh-token', ...server.state.issuedTokens, ...server.state.issuedOAuthTokens];
+		const secrets = [
+			PASSWORD,
+			'csecret',
+			'refresh-1',
+			'not-a-valid-refresh-token',
+			...server.state.issuedTokens,
+			...server.state.issuedOAuthTokens,
+		];
 		for (const secret of secrets) expect(all).not.toContain(secret);
 	});
 
 	test('the NodeApiError really is an n8n-workflow NodeApiError instance when a run fails', async () => {
-		const result = await harness.run(workflow([{ json: { id: 'ratelimited' } }], { operation: 'get' }));
+		const result = await harness.run(
+			workflow([{ json: { id: 'ratelimited' } }], { operation: 'get' }),
+		);
 		expect(result.status).toBe('error');
 		expect(result.error).toBeInstanceOf(NodeApiError);
 		expect(/** @type {NodeApiError} */ (result.error).httpCode).toBe('429');

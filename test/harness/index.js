@@ -35,8 +35,21 @@ const { LoggerProxy, NodeHelpers, UnexpectedError, Workflow } = require('n8n-wor
 const { CapturingLogger } = require('./logger');
 const { createPollApi } = require('./poll');
 const { createWebhookApi } = require('./webhook');
-const { CredentialStore, HarnessCredentialTypes, HarnessCredentialsHelper } = require('./credentials');
-const { ConvertToFileToBinary, HarnessItems, HttpRequestWithCredential, IfFilter, ManualTrigger, OAuth2Api, ScheduleTriggerManual, SetRaw } = require('./builtin-types');
+const {
+	CredentialStore,
+	HarnessCredentialTypes,
+	HarnessCredentialsHelper,
+} = require('./credentials');
+const {
+	ConvertToFileToBinary,
+	HarnessItems,
+	HttpRequestWithCredential,
+	IfFilter,
+	ManualTrigger,
+	OAuth2Api,
+	ScheduleTriggerManual,
+	SetRaw,
+} = require('./builtin-types');
 const { MergeByPosition, WebhookOnReceived } = require('./builtin-webhook');
 
 /** @typedef {import('n8n-workflow').INodeType} INodeType */
@@ -162,7 +175,8 @@ class HarnessNodeTypes {
 	getKnownTypes() {
 		/** @type {Record<string, { className: string, sourcePath: string }>} */
 		const known = {};
-		for (const [name, { className, sourcePath }] of this.nodes) known[name] = { className, sourcePath };
+		for (const [name, { className, sourcePath }] of this.nodes)
+			known[name] = { className, sourcePath };
 		return known;
 	}
 
@@ -180,7 +194,8 @@ class HarnessNodeTypes {
 	 * @returns {INodeType}
 	 */
 	wrap(nodeType) {
-		if (typeof nodeType.execute !== 'function' && typeof nodeType.poll !== 'function') return nodeType;
+		if (typeof nodeType.execute !== 'function' && typeof nodeType.poll !== 'function')
+			return nodeType;
 		const cached = this.wrapped.get(nodeType);
 		if (cached) return cached;
 		const { als } = this;
@@ -225,7 +240,9 @@ async function loadPackage(packageDir) {
 	const pkgPath = path.join(packageDir, 'package.json');
 	const pkg = JSON.parse(fs.readFileSync(pkgPath, 'utf8'));
 	const listed = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
-	const missing = listed.filter((/** @type {string} */ f) => !fs.existsSync(path.join(packageDir, f)));
+	const missing = listed.filter(
+		(/** @type {string} */ f) => !fs.existsSync(path.join(packageDir, f)),
+	);
 	if (missing.length) {
 		throw new UnexpectedError(
 			`The package at ${packageDir} lists files that do not exist (build it first, e.g. \`npm run build\`): ${missing.join(', ')}`,
@@ -494,7 +511,8 @@ async function createHarness({ packageDir = path.resolve(__dirname, '..', '..') 
 		async reloadPackage() {
 			const dist = path.join(path.resolve(packageDir), 'dist') + path.sep;
 			const before = [...nodeTypes.nodes.values()].map((entry) => entry.type.constructor);
-			for (const file of Object.keys(require.cache)) if (file.startsWith(dist)) delete require.cache[file];
+			for (const file of Object.keys(require.cache))
+				if (file.startsWith(dist)) delete require.cache[file];
 			await addPackage();
 			// Under jest, require.cache cannot be purged (jest's own module registry): the same
 			// classes come back and module memory is not reset. Returns whether it was.

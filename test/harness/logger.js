@@ -40,7 +40,8 @@ function stringifyForAudit(value) {
 		if (depth > 12) return '[MaxDepth]';
 		seen.add(o);
 		try {
-			if (Buffer.isBuffer(o)) return `[Buffer ${o.length} bytes: ${o.subarray(0, 256).toString('latin1')}]`;
+			if (Buffer.isBuffer(o))
+				return `[Buffer ${o.length} bytes: ${o.subarray(0, 256).toString('latin1')}]`;
 			if (o instanceof Error || (typeof o.message === 'string' && typeof o.stack === 'string')) {
 				/** @type {Record<string, unknown>} */
 				const out = { name: o.name, message: o.message, stack: o.stack };
@@ -53,7 +54,9 @@ function stringifyForAudit(value) {
 			}
 			if (o instanceof EventEmitter) {
 				const name = o.constructor?.name ?? 'EventEmitter';
-				return typeof o._header === 'string' ? { [`[${name}]`]: { _header: o._header } } : `[${name}]`;
+				return typeof o._header === 'string'
+					? { [`[${name}]`]: { _header: o._header } }
+					: `[${name}]`;
 			}
 			if (o instanceof Date) return o.toISOString();
 			if (o instanceof Map) return walk(Object.fromEntries(o), depth + 1);

@@ -20,7 +20,12 @@
  */
 
 const { Container } = require('@n8n/di');
-const { ExecutionLifecycleHooks, PollContext, PollTriggerExecutor, WorkflowExecute } = require('n8n-core');
+const {
+	ExecutionLifecycleHooks,
+	PollContext,
+	PollTriggerExecutor,
+	WorkflowExecute,
+} = require('n8n-core');
 const { UnexpectedError, Workflow, createRunExecutionData } = require('n8n-workflow');
 
 /** @typedef {import('n8n-workflow').INodeExecutionData} INodeExecutionData */
@@ -121,13 +126,26 @@ function createPollApi({ nodeTypes, credentials, logs, makeAdditionalData, run }
 		const workflow = buildWorkflow(live.workflowData, live.saved);
 		const executionId = `harness-exec-${++counter}`;
 		const hooks = new ExecutionLifecycleHooks('trigger', executionId, live.workflowData);
-		const additionalData = makeAdditionalData({ hooks, executionId, workflowId: live.workflowData.id });
+		const additionalData = makeAdditionalData({
+			hooks,
+			executionId,
+			workflowId: live.workflowData.id,
+		});
 		const runExecutionData = createRunExecutionData({
-			executionData: { nodeExecutionStack: [{ node: workflow.getNode(node.name), data: { main: data }, source: null }] },
+			executionData: {
+				nodeExecutionStack: [
+					{ node: workflow.getNode(node.name), data: { main: data }, source: null },
+				],
+			},
 		});
 		const execute = new WorkflowExecute(additionalData, 'trigger', runExecutionData);
 		const fullRun = /** @type {IRun} */ (await execute.processRunExecutionData(workflow));
-		return { status: fullRun.status, outputs: outputsOf(fullRun), error: fullRun.data.resultData.error, run: fullRun };
+		return {
+			status: fullRun.status,
+			outputs: outputsOf(fullRun),
+			error: fullRun.data.resultData.error,
+			run: fullRun,
+		};
 	}
 
 	/**
@@ -140,7 +158,11 @@ function createPollApi({ nodeTypes, credentials, logs, makeAdditionalData, run }
 		const node = pollNodeOf(workflow, live.nodeName);
 		const executionId = `harness-poll-${++counter}`;
 		const hooks = new ExecutionLifecycleHooks('trigger', executionId, live.workflowData);
-		const additionalData = makeAdditionalData({ hooks, executionId, workflowId: live.workflowData.id });
+		const additionalData = makeAdditionalData({
+			hooks,
+			executionId,
+			workflowId: live.workflowData.id,
+		});
 		const logStart = logs.length;
 		/** @type {INodeExecutionData[][][]} */
 		const emitted = [];
@@ -173,7 +195,12 @@ function createPollApi({ nodeTypes, credentials, logs, makeAdditionalData, run }
 			undefined, // static data: the workflow's (n8n-core's default)
 			live.pollBudgetMs === undefined ? undefined : () => live.pollBudgetMs,
 		);
-		const executePoll = Container.get(PollTriggerExecutor).create(workflow, node, pollFunctions, () => true);
+		const executePoll = Container.get(PollTriggerExecutor).create(
+			workflow,
+			node,
+			pollFunctions,
+			() => true,
+		);
 		/** @type {Error | undefined} */
 		let thrown;
 		try {
@@ -184,7 +211,8 @@ function createPollApi({ nodeTypes, credentials, logs, makeAdditionalData, run }
 		}
 		/** @type {TriggeredExecution[]} */
 		const executions = [];
-		if (live.runWorkflow) for (const data of emitted) executions.push(await runTriggered(live, node, data));
+		if (live.runWorkflow)
+			for (const data of emitted) executions.push(await runTriggered(live, node, data));
 		const result = {
 			items: emitted.flatMap((data) => data[0] ?? []),
 			emitted,
@@ -238,7 +266,10 @@ function createPollApi({ nodeTypes, credentials, logs, makeAdditionalData, run }
 	async function activate(workflowJson, options = {}) {
 		/** @type {any} */ (globalThis).__WOS_CONTRACT__?.noteWorkflow(workflowJson);
 		const live = startLive(workflowJson, options);
-		const activation = await tick(live, { testingTrigger: true, activation: options.activation ?? 'activate' });
+		const activation = await tick(live, {
+			testingTrigger: true,
+			activation: options.activation ?? 'activate',
+		});
 		return {
 			/** The activation poll. */
 			activation,
@@ -257,7 +288,9 @@ function createPollApi({ nodeTypes, credentials, logs, makeAdditionalData, run }
 			},
 			/** The node's static data in memory (a copy). */
 			get nodeStaticData() {
-				return copy(live.workflow.staticData[`node:${pollNodeOf(live.workflow, live.nodeName).name}`] ?? {});
+				return copy(
+					live.workflow.staticData[`node:${pollNodeOf(live.workflow, live.nodeName).name}`] ?? {},
+				);
 			},
 			/** The static data as n8n last saved it (a copy). */
 			get savedStaticData() {
@@ -302,7 +335,10 @@ function createPollApi({ nodeTypes, credentials, logs, makeAdditionalData, run }
 		}
 		const live = startLive(workflowJson, options);
 		const activation = options.activation;
-		return await tick(live, { testingTrigger: activation !== undefined, activation: activation ?? 'activate' });
+		return await tick(live, {
+			testingTrigger: activation !== undefined,
+			activation: activation ?? 'activate',
+		});
 	}
 
 	return { poll, activate };

@@ -34,8 +34,19 @@
  */
 
 const http = require('node:http');
-const { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute } = require('n8n-core');
-const { NodeHelpers, UnexpectedError, Workflow, createRunExecutionData, jsonParse } = require('n8n-workflow');
+const {
+	ExecutionLifecycleHooks,
+	HookContext,
+	WebhookContext,
+	WorkflowExecute,
+} = require('n8n-core');
+const {
+	NodeHelpers,
+	UnexpectedError,
+	Workflow,
+	createRunExecutionData,
+	jsonParse,
+} = require('n8n-workflow');
 
 /** @typedef {import('n8n-workflow').INodeExecutionData} INodeExecutionData */
 /** @typedef {import('n8n-workflow').IRun} IRun */
@@ -154,7 +165,14 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 	function evaluate(workflow, node, description, property, fallback) {
 		const value = description[property];
 		if (value === undefined) return fallback;
-		return workflow.expression.getSimpleParameterValue(node, value, 'internal', {}, undefined, fallback);
+		return workflow.expression.getSimpleParameterValue(
+			node,
+			value,
+			'internal',
+			{},
+			undefined,
+			fallback,
+		);
 	}
 
 	/** WebhookService.getNodeWebhooks: the webhooks of one node. @param {any} workflow @param {any} node @param {any} additionalData */
@@ -164,7 +182,9 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 		return descriptions
 			.filter((/** @type {any} */ d) => d.restartWebhook !== true)
 			.map((/** @type {any} */ description) => {
-				let path = String(evaluate(workflow, node, description, 'path')).trim().replace(/^\/+|\/+$/g, '');
+				let path = String(evaluate(workflow, node, description, 'path'))
+					.trim()
+					.replace(/^\/+|\/+$/g, '');
 				const isFullPath = evaluate(workflow, node, description, 'isFullPath', false);
 				path = NodeHelpers.getNodeWebhookPath(workflow.id, node, path, isFullPath, false);
 				return {
@@ -187,7 +207,10 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 			return node;
 		}
 		for (const node of Object.values(workflow.nodes)) {
-			const type = nodeTypes.getByNameAndVersion(/** @type {any} */ (node).type, /** @type {any} */ (node).typeVersion);
+			const type = nodeTypes.getByNameAndVersion(
+				/** @type {any} */ (node).type,
+				/** @type {any} */ (node).typeVersion,
+			);
 			if (type.description.webhooks?.length) return node;
 		}
 		throw new UnexpectedError('harness: the workflow has no webhook node');
@@ -202,15 +225,32 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 		const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 		const fn = nodeType.webhookMethods?.[webhookData.webhookDescription.name]?.[method];
 		if (fn === undefined) return undefined;
-		const context = new HookContext(workflow, node, webhookData.workflowExecuteAdditionalData, /** @type {any} */ (mode), /** @type {any} */ (activation), webhookData);
+		const context = new HookContext(
+			workflow,
+			node,
+			webhookData.workflowExecuteAdditionalData,
+			/** @type {any} */ (mode),
+			/** @type {any} */ (activation),
+			webhookData,
+		);
 		return await fn.call(context);
 	}
 
 	/** createWebhookIfNotExists: what it called and what it returned. */
-	async function createIfNotExists(/** @type {any} */ workflow, /** @type {any} */ webhookData, /** @type {string} */ mode, /** @type {string} */ activation, /** @type {any[]} */ calls) {
+	async function createIfNotExists(
+		/** @type {any} */ workflow,
+		/** @type {any} */ webhookData,
+		/** @type {string} */ mode,
+		/** @type {string} */ activation,
+		/** @type {any[]} */ calls,
+	) {
 		const exists = await runMethod('checkExists', workflow, webhookData, mode, activation);
 		calls.push({ method: 'checkExists', result: exists });
-		if (!exists) calls.push({ method: 'create', result: await runMethod('create', workflow, webhookData, mode, activation) });
+		if (!exists)
+			calls.push({
+				method: 'create',
+				result: await runMethod('create', workflow, webhookData, mode, activation),
+			});
 	}
 
 	/** WorkflowStaticDataService.saveStaticData. @param {any} live */
@@ -231,17 +271,44 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 	async function runExecution(reg, data) {
 		const live = reg.live;
 		const mode = reg.kind === 'test' ? 'manual' : 'webhook';
-		const workflow = buildWorkflow(live.workflowData, reg.kind === 'test' ? live.workflow.staticData : live.saved, reg.kind !== 'test');
+		const workflow = buildWorkflow(
+			live.workflowData,
+			reg.kind === 'test' ? live.workflow.staticData : live.saved,
+			reg.kind !== 'test',
+		);
 		const executionId = `harness-exec-${++counter}`;
-		const hooks = new ExecutionLifecycleHooks(/** @type {any} */ (mode), executionId, live.workflowData);
-		const additionalData = makeAdditionalData({ hooks, executionId, workflowId: live.workflowData.id });
-		const runExecutionData = createRunExecutionData({
-			executionData: { nodeExecutionStack: [{ node: workflow.getNode(reg.webhookData.node), data: { main: data }, source: null }] },
+		const hooks = new ExecutionLifecycleHooks(
+			/** @type {any} */ (mode),
+			executionId,
+			live.workflowData,
+		);
+		const additionalData = makeAdditionalData({
+			hooks,
+			executionId,
+			workflowId: live.workflowData.id,
 		});
-		const execute = new WorkflowExecute(additionalData, /** @type {any} */ (mode), runExecutionData);
+		const runExecutionData = createRunExecutionData({
+			executionData: {
+				nodeExecutionStack: [
+					{ node: workflow.getNode(reg.webhookData.node), data: { main: data }, source: null },
+				],
+			},
+		});
+		const execute = new WorkflowExecute(
+			additionalData,
+			/** @type {any} */ (mode),
+			runExecutionData,
+		);
 		const fullRun = /** @type {IRun} */ (await execute.processRunExecutionData(workflow));
 		const outputs = outputsOf(fullRun);
-		return { mode, status: fullRun.status, outputs, items: outputs[reg.webhookData.node] ?? [], error: fullRun.data.resultData.error, run: fullRun };
+		return {
+			mode,
+			status: fullRun.status,
+			outputs,
+			items: outputs[reg.webhookData.node] ?? [],
+			error: fullRun.data.resultData.error,
+			run: fullRun,
+		};
 	}
 
 	/** @param {http.IncomingMessage} req */
@@ -263,11 +330,20 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 		const started = Date.now();
 		const url = new URL(req.url || '/', origin);
 		const match = /^\/(webhook|webhook-test)\/(.+?)\/?$/.exec(url.pathname);
-		const reg = match ? routes.get(`${match[1] === 'webhook' ? 'production' : 'test'} ${req.method} ${decodeURIComponent(match[2])}`) : undefined;
+		const reg = match
+			? routes.get(
+					`${match[1] === 'webhook' ? 'production' : 'test'} ${req.method} ${decodeURIComponent(match[2])}`,
+				)
+			: undefined;
 		const rawBody = await readBody(req);
 		if (!reg) {
 			res.writeHead(404, { 'content-type': 'application/json' });
-			res.end(JSON.stringify({ code: 404, message: `The requested webhook "${req.method} ${url.pathname}" is not registered.` }));
+			res.end(
+				JSON.stringify({
+					code: 404,
+					message: `The requested webhook "${req.method} ${url.pathname}" is not registered.`,
+				}),
+			);
 			return;
 		}
 		/** @type {Delivery} */
@@ -294,7 +370,10 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 		};
 		const request = /** @type {any} */ (req);
 		request.rawBody = rawBody;
-		request.contentType = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+		request.contentType = String(req.headers['content-type'] ?? '')
+			.split(';')[0]
+			.trim()
+			.toLowerCase();
 		request.params = {};
 		request.query = Object.fromEntries(url.searchParams);
 		request.body = {};
@@ -310,7 +389,8 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 		const live = reg.live;
 		const mode = reg.kind === 'test' ? 'manual' : 'webhook';
 		// production: the workflow as n8n loads it per request (saved static data); test: the registration's
-		const workflow = reg.kind === 'test' ? live.workflow : buildWorkflow(live.workflowData, live.saved);
+		const workflow =
+			reg.kind === 'test' ? live.workflow : buildWorkflow(live.workflowData, live.saved);
 		const node = workflow.getNode(reg.webhookData.node);
 		const additionalData = additionalDataFor(live.workflowData, mode);
 		additionalData.httpRequest = request;
@@ -318,7 +398,15 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 		const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 		/** @type {Array<() => Promise<void>>} */
 		const closeFunctions = [];
-		const context = new WebhookContext(workflow, node, additionalData, /** @type {any} */ (mode), reg.webhookData, /** @type {any} */ (closeFunctions), null);
+		const context = new WebhookContext(
+			workflow,
+			node,
+			additionalData,
+			/** @type {any} */ (mode),
+			reg.webhookData,
+			/** @type {any} */ (closeFunctions),
+			null,
+		);
 		/** @type {any} */
 		let result;
 		try {
@@ -327,9 +415,21 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 			delivery.error = /** @type {Error} */ (error);
 			if (!res.headersSent) {
 				res.writeHead(500, { 'content-type': 'application/json' });
-				res.end(JSON.stringify({ code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' }));
+				res.end(
+					JSON.stringify({
+						code: 0,
+						message: 'Workflow Webhook Error: Workflow could not be started!',
+					}),
+				);
 			}
-			live.executions.push({ mode, status: 'error', outputs: {}, items: [], error: { message: /** @type {Error} */ (error).message }, run: undefined });
+			live.executions.push({
+				mode,
+				status: 'error',
+				outputs: {},
+				items: [],
+				error: { message: /** @type {Error} */ (error).message },
+				run: undefined,
+			});
 			return;
 		} finally {
 			await Promise.allSettled(closeFunctions.map(async (fn) => await fn()));
@@ -341,7 +441,13 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 		}
 		if (result?.workflowData === undefined) {
 			res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-			res.end(JSON.stringify(result?.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' }));
+			res.end(
+				JSON.stringify(
+					result?.webhookResponse !== undefined
+						? result.webhookResponse
+						: { message: 'Webhook call received' },
+				),
+			);
 			await reg.afterRequest?.();
 			return;
 		}
@@ -352,7 +458,14 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 			const execution = await runExecution(reg, result.workflowData);
 			live.executions.push(execution);
 		} else {
-			live.executions.push({ mode, status: 'not run', outputs: {}, items: result.workflowData[0] ?? [], error: undefined, run: undefined });
+			live.executions.push({
+				mode,
+				status: 'not run',
+				outputs: {},
+				items: result.workflowData[0] ?? [],
+				error: undefined,
+				run: undefined,
+			});
 		}
 		await reg.afterRequest?.();
 	}
@@ -375,7 +488,13 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 		for (const webhookData of webhooks) {
 			if (kind === 'test') webhookData.isTest = true;
 			const key = `${kind} ${webhookData.httpMethod} ${webhookData.path}`;
-			const reg = { kind, live, webhookData, key, afterRequest: /** @type {undefined | (() => Promise<void>)} */ (undefined) };
+			const reg = {
+				kind,
+				live,
+				webhookData,
+				key,
+				afterRequest: /** @type {undefined | (() => Promise<void>)} */ (undefined),
+			};
 			routes.set(key, reg);
 			live.registrations.push(reg);
 			for (let attempt = 1; attempt <= live.attempts; attempt++) {
@@ -388,7 +507,10 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 					calls.push({ method: 'failed', error });
 					// 2.41 clearRegisteredWebhook: the node's delete, then the static data is saved
 					try {
-						calls.push({ method: 'delete', result: await runMethod('delete', live.workflow, webhookData, 'internal', 'update') });
+						calls.push({
+							method: 'delete',
+							result: await runMethod('delete', live.workflow, webhookData, 'internal', 'update'),
+						});
 					} catch (deleteError) {
 						calls.push({ method: 'delete', error: deleteError });
 					}
@@ -420,7 +542,10 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 			routes.delete(reg.key);
 			live.registrations.splice(live.registrations.indexOf(reg), 1);
 			try {
-				calls.push({ method: 'delete', result: await runMethod('delete', live.workflow, reg.webhookData, 'internal', 'update') });
+				calls.push({
+					method: 'delete',
+					result: await runMethod('delete', live.workflow, reg.webhookData, 'internal', 'update'),
+				});
 			} catch (error) {
 				calls.push({ method: 'delete', error });
 			}
@@ -466,7 +591,10 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 	async function waitForExecutions(live, count, timeoutMs) {
 		const until = Date.now() + timeoutMs;
 		while (live.executions.length < count) {
-			if (Date.now() > until) throw new Error(`harness: ${live.executions.length} of ${count} executions after ${timeoutMs} ms`);
+			if (Date.now() > until)
+				throw new Error(
+					`harness: ${live.executions.length} of ${count} executions after ${timeoutMs} ms`,
+				);
 			await sleep(20);
 		}
 		return live.executions.slice(0, count);
@@ -494,7 +622,8 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 			/** Every execution started, in order. */
 			executions: live.executions,
 			/** Waits until `count` executions have run. */
-			waitForExecutions: (/** @type {number} */ count, timeoutMs = 10_000) => waitForExecutions(live, count, timeoutMs),
+			waitForExecutions: (/** @type {number} */ count, timeoutMs = 10_000) =>
+				waitForExecutions(live, count, timeoutMs),
 			/** Deactivation: the node's delete, then the static data is saved. */
 			deactivate: () => unregister(live),
 			/**
@@ -514,7 +643,13 @@ function createWebhookApi({ nodeTypes, credentials, logs, makeAdditionalData }) 
 					routes.set(key, reg);
 					live.registrations.push(reg);
 				}
-				return { error: undefined, calls: [], saved: undefined, nodeStaticData: copy(live.workflow.staticData[`node:${node.name}`] ?? {}), logs: [] };
+				return {
+					error: undefined,
+					calls: [],
+					saved: undefined,
+					nodeStaticData: copy(live.workflow.staticData[`node:${node.name}`] ?? {}),
+					logs: [],
+				};
 			},
 			/** The static data in memory (a copy). */
 			get staticData() {

@@ -25,8 +25,23 @@ function workflow(parameters = {}, id = 'wf-hook-selftest') {
 		id,
 		name: 'webhook self-test',
 		nodes: [
-			{ id: 'hook', name: NODE, type: harness.nodeType('harnessFixtureWebhook'), typeVersion: 1, position: [0, 0], webhookId: 'c0ffee00-0000-4000-8000-000000000001', parameters },
-			{ id: 'next', name: 'Next', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [220, 0], parameters: { mode: 'raw', jsonOutput: '={{ { seen: $json.rawBody } }}' } },
+			{
+				id: 'hook',
+				name: NODE,
+				type: harness.nodeType('harnessFixtureWebhook'),
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: 'c0ffee00-0000-4000-8000-000000000001',
+				parameters,
+			},
+			{
+				id: 'next',
+				name: 'Next',
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				position: [220, 0],
+				parameters: { mode: 'raw', jsonOutput: '={{ { seen: $json.rawBody } }}' },
+			},
 		],
 		connections: { [NODE]: { main: [[{ node: 'Next', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
@@ -38,7 +53,11 @@ const calls = () => /** @type {any} */ (globalThis).__fixtureWebhookCalls ?? [];
 
 /** @param {string} url @param {string} body @param {Record<string, string>} [headers] */
 async function post(url, body, headers = {}) {
-	const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+	const r = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...headers },
+		body,
+	});
 	return { status: r.status, text: await r.text() };
 }
 
@@ -60,18 +79,61 @@ describe('activation and deactivation (HookContext)', () => {
 	test('checkExists then create, each on a HookContext in mode "trigger" with the activation mode and the production URL on the harness server; static data saved', async () => {
 		const hook = await harness.activateWebhook(workflow(), { activation: 'activate' });
 		expect(hook.activation.error).toBeUndefined();
-		expect(hook.url).toBe(`${harness.webhookOrigin}/webhook/c0ffee00-0000-4000-8000-000000000001/hook`);
-		expect(calls().map(({ method, context, mode, activation, url, webhookName }) => ({ method, context, mode, activation, url, webhookName }))).toEqual([
-			{ method: 'checkExists', context: 'HookContext', mode: 'trigger', activation: 'activate', url: hook.url, webhookName: 'default' },
-			{ method: 'create', context: 'HookContext', mode: 'trigger', activation: 'activate', url: hook.url, webhookName: 'default' },
+		expect(hook.url).toBe(
+			`${harness.webhookOrigin}/webhook/c0ffee00-0000-4000-8000-000000000001/hook`,
+		);
+		expect(
+			calls().map(({ method, context, mode, activation, url, webhookName }) => ({
+				method,
+				context,
+				mode,
+				activation,
+				url,
+				webhookName,
+			})),
+		).toEqual([
+			{
+				method: 'checkExists',
+				context: 'HookContext',
+				mode: 'trigger',
+				activation: 'activate',
+				url: hook.url,
+				webhookName: 'default',
+			},
+			{
+				method: 'create',
+				context: 'HookContext',
+				mode: 'trigger',
+				activation: 'activate',
+				url: hook.url,
+				webhookName: 'default',
+			},
 		]);
-		expect(hook.activation.calls.map((c) => `${c.method}:${c.result}`)).toEqual(['checkExists:false', 'create:true']);
-		expect(hook.activation.saved).toEqual({ [`node:${NODE}`]: { registered: true, url: hook.url } });
+		expect(hook.activation.calls.map((c) => `${c.method}:${c.result}`)).toEqual([
+			'checkExists:false',
+			'create:true',
+		]);
+		expect(hook.activation.saved).toEqual({
+			[`node:${NODE}`]: { registered: true, url: hook.url },
+		});
 		expect(hook.savedStaticData).toEqual(hook.activation.saved);
 		const off = await hook.deactivate();
-		expect(calls().at(-1)).toMatchObject({ method: 'delete', context: 'HookContext', mode: 'internal', activation: 'update', staticData: { registered: true } });
+		expect(calls().at(-1)).toMatchObject({
+			method: 'delete',
+			context: 'HookContext',
+			mode: 'internal',
+			activation: 'update',
+			staticData: { registered: true },
+		});
 		expect(off.saved).toEqual({ [`node:${NODE}`]: {} });
-		expect((await post(hook.url ?? `${harness.webhookOrigin}/webhook/c0ffee00-0000-4000-8000-000000000001/hook`, '{}')).status).toBe(404);
+		expect(
+			(
+				await post(
+					hook.url ?? `${harness.webhookOrigin}/webhook/c0ffee00-0000-4000-8000-000000000001/hook`,
+					'{}',
+				)
+			).status,
+		).toBe(404);
 	});
 
 	test('a restart runs nothing of the node; with lostRegistration it runs checkExists (activation "init") from the saved static data', async () => {
@@ -83,15 +145,24 @@ describe('activation and deactivation (HookContext)', () => {
 		expect((await post(/** @type {string} */ (hook.url), '{"a":1}')).status).toBe(200);
 		const lost = await hook.restart({ lostRegistration: true });
 		expect(lost.calls.map((c) => `${c.method}:${c.result}`)).toEqual(['checkExists:true']);
-		expect(calls().map((c) => [c.method, c.activation, c.staticData.registered])).toEqual([['checkExists', 'init', true]]);
+		expect(calls().map((c) => [c.method, c.activation, c.staticData.registered])).toEqual([
+			['checkExists', 'init', true],
+		]);
 		await hook.deactivate();
 	});
 
-	test('a failing create fails the activation: the node\'s delete runs (2.41 clearRegisteredWebhook), the route is gone; attempts repeats it', async () => {
+	test("a failing create fails the activation: the node's delete runs (2.41 clearRegisteredWebhook), the route is gone; attempts repeats it", async () => {
 		const hook = await harness.activateWebhook(workflow({ failCreate: true }), { attempts: 2 });
 		expect(hook.activation.error).toBeInstanceOf(NodeOperationError);
 		expect(hook.activation.error?.message).toBe('Fixture create refused');
-		expect(calls().map((c) => c.method)).toEqual(['checkExists', 'create', 'delete', 'checkExists', 'create', 'delete']);
+		expect(calls().map((c) => c.method)).toEqual([
+			'checkExists',
+			'create',
+			'delete',
+			'checkExists',
+			'create',
+			'delete',
+		]);
 		expect(hook.url).toBeUndefined();
 	});
 });
@@ -101,12 +172,23 @@ describe('requests (WebhookContext)', () => {
 		const hook = await harness.activateWebhook(workflow());
 		const body = '{"n":9007199254740993,"s":"\\u00e9"}';
 		const answer = await post(`${hook.url}?x=1`, body);
-		expect(answer).toEqual({ status: 200, text: JSON.stringify({ message: 'Workflow was started' }) });
+		expect(answer).toEqual({
+			status: 200,
+			text: JSON.stringify({ message: 'Workflow was started' }),
+		});
 		const [execution] = await hook.waitForExecutions(1);
 		expect(execution.mode).toBe('webhook');
 		expect(execution.status).toBe('success');
 		expect(execution.items.map((i) => i.json)).toEqual([
-			{ context: 'WebhookContext', mode: 'webhook', rawBody: body, body: { n: 9007199254740992, s: 'é' }, contentType: 'application/json', query: { x: '1' }, webhookName: 'default' },
+			{
+				context: 'WebhookContext',
+				mode: 'webhook',
+				rawBody: body,
+				body: { n: 9007199254740992, s: 'é' },
+				contentType: 'application/json',
+				query: { x: '1' },
+				webhookName: 'default',
+			},
 		]);
 		expect(execution.outputs.Next.map((i) => i.json)).toEqual([{ seen: body }]);
 		expect(hook.deliveries.map((d) => [d.status, d.executionStarted])).toEqual([[200, true]]);
@@ -115,12 +197,22 @@ describe('requests (WebhookContext)', () => {
 
 	test('no workflowData: 200 "Webhook call received", no execution; noWebhookResponse: the node\'s own answer; a throw: 500 and an error execution', async () => {
 		const hook = await harness.activateWebhook(workflow());
-		expect(await post(/** @type {string} */ (hook.url), '{}', { 'x-fixture-reply': 'no-data' })).toEqual({ status: 200, text: JSON.stringify({ message: 'Webhook call received' }) });
-		expect(await post(/** @type {string} */ (hook.url), '{}', { 'x-fixture-reply': 'node-401' })).toEqual({ status: 401, text: 'refused by the node' });
-		const thrown = await post(/** @type {string} */ (hook.url), '{}', { 'x-fixture-reply': 'throw' });
+		expect(
+			await post(/** @type {string} */ (hook.url), '{}', { 'x-fixture-reply': 'no-data' }),
+		).toEqual({ status: 200, text: JSON.stringify({ message: 'Webhook call received' }) });
+		expect(
+			await post(/** @type {string} */ (hook.url), '{}', { 'x-fixture-reply': 'node-401' }),
+		).toEqual({ status: 401, text: 'refused by the node' });
+		const thrown = await post(/** @type {string} */ (hook.url), '{}', {
+			'x-fixture-reply': 'throw',
+		});
 		expect(thrown.status).toBe(500);
-		expect(JSON.parse(thrown.text).message).toBe('Workflow Webhook Error: Workflow could not be started!');
-		expect(hook.executions.map((e) => [e.status, e.error?.message])).toEqual([['error', 'fixture webhook failure']]);
+		expect(JSON.parse(thrown.text).message).toBe(
+			'Workflow Webhook Error: Workflow could not be started!',
+		);
+		expect(hook.executions.map((e) => [e.status, e.error?.message])).toEqual([
+			['error', 'fixture webhook failure'],
+		]);
 		expect(hook.deliveries.map((d) => [d.status, d.executionStarted, d.error?.message])).toEqual([
 			[200, false, undefined],
 			[401, false, undefined],
@@ -133,8 +225,12 @@ describe('requests (WebhookContext)', () => {
 
 describe('"Listen for test event"', () => {
 	test('the /webhook-test/ URL with empty static data, checkExists/create in mode and activation "manual"; the first request runs the workflow in manual mode, then delete runs with the registration\'s static data', async () => {
-		const listen = await harness.listenForTestEvent(workflow(), { staticData: { [`node:${NODE}`]: { registered: true } } });
-		expect(listen.url).toBe(`${harness.webhookOrigin}/webhook-test/c0ffee00-0000-4000-8000-000000000001/hook`);
+		const listen = await harness.listenForTestEvent(workflow(), {
+			staticData: { [`node:${NODE}`]: { registered: true } },
+		});
+		expect(listen.url).toBe(
+			`${harness.webhookOrigin}/webhook-test/c0ffee00-0000-4000-8000-000000000001/hook`,
+		);
 		expect(calls().map((c) => [c.method, c.mode, c.activation, c.url, c.staticData])).toEqual([
 			['checkExists', 'manual', 'manual', listen.url, {}],
 			['create', 'manual', 'manual', listen.url, {}],
@@ -144,7 +240,13 @@ describe('"Listen for test event"', () => {
 		expect(done.why).toBe('request');
 		expect(done.execution.mode).toBe('manual');
 		expect(done.execution.items[0].json).toMatchObject({ mode: 'manual', rawBody: '{"t":1}' });
-		expect(calls().at(-1)).toMatchObject({ method: 'delete', mode: 'internal', activation: 'update', url: listen.testUrl, staticData: { registered: true, url: listen.testUrl } });
+		expect(calls().at(-1)).toMatchObject({
+			method: 'delete',
+			mode: 'internal',
+			activation: 'update',
+			url: listen.testUrl,
+			staticData: { registered: true, url: listen.testUrl },
+		});
 		expect((await post(listen.testUrl, '{}')).status).toBe(404);
 	});
 
@@ -155,6 +257,13 @@ describe('"Listen for test event"', () => {
 		const cancelled = await harness.listenForTestEvent(workflow());
 		await cancelled.cancel();
 		expect((await cancelled.done).why).toBe('cancel');
-		expect(calls().map((c) => c.method)).toEqual(['checkExists', 'create', 'delete', 'checkExists', 'create', 'delete']);
+		expect(calls().map((c) => c.method)).toEqual([
+			'checkExists',
+			'create',
+			'delete',
+			'checkExists',
+			'create',
+			'delete',
+		]);
 	});
 });

@@ -21,7 +21,12 @@ function items(...jsons) {
  * Asserts the request carried the Bearer token of the stored credential, i.e. the one the
  * emulator issued to `username`.
  */
-function expectBearer(env, request, username = env.fixtures.users.subscriber.username, credentialId = CRED_ID) {
+function expectBearer(
+	env,
+	request,
+	username = env.fixtures.users.subscriber.username,
+	credentialId = CRED_ID,
+) {
 	const header = request.headers.authorization;
 	expect(header).toMatch(/^Bearer \S+$/);
 	const token = header.slice('Bearer '.length);
@@ -130,7 +135,12 @@ function loadOptionsContext(env, parameters, path) {
 		sendDataToUI: () => {},
 		logAiEvent: () => {},
 	};
-	const context = new LoadOptionsContext(workflow, workflow.getNode(node.name), additionalData, path);
+	const context = new LoadOptionsContext(
+		workflow,
+		workflow.getNode(node.name),
+		additionalData,
+		path,
+	);
 	const nodeType = env.harness.nodeTypes.getByNameAndVersion(type, 1);
 	return { context, nodeType };
 }

@@ -24,19 +24,37 @@ const lineCount = (file) => fs.readFileSync(file, 'utf8').split('\n').length - 1
 
 describe('the core a reviewer reads (issue 29)', () => {
 	test('one approve crosses at most 8 files: with a login, with the stored token', () => {
-		const out = execFileSync(process.execPath, [path.join(ROOT, 'scripts/approve-route.js'), '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+		const out = execFileSync(
+			process.execPath,
+			[path.join(ROOT, 'scripts/approve-route.js'), '--json'],
+			{ cwd: ROOT, encoding: 'utf8', timeout: 120_000 },
+		);
 		const route = JSON.parse(out);
 		for (const name of ['login', 'stored']) {
 			expect(route[name].files.length).toBeGreaterThanOrEqual(6);
 			expect(route[name].files.length).toBeLessThanOrEqual(8);
-			expect(route[name].files).toEqual(expect.arrayContaining(['nodes/WorkOrderService/actions/proposal/move.js', 'nodes/WorkOrderService/transport/client.js', 'nodes/WorkOrderService/auth/tokens.js']));
+			expect(route[name].files).toEqual(
+				expect.arrayContaining([
+					'nodes/WorkOrderService/actions/proposal/move.js',
+					'nodes/WorkOrderService/transport/client.js',
+					'nodes/WorkOrderService/auth/tokens.js',
+				]),
+			);
 		}
 		// the error path adds the words and the redaction
-		expect(route.refused.files).toEqual(expect.arrayContaining(['nodes/WorkOrderService/transport/errors.js', 'nodes/WorkOrderService/auth/secrets.js']));
+		expect(route.refused.files).toEqual(
+			expect.arrayContaining([
+				'nodes/WorkOrderService/transport/errors.js',
+				'nodes/WorkOrderService/auth/secrets.js',
+			]),
+		);
 	}, 150_000);
 
 	test('transport/ + auth/: at most 2,600 lines together, no file over 450', () => {
-		const files = [...sourceFiles(path.join(SRC, 'transport')), ...sourceFiles(path.join(SRC, 'auth'))];
+		const files = [
+			...sourceFiles(path.join(SRC, 'transport')),
+			...sourceFiles(path.join(SRC, 'auth')),
+		];
 		const lines = files.map(lineCount);
 		expect(files.length).toBeGreaterThan(5);
 		expect(lines.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2600);
@@ -51,7 +69,8 @@ describe('the core a reviewer reads (issue 29)', () => {
 			fs.readFileSync(file, 'utf8')
 				.split('\n')
 				.forEach((line, i) => {
-					if (/\._[a-zA-Z]/.test(line) || /sleep\([^)]*\)\.then|setInterval\(/.test(line)) found.push(`${path.relative(ROOT, file)}:${i + 1}: ${line.trim()}`);
+					if (/\._[a-zA-Z]/.test(line) || /sleep\([^)]*\)\.then|setInterval\(/.test(line))
+						found.push(`${path.relative(ROOT, file)}:${i + 1}: ${line.trim()}`);
 				});
 		}
 		expect(found).toEqual([]);

@@ -19,7 +19,9 @@ register(
 				return next(url, context);
 			}`),
 );
-const { parseWorkflow, convertWorkflowTemplate, NoOperationTraceWriter } = await import('@actions/workflow-parser');
+const { parseWorkflow, convertWorkflowTemplate, NoOperationTraceWriter } = await import(
+	'@actions/workflow-parser'
+);
 
 const out = [];
 for (const file of process.argv.slice(2)) {
@@ -34,8 +36,17 @@ for (const file of process.argv.slice(2)) {
 	const jobs = (template?.jobs || []).map((job) => ({
 		id: job.id?.value ?? String(job.id),
 		if: job.if?.expr ?? job.if?.toString?.() ?? null,
-		steps: (job.steps || []).map((s) => ({ name: s.name?.value ?? s.name?.toString?.() ?? null, run: s.run?.value ?? s.run?.toString?.() ?? null, uses: s.uses?.value ?? null })),
+		steps: (job.steps || []).map((s) => ({
+			name: s.name?.value ?? s.name?.toString?.() ?? null,
+			run: s.run?.value ?? s.run?.toString?.() ?? null,
+			uses: s.uses?.value ?? null,
+		})),
 	}));
-	out.push({ file, errors: [...new Set(errors)], jobs, events: template?.events ? Object.keys(template.events) : [] });
+	out.push({
+		file,
+		errors: [...new Set(errors)],
+		jobs,
+		events: template?.events ? Object.keys(template.events) : [],
+	});
 }
 process.stdout.write(JSON.stringify(out, null, 2));

@@ -22,7 +22,21 @@ const WORKFLOWS = path.join(ROOT, '.github', 'workflows');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
 /** npm's own commands a workflow may call (`npm <command>`), as opposed to package scripts. */
-const NPM_COMMANDS = new Set(['ci', 'install', 'i', 'publish', 'pack', 'config', 'view', 'ls', 'version', 'whoami', 'exec', 'rebuild', 'cache']);
+const NPM_COMMANDS = new Set([
+	'ci',
+	'install',
+	'i',
+	'publish',
+	'pack',
+	'config',
+	'view',
+	'ls',
+	'version',
+	'whoami',
+	'exec',
+	'rebuild',
+	'cache',
+]);
 /** `npm <name>` shortcuts that run the package script of that name. */
 const SCRIPT_SHORTCUTS = new Set(['test', 'start', 'stop', 'restart']);
 
@@ -32,7 +46,10 @@ function devDependencyBins() {
 	for (const dep of Object.keys(pkg.devDependencies)) {
 		const file = path.join(ROOT, 'node_modules', ...dep.split('/'), 'package.json');
 		const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
-		const bin = typeof manifest.bin === 'string' ? { [manifest.name.split('/').pop()]: manifest.bin } : manifest.bin || {};
+		const bin =
+			typeof manifest.bin === 'string'
+				? { [manifest.name.split('/').pop()]: manifest.bin }
+				: manifest.bin || {};
 		for (const name of Object.keys(bin)) bins.set(name, dep);
 	}
 	return bins;
@@ -45,7 +62,12 @@ function shellCommands(script) {
 		const line = raw.replace(/(^|\s)#.*$/, '');
 		for (const segment of line.split(/&&|\|\||[;|{}()]/)) {
 			const words = segment.trim().split(/\s+/).filter(Boolean);
-			while (words.length && (/^(if|then|else|elif|fi|do|done|while|until|time|exec|!)$/.test(words[0]) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]))) words.shift();
+			while (
+				words.length &&
+				(/^(if|then|else|elif|fi|do|done|while|until|time|exec|!)$/.test(words[0]) ||
+					/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]))
+			)
+				words.shift();
 			if (words.length) commands.push(words);
 		}
 	}
@@ -68,11 +90,16 @@ function npmProblems(script, scripts = pkg.scripts, bins = devDependencyBins()) 
 			} else if (SCRIPT_SHORTCUTS.has(sub)) {
 				if (!scripts[sub]) problems.push(`"${text}": package.json has no script "${sub}"`);
 			} else if (!NPM_COMMANDS.has(sub)) {
-				problems.push(`"${text}": "${sub}" is neither an npm command used here nor a script shortcut`);
+				problems.push(
+					`"${text}": "${sub}" is neither an npm command used here nor a script shortcut`,
+				);
 			}
 		} else if (cmd === 'npx') {
 			const bin = words.slice(1).find((w) => !w.startsWith('-'));
-			if (!bins.has(bin)) problems.push(`"${text}": no devDependency provides the binary "${bin}" (npx would download it)`);
+			if (!bins.has(bin))
+				problems.push(
+					`"${text}": no devDependency provides the binary "${bin}" (npx would download it)`,
+				);
 		}
 	}
 	return problems;
@@ -80,8 +107,13 @@ function npmProblems(script, scripts = pkg.scripts, bins = devDependencyBins()) 
 
 /** GitHub's parser on the given files (see validate-workflows.mjs). */
 function validate(files) {
-	const res = spawnSync(process.execPath, [path.join(__dirname, 'validate-workflows.mjs'), ...files], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
-	if (res.status !== 0) throw new Error(`validate-workflows.mjs failed (${res.status}):\n${res.stderr}`);
+	const res = spawnSync(
+		process.execPath,
+		[path.join(__dirname, 'validate-workflows.mjs'), ...files],
+		{ cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+	);
+	if (res.status !== 0)
+		throw new Error(`validate-workflows.mjs failed (${res.status}):\n${res.stderr}`);
 	return JSON.parse(res.stdout);
 }
 
@@ -90,8 +122,20 @@ const readYaml = (file) => {
 	if (doc.errors.length) throw new Error(`${file}: ${doc.errors.map((e) => e.message).join('\n')}`);
 	return doc.toJS();
 };
-const runSteps = (wf) => Object.values(wf.jobs).flatMap((job) => (job.steps || []).filter((s) => s.run).map((s) => s.run));
-const runsScript = (job, script) => (job.steps || []).some((s) => s.run && shellCommands(s.run).some((w) => (w[0] === 'npm' && ((w[1] === 'run' && w[2] === script) || (w[1] === script && SCRIPT_SHORTCUTS.has(script)))) || (script === 'ci' && w[0] === 'npm' && w[1] === 'ci')));
+const runSteps = (wf) =>
+	Object.values(wf.jobs).flatMap((job) => (job.steps || []).filter((s) => s.run).map((s) => s.run));
+const runsScript = (job, script) =>
+	(job.steps || []).some(
+		(s) =>
+			s.run &&
+			shellCommands(s.run).some(
+				(w) =>
+					(w[0] === 'npm' &&
+						((w[1] === 'run' && w[2] === script) ||
+							(w[1] === script && SCRIPT_SHORTCUTS.has(script)))) ||
+					(script === 'ci' && w[0] === 'npm' && w[1] === 'ci'),
+			),
+	);
 
 const ci = readYaml(path.join(WORKFLOWS, 'ci.yml'));
 const publish = readYaml(path.join(WORKFLOWS, 'publish.yml'));
@@ -100,7 +144,14 @@ const ON_DEMAND = /github\.event_name == 'schedule' \|\| github\.event_name == '
 describe('GitHub Actions workflows', () => {
 	test('the checker finds what it must find: unknown scripts, unexpected npm commands, npx of a package that is not a devDependency', () => {
 		const problems = npmProblems(
-			['npm ci', 'npm run lint && npm run no-such-script -- --x', 'FOO=1 npm tset', 'if [ -n "$X" ]; then npx some-downloaded-tool --y; fi', 'npm run dev -- --check', 'npx n8n-node cloud-support'].join('\n'),
+			[
+				'npm ci',
+				'npm run lint && npm run no-such-script -- --x',
+				'FOO=1 npm tset',
+				'if [ -n "$X" ]; then npx some-downloaded-tool --y; fi',
+				'npm run dev -- --check',
+				'npx n8n-node cloud-support',
+			].join('\n'),
 		);
 		expect(problems).toEqual([
 			'"npm run no-such-script -- --x": package.json has no script "no-such-script"',
@@ -120,8 +171,14 @@ describe('GitHub Actions workflows', () => {
 	});
 
 	test('the parser reports a broken workflow (so the check above can fail)', () => {
-		const bad = path.join(fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'wos-wf-')), 'bad.yml');
-		fs.writeFileSync(bad, 'on:\n  pushh:\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions:\n      id-token: writ\n    steps:\n      - run: echo ${{ github.x == }}\n');
+		const bad = path.join(
+			fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'wos-wf-')),
+			'bad.yml',
+		);
+		fs.writeFileSync(
+			bad,
+			'on:\n  pushh:\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions:\n      id-token: writ\n    steps:\n      - run: echo ${{ github.x == }}\n',
+		);
 		const [result] = validate([bad]);
 		expect(result.errors.join('\n')).toMatch(/Unexpected value 'pushh'/);
 		expect(result.errors.join('\n')).toMatch(/Unexpected value 'writ'/);
@@ -129,20 +186,37 @@ describe('GitHub Actions workflows', () => {
 	});
 
 	test('every npm / npx command in a run: step of ci.yml and publish.yml, and in .ci/run, exists', () => {
-		const scripts = [...runSteps(ci), ...runSteps(publish), fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')];
+		const scripts = [
+			...runSteps(ci),
+			...runSteps(publish),
+			fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8'),
+		];
 		expect(scripts.length).toBeGreaterThan(10);
 		expect(scripts.flatMap((s) => npmProblems(s))).toEqual([]);
 	});
 
 	test('ci.yml: lint, tests, demo and scan on every push to main and every pull request', () => {
-		expect(Object.keys(ci.on).sort()).toEqual(['pull_request', 'push', 'schedule', 'workflow_dispatch']);
+		expect(Object.keys(ci.on).sort()).toEqual([
+			'pull_request',
+			'push',
+			'schedule',
+			'workflow_dispatch',
+		]);
 		expect(ci.on.push.branches).toEqual(['main']);
 		expect(ci.on.schedule[0].cron.split(' ')).toHaveLength(5);
 		const always = Object.values(ci.jobs).filter((j) => !j.if);
 		expect(always).toHaveLength(1);
 		const [job] = always;
-		for (const script of ['ci', 'lint', 'test', 'demo', 'scan']) expect([script, runsScript(job, script)]).toEqual([script, true]);
-		expect(job.steps.some((s) => s.uses && s.uses.startsWith('actions/setup-node@') && Number(s.with['node-version']) >= 20)).toBe(true);
+		for (const script of ['ci', 'lint', 'test', 'demo', 'scan'])
+			expect([script, runsScript(job, script)]).toEqual([script, true]);
+		expect(
+			job.steps.some(
+				(s) =>
+					s.uses &&
+					s.uses.startsWith('actions/setup-node@') &&
+					Number(s.with['node-version']) >= 20,
+			),
+		).toBe(true);
 	});
 
 	test('ci.yml: the real-n8n, queue-mode and browser suites and `npm run dev -- --check` run on schedule / manual dispatch, in Debian, with the packages .ci/run relies on', () => {
@@ -154,11 +228,17 @@ describe('GitHub Actions workflows', () => {
 			expect([id, runsScript(job, 'ci')]).toEqual([id, true]);
 		}
 		const jobRunning = (script) => onDemand.find(([, j]) => runsScript(j, script));
-		for (const script of ['test:e2e', 'test:queue', 'test:editor', 'dev']) expect([script, Boolean(jobRunning(script))]).toEqual([script, true]);
+		for (const script of ['test:e2e', 'test:queue', 'test:editor', 'dev'])
+			expect([script, Boolean(jobRunning(script))]).toEqual([script, true]);
 		const devStep = jobRunning('dev')[1].steps.find((s) => s.run && /npm run dev\b/.test(s.run));
 		expect(devStep.run).toMatch(/npm run dev -- --check/);
-		const aptOf = (script) => jobRunning(script)[1].steps.filter((s) => s.run && /apt-get install/.test(s.run)).map((s) => s.run).join(' ');
-		for (const script of ['test:e2e', 'test:queue', 'test:editor']) expect(aptOf(script)).toMatch(/python3 make g\+\+/);
+		const aptOf = (script) =>
+			jobRunning(script)[1]
+				.steps.filter((s) => s.run && /apt-get install/.test(s.run))
+				.map((s) => s.run)
+				.join(' ');
+		for (const script of ['test:e2e', 'test:queue', 'test:editor'])
+			expect(aptOf(script)).toMatch(/python3 make g\+\+/);
 		expect(aptOf('test:queue')).toMatch(/redis-server/);
 		expect(aptOf('test:queue')).toMatch(/postgresql/);
 		expect(aptOf('test:editor')).toMatch(/\bchromium\b/);
@@ -173,9 +253,13 @@ describe('GitHub Actions workflows', () => {
 		expect(job.if).toBeUndefined();
 		const steps = job.steps;
 		const index = (pred) => steps.findIndex((s) => s.run && pred(s.run));
-		const publishAt = index((r) => shellCommands(r).some((w) => w[0] === 'npm' && w[1] === 'publish'));
+		const publishAt = index((r) =>
+			shellCommands(r).some((w) => w[0] === 'npm' && w[1] === 'publish'),
+		);
 		expect(publishAt).toBeGreaterThan(0);
-		const words = shellCommands(steps[publishAt].run).find((w) => w[0] === 'npm' && w[1] === 'publish');
+		const words = shellCommands(steps[publishAt].run).find(
+			(w) => w[0] === 'npm' && w[1] === 'publish',
+		);
 		expect(words).toEqual(expect.arrayContaining(['--provenance', '--access', 'public']));
 		expect(words[words.indexOf('--access') + 1]).toBe('public');
 		expect(publishAt).toBe(steps.length - 1);
@@ -187,7 +271,8 @@ describe('GitHub Actions workflows', () => {
 
 	test('publish.yml and the prepublish guard agree: the tag v<version> matches the trigger, and the guard lets that run publish', () => {
 		const tag = `v${pkg.version}`;
-		const globToRegExp = (glob) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
+		const globToRegExp = (glob) =>
+			new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
 		expect(publish.on.push.tags.some((t) => globToRegExp(t).test(tag))).toBe(true);
 		expect(publish.on.push.tags.some((t) => globToRegExp(t).test(pkg.version))).toBe(false);
 		const env = {
@@ -197,15 +282,29 @@ describe('GitHub Actions workflows', () => {
 			GITHUB_REF_NAME: tag,
 		};
 		expect(refusalReasons(env, pkg.version)).toEqual([]);
-		expect(refusalReasons({ ...env, GITHUB_WORKFLOW_REF: env.GITHUB_WORKFLOW_REF.replace('publish.yml', 'ci.yml') }, pkg.version)).toHaveLength(1);
+		expect(
+			refusalReasons(
+				{ ...env, GITHUB_WORKFLOW_REF: env.GITHUB_WORKFLOW_REF.replace('publish.yml', 'ci.yml') },
+				pkg.version,
+			),
+		).toHaveLength(1);
 	});
 
 	test('package.json: publishConfig (public, provenance, scripts on for the guard), the guard as prepublishOnly and first in prepack; CHANGELOG.md has this version', () => {
-		expect(pkg.publishConfig).toEqual({ access: 'public', provenance: true, 'ignore-scripts': false });
+		expect(pkg.publishConfig).toEqual({
+			access: 'public',
+			provenance: true,
+			'ignore-scripts': false,
+		});
 		expect(pkg.scripts.prepublishOnly).toBe('node scripts/prepublish-guard.js');
 		expect(pkg.scripts.prepack).toMatch(/^node scripts\/prepublish-guard\.js && npm run build$/);
 		const changelog = fs.readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8');
 		// dated when it is released (publish.yml refuses an undated section), "Unreleased" until then
-		expect(changelog).toMatch(new RegExp(`^## \\[${pkg.version.replace(/\./g, '\\.')}\\] - (\\d{4}-\\d{2}-\\d{2}|Unreleased)$`, 'm'));
+		expect(changelog).toMatch(
+			new RegExp(
+				`^## \\[${pkg.version.replace(/\./g, '\\.')}\\] - (\\d{4}-\\d{2}-\\d{2}|Unreleased)$`,
+				'm',
+			),
+		);
 	});
 });

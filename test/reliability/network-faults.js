@@ -66,7 +66,10 @@ async function switchablePort(target) {
 async function unconnectablePort() {
 	const child = spawn(
 		process.execPath,
-		['-e', "const s=require('net').createServer(()=>{});s.listen({port:0,host:'127.0.0.1',backlog:1},()=>console.log(s.address().port))"],
+		[
+			'-e',
+			"const s=require('net').createServer(()=>{});s.listen({port:0,host:'127.0.0.1',backlog:1},()=>console.log(s.address().port))",
+		],
 		{ stdio: ['ignore', 'pipe', 'inherit'] },
 	);
 	const port = await new Promise((resolve, reject) => {
@@ -86,7 +89,9 @@ async function unconnectablePort() {
 	await new Promise((resolve) => setTimeout(resolve, 200));
 	if (!fillers.some((f) => f.connecting)) {
 		child.kill('SIGKILL');
-		throw new Error('could not fill the accept queue: connections to a stopped listener still complete');
+		throw new Error(
+			'could not fill the accept queue: connections to a stopped listener still complete',
+		);
 	}
 	return {
 		port,

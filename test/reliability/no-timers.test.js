@@ -12,11 +12,18 @@ const { useEnvironment, items } = require('./support');
 
 const env = useEnvironment();
 
-const getWo = (extra = {}) => ({ resource: 'workOrder', operation: 'get', workOrderId: '={{ $json.id }}', ...extra });
+const getWo = (extra = {}) => ({
+	resource: 'workOrder',
+	operation: 'get',
+	workOrderId: '={{ $json.id }}',
+	...extra,
+});
 
 /** Active timers of the process (Timeout and Immediate handles). */
 function timers() {
-	return process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout' || kind === 'Immediate').length;
+	return process
+		.getActiveResourcesInfo()
+		.filter((kind) => kind === 'Timeout' || kind === 'Immediate').length;
 }
 
 /** Records the timers created with this package's code (dist/nodes, dist/credentials) on the stack; `stop()` lists those still pending. */
@@ -58,8 +65,18 @@ test('throttled with a short pause, then a long one that exceeds Max Wait: the r
 	// item 1 is then throttled with Retry-After 60 s: the pause exceeds every waiter's Max Wait (5 s),
 	// so both give up at once, long before the 2 s alarm would have rung
 	env.emulator.setFaults({ latencyMs: 150 });
-	env.emulator.failNext({ path: '/api/v3/workorders/90000001', status: 429, headers: { 'Retry-After': '2' }, body: { ErrorMessage: 'Slow down' } });
-	env.emulator.failNext({ path: '/api/v3/workorders/90000002', status: 429, headers: { 'Retry-After': '60' }, body: { ErrorMessage: 'Slow down' } });
+	env.emulator.failNext({
+		path: '/api/v3/workorders/90000001',
+		status: 429,
+		headers: { 'Retry-After': '2' },
+		body: { ErrorMessage: 'Slow down' },
+	});
+	env.emulator.failNext({
+		path: '/api/v3/workorders/90000002',
+		status: 429,
+		headers: { 'Retry-After': '60' },
+		body: { ErrorMessage: 'Slow down' },
+	});
 	const watch = watchPackageTimers();
 	const started = Date.now();
 	const r = await env.run({
@@ -75,7 +92,8 @@ test('throttled with a short pause, then a long one that exceeds Max Wait: the r
 		'The Work Order Service answered 429 Too Many Requests to GET /workorders/90000001: Slow down',
 		'The Work Order Service answered 429 Too Many Requests to GET /workorders/90000002: Slow down',
 	]);
-	for (const o of r.output) expect(o.json.errorDescription).toMatch(/would exceed Max Wait \(5 s\)/);
+	for (const o of r.output)
+		expect(o.json.errorDescription).toMatch(/would exceed Max Wait \(5 s\)/);
 	expect(Date.now() - started).toBeLessThan(2000);
 	expect(r.api.map((q) => [q.path, q.status])).toEqual([
 		['/api/v3/workorders/90000001', 429],

@@ -13,7 +13,13 @@ const { switchablePort, unconnectablePort } = require('./network-faults');
 const env = useEnvironment();
 
 const WO = 90000002;
-const createNote = (text, extra = {}) => ({ resource: 'workOrderNote', operation: 'create', workOrderId: WO, note: text, ...extra });
+const createNote = (text, extra = {}) => ({
+	resource: 'workOrderNote',
+	operation: 'create',
+	workOrderId: WO,
+	note: text,
+	...extra,
+});
 const stored = (text) => env.emulator.notesOf(WO).filter((n) => n.NoteData === text);
 
 function credentialAt(baseUrl) {
@@ -25,7 +31,11 @@ test('a closed port that opens 1.2 s later: the note POST is sent once it can be
 	try {
 		setTimeout(() => sw.open(), 1200);
 		const started = Date.now();
-		const r = await env.run({ credentialId: 'refused-then-open', credentialData: credentialAt(`${sw.url}/api`), parameters: createNote('not-sent open later') });
+		const r = await env.run({
+			credentialId: 'refused-then-open',
+			credentialData: credentialAt(`${sw.url}/api`),
+			parameters: createNote('not-sent open later'),
+		});
 		expect(r.error).toBeUndefined();
 		expect(r.output).toHaveLength(1);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(1200);
@@ -39,9 +49,15 @@ test('a closed port that opens 1.2 s later: the note POST is sent once it can be
 
 test('a port that stays closed: retried within Max Retries, then "not sent" (never "may or may not have been recorded")', async () => {
 	const sw = await switchablePort({ port: env.emulator.port });
-	const r = await env.run({ credentialId: 'refused-always', credentialData: credentialAt(`${sw.url}/api`), parameters: createNote('not-sent closed') });
+	const r = await env.run({
+		credentialId: 'refused-always',
+		credentialData: credentialAt(`${sw.url}/api`),
+		parameters: createNote('not-sent closed'),
+	});
 	expect(r.result.status).toBe('error');
-	expect(r.error.message).toMatch(/^The request POST \/workorders\/90000002\/notes was not sent: the Work Order Service could not be reached \(ECONNREFUSED\)$/);
+	expect(r.error.message).toMatch(
+		/^The request POST \/workorders\/90000002\/notes was not sent: the Work Order Service could not be reached \(ECONNREFUSED\)$/,
+	);
 	expect(r.error.description).toMatch(/Nothing reached the service, so nothing was recorded/);
 	expect(r.error.description).toMatch(/Tried 4 times .* Max Retries \(3\) reached/);
 	expect(errorText(r.error)).not.toMatch(/may or may not/);
@@ -55,10 +71,14 @@ test('a connect timeout (the server never completes the connection): retried, th
 		const r = await env.run({
 			credentialId: 'connect-timeout',
 			credentialData: credentialAt(`${port.url}/api`),
-			parameters: createNote('not-sent connect timeout', { requestOptions: { timeoutSeconds: 1, maxRetries: 1 } }),
+			parameters: createNote('not-sent connect timeout', {
+				requestOptions: { timeoutSeconds: 1, maxRetries: 1 },
+			}),
 		});
 		expect(r.result.status).toBe('error');
-		expect(r.error.message).toMatch(/was not sent: the Work Order Service could not be reached \(no connection within the Timeout of 1 s\)/);
+		expect(r.error.message).toMatch(
+			/was not sent: the Work Order Service could not be reached \(no connection within the Timeout of 1 s\)/,
+		);
 		expect(r.error.description).toMatch(/Tried 2 times/);
 		expect(errorText(r.error)).not.toMatch(/may or may not/);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
@@ -75,7 +95,9 @@ test('a TLS failure (https to a server that does not speak TLS): "not sent", not
 		parameters: createNote('not-sent tls', { requestOptions: { maxRetries: 1 } }),
 	});
 	expect(r.result.status).toBe('error');
-	expect(r.error.message).toMatch(/was not sent: the Work Order Service could not be reached \(the secure connection failed, (EPROTO|ERR_SSL_[A-Z_]+)\)/);
+	expect(r.error.message).toMatch(
+		/was not sent: the Work Order Service could not be reached \(the secure connection failed, (EPROTO|ERR_SSL_[A-Z_]+)\)/,
+	);
 	expect(errorText(r.error)).not.toMatch(/may or may not/);
 	expect(r.api).toHaveLength(0);
 	expect(stored('not-sent tls')).toHaveLength(0);
@@ -86,7 +108,12 @@ test('a GET through a closed port is retried the same way and fails as not sent'
 	const r = await env.run({
 		credentialId: 'refused-get',
 		credentialData: credentialAt(`${sw.url}/api`),
-		parameters: { resource: 'workOrder', operation: 'get', workOrderId: WO, requestOptions: { maxRetries: 1 } },
+		parameters: {
+			resource: 'workOrder',
+			operation: 'get',
+			workOrderId: WO,
+			requestOptions: { maxRetries: 1 },
+		},
 	});
 	expect(r.error.message).toMatch(/^The request GET \/workorders\/90000002 was not sent/);
 	expect(r.error.description).toMatch(/Tried 2 times/);

@@ -26,17 +26,30 @@ const GET_WO_PATH = `/api/v3/workorders/${WO}`;
 const ON_HOLD_PATH = `/api/v3/proposals/${PROPOSAL_OPEN}/onhold`;
 const MAYBE_RECORDED = /may or may not have been recorded/i;
 
-const getWorkOrder = (extra = {}) => ({ resource: 'workOrder', operation: 'get', workOrderId: WO, ...extra });
-const putOnHold = (extra = {}) => ({ resource: 'proposal', operation: 'putOnHold', proposalId: PROPOSAL_OPEN, ...extra });
+const getWorkOrder = (extra = {}) => ({
+	resource: 'workOrder',
+	operation: 'get',
+	workOrderId: WO,
+	...extra,
+});
+const putOnHold = (extra = {}) => ({
+	resource: 'proposal',
+	operation: 'putOnHold',
+	proposalId: PROPOSAL_OPEN,
+	...extra,
+});
 
 // Each test starts with the proposal Open: the service refuses to put a proposal on hold that is on hold.
 beforeEach(() => {
-	if (env.emulator.state.proposals[PROPOSAL_OPEN].Status !== 'Open') env.emulator.setProposalStatus(PROPOSAL_OPEN, 'Open');
+	if (env.emulator.state.proposals[PROPOSAL_OPEN].Status !== 'Open')
+		env.emulator.setProposalStatus(PROPOSAL_OPEN, 'Open');
 });
 
 /** Stored checklist responses whose answer starts with tag. */
 function storedWith(tag) {
-	return env.emulator.state.checklistResponses.filter((s) => String(s.request.Answer).startsWith(tag));
+	return env.emulator.state.checklistResponses.filter((s) =>
+		String(s.request.Answer).startsWith(tag),
+	);
 }
 
 function only(requests, method, path) {
@@ -58,8 +71,17 @@ function expectApiFailure(r, status) {
 
 describe('Retry-After is honoured', () => {
 	test('429 with Retry-After in seconds (2) on a checklist POST: resent once, after at least 2 s, stored once', async () => {
-		env.emulator.failNext({ method: 'POST', path: CHECKLIST_PATH, status: 429, headers: { 'Retry-After': '2' }, body: { ErrorMessage: 'Too many requests' } });
-		const r = await env.run({ parameters: checklistParams(), items: items({ answer: 'ra-seconds one' }) });
+		env.emulator.failNext({
+			method: 'POST',
+			path: CHECKLIST_PATH,
+			status: 429,
+			headers: { 'Retry-After': '2' },
+			body: { ErrorMessage: 'Too many requests' },
+		});
+		const r = await env.run({
+			parameters: checklistParams(),
+			items: items({ answer: 'ra-seconds one' }),
+		});
 		expect(r.error).toBeUndefined();
 		expect(r.output).toHaveLength(1);
 		expect(r.output[0].pairedItem).toEqual({ item: 0 });
@@ -75,7 +97,13 @@ describe('Retry-After is honoured', () => {
 	test('429 with Retry-After as an HTTP date (~2 s ahead) on a GET: the retry waits until that date', async () => {
 		const target = Math.ceil(Date.now() / 1000) * 1000 + 2000; // HTTP dates have whole seconds
 		const httpDate = new Date(target).toUTCString();
-		env.emulator.failNext({ method: 'GET', path: GET_WO_PATH, status: 429, headers: { 'Retry-After': httpDate }, body: { ErrorMessage: 'Slow down' } });
+		env.emulator.failNext({
+			method: 'GET',
+			path: GET_WO_PATH,
+			status: 429,
+			headers: { 'Retry-After': httpDate },
+			body: { ErrorMessage: 'Slow down' },
+		});
 		const r = await env.run({ parameters: getWorkOrder() });
 		expect(r.error).toBeUndefined();
 		expect(r.output).toHaveLength(1);
@@ -89,7 +117,7 @@ describe('Retry-After is honoured', () => {
 		expect(gaps(gets)[0]).toBeGreaterThanOrEqual(1900);
 	});
 
-	test('the emulator\'s own throttle with Retry-After as an HTTP date (limit 2 per 1.5 s): all 4 POSTs stored once, no retry before its date', async () => {
+	test("the emulator's own throttle with Retry-After as an HTTP date (limit 2 per 1.5 s): all 4 POSTs stored once, no retry before its date", async () => {
 		env.emulator.setFaults({ rateLimit: { limit: 2, windowMs: 1500, retryAfter: 'date' } });
 		const r = await env.run({
 			parameters: checklistParams(),
@@ -104,19 +132,28 @@ describe('Retry-After is honoured', () => {
 			const date = Date.parse(t.responseHeaders['retry-after']);
 			expect(Number.isNaN(date)).toBe(false);
 			// the same answer is sent again, not before its date
-			const retry = posts.slice(posts.indexOf(t) + 1).find((p) => checklistRequestJson(p).Answer === checklistRequestJson(t).Answer);
+			const retry = posts
+				.slice(posts.indexOf(t) + 1)
+				.find((p) => checklistRequestJson(p).Answer === checklistRequestJson(t).Answer);
 			expect(retry).toBeDefined();
 			expect(at(retry)).toBeGreaterThanOrEqual(date - 50);
 			// and no request at all was started after the 429 arrived but before its date (the pause is shared)
 			const answeredAt = at(t) + t.durationMs;
-			for (const later of posts.filter((p) => at(p) > answeredAt + 20)) expect(at(later)).toBeGreaterThanOrEqual(date - 50);
+			for (const later of posts.filter((p) => at(p) > answeredAt + 20))
+				expect(at(later)).toBeGreaterThanOrEqual(date - 50);
 		}
 		expect(storedWith('ra-date-limit')).toHaveLength(4);
 		expect(new Set(storedWith('ra-date-limit').map((s) => s.request.Answer)).size).toBe(4);
 	});
 
 	test('429 without Retry-After: exponential backoff with jitter (first wait 0.5-1 s, second 1-2 s), then success', async () => {
-		env.emulator.failNext({ method: 'GET', path: GET_WO_PATH, status: 429, count: 2, body: { ErrorMessage: 'Throttled' } });
+		env.emulator.failNext({
+			method: 'GET',
+			path: GET_WO_PATH,
+			status: 429,
+			count: 2,
+			body: { ErrorMessage: 'Throttled' },
+		});
 		const r = await env.run({ parameters: getWorkOrder() });
 		expect(r.error).toBeUndefined();
 		const gets = only(r.api, 'GET', GET_WO_PATH);
@@ -131,7 +168,14 @@ describe('Retry-After is honoured', () => {
 
 describe('the retry cap and the wait cap', () => {
 	test('Max Retries 2: exactly 3 attempts, then the item fails with a NodeApiError naming 429/throttling and the attempts', async () => {
-		env.emulator.failNext({ method: 'GET', path: GET_WO_PATH, status: 429, count: 10, headers: { 'Retry-After': '0' }, body: { ErrorMessage: 'Rate limit exceeded' } });
+		env.emulator.failNext({
+			method: 'GET',
+			path: GET_WO_PATH,
+			status: 429,
+			count: 10,
+			headers: { 'Retry-After': '0' },
+			body: { ErrorMessage: 'Rate limit exceeded' },
+		});
 		const r = await env.run({ parameters: getWorkOrder({ requestOptions: { maxRetries: 2 } }) });
 		expect(only(r.api, 'GET', GET_WO_PATH)).toHaveLength(3);
 		expectApiFailure(r, 429);
@@ -142,8 +186,18 @@ describe('the retry cap and the wait cap', () => {
 	});
 
 	test('default Max Retries (3) on a checklist POST throttled every time: 4 attempts, nothing stored, item fails clearly', async () => {
-		env.emulator.failNext({ method: 'POST', path: CHECKLIST_PATH, status: 429, count: 10, headers: { 'Retry-After': '0' }, body: { ErrorMessage: 'Rate limit exceeded' } });
-		const r = await env.run({ parameters: checklistParams(), items: items({ answer: 'cap-default x' }) });
+		env.emulator.failNext({
+			method: 'POST',
+			path: CHECKLIST_PATH,
+			status: 429,
+			count: 10,
+			headers: { 'Retry-After': '0' },
+			body: { ErrorMessage: 'Rate limit exceeded' },
+		});
+		const r = await env.run({
+			parameters: checklistParams(),
+			items: items({ answer: 'cap-default x' }),
+		});
 		expect(only(r.api, 'POST', CHECKLIST_PATH)).toHaveLength(4);
 		expect(storedWith('cap-default')).toHaveLength(0);
 		expectApiFailure(r, 429);
@@ -152,15 +206,29 @@ describe('the retry cap and the wait cap', () => {
 	});
 
 	test('the attempt count is in the error MESSAGE itself (brief: "message names 429/throttling and the attempts")', async () => {
-		env.emulator.failNext({ method: 'GET', path: GET_WO_PATH, status: 429, count: 10, headers: { 'Retry-After': '0' } });
+		env.emulator.failNext({
+			method: 'GET',
+			path: GET_WO_PATH,
+			status: 429,
+			count: 10,
+			headers: { 'Retry-After': '0' },
+		});
 		const r = await env.run({ parameters: getWorkOrder({ requestOptions: { maxRetries: 1 } }) });
 		expectApiFailure(r, 429);
 		expect(r.error.message).toMatch(/2 (times|attempts)/);
 	});
 
 	test('Max Wait smaller than Retry-After (seconds): fails at once without waiting, and says so', async () => {
-		env.emulator.failNext({ method: 'GET', path: GET_WO_PATH, status: 429, headers: { 'Retry-After': '30' }, body: { ErrorMessage: 'Slow down' } });
-		const r = await env.run({ parameters: getWorkOrder({ requestOptions: { maxWaitSeconds: 1 } }) });
+		env.emulator.failNext({
+			method: 'GET',
+			path: GET_WO_PATH,
+			status: 429,
+			headers: { 'Retry-After': '30' },
+			body: { ErrorMessage: 'Slow down' },
+		});
+		const r = await env.run({
+			parameters: getWorkOrder({ requestOptions: { maxWaitSeconds: 1 } }),
+		});
 		expect(only(r.api, 'GET', GET_WO_PATH)).toHaveLength(1);
 		expect(r.ms).toBeLessThan(1000);
 		expectApiFailure(r, 429);
@@ -170,8 +238,16 @@ describe('the retry cap and the wait cap', () => {
 
 	test('Max Wait smaller than a Retry-After HTTP date 30 s ahead: fails at once', async () => {
 		const httpDate = new Date(Date.now() + 30_000).toUTCString();
-		env.emulator.failNext({ method: 'POST', path: CHECKLIST_PATH, status: 429, headers: { 'Retry-After': httpDate } });
-		const r = await env.run({ parameters: checklistParams({ requestOptions: { maxWaitSeconds: 5 } }), items: items({ answer: 'maxwait-date' }) });
+		env.emulator.failNext({
+			method: 'POST',
+			path: CHECKLIST_PATH,
+			status: 429,
+			headers: { 'Retry-After': httpDate },
+		});
+		const r = await env.run({
+			parameters: checklistParams({ requestOptions: { maxWaitSeconds: 5 } }),
+			items: items({ answer: 'maxwait-date' }),
+		});
 		expect(only(r.api, 'POST', CHECKLIST_PATH)).toHaveLength(1);
 		expect(r.ms).toBeLessThan(1000);
 		expectApiFailure(r, 429);
@@ -180,8 +256,16 @@ describe('the retry cap and the wait cap', () => {
 	});
 
 	test('Max Wait bounds the TOTAL wait: Retry-After 1 s each time, Max Wait 1.5 s -> one wait, then fails', async () => {
-		env.emulator.failNext({ method: 'GET', path: GET_WO_PATH, status: 429, count: 10, headers: { 'Retry-After': '1' } });
-		const r = await env.run({ parameters: getWorkOrder({ requestOptions: { maxWaitSeconds: 1.5, maxRetries: 10 } }) });
+		env.emulator.failNext({
+			method: 'GET',
+			path: GET_WO_PATH,
+			status: 429,
+			count: 10,
+			headers: { 'Retry-After': '1' },
+		});
+		const r = await env.run({
+			parameters: getWorkOrder({ requestOptions: { maxWaitSeconds: 1.5, maxRetries: 10 } }),
+		});
 		const gets = only(r.api, 'GET', GET_WO_PATH);
 		expect(gets).toHaveLength(2);
 		expect(gaps(gets)[0]).toBeGreaterThanOrEqual(1000);
@@ -193,8 +277,17 @@ describe('the retry cap and the wait cap', () => {
 
 describe('5xx: a POST that may have been processed is never resent; GET and PUT are retried', () => {
 	test('503 with Retry-After on a checklist POST is retried (throttled = not processed) and stored once', async () => {
-		env.emulator.failNext({ method: 'POST', path: CHECKLIST_PATH, status: 503, headers: { 'Retry-After': '1' }, body: { ErrorMessage: 'Service busy' } });
-		const r = await env.run({ parameters: checklistParams(), items: items({ answer: 'post-503-ra' }) });
+		env.emulator.failNext({
+			method: 'POST',
+			path: CHECKLIST_PATH,
+			status: 503,
+			headers: { 'Retry-After': '1' },
+			body: { ErrorMessage: 'Service busy' },
+		});
+		const r = await env.run({
+			parameters: checklistParams(),
+			items: items({ answer: 'post-503-ra' }),
+		});
 		expect(r.error).toBeUndefined();
 		const posts = only(r.api, 'POST', CHECKLIST_PATH);
 		expect(posts.map((p) => p.status)).toEqual([503, 201]);
@@ -208,21 +301,42 @@ describe('5xx: a POST that may have been processed is never resent; GET and PUT 
 		[500, true],
 		[502, false],
 		[502, true],
-	])('%i on a checklist POST (afterProcessing %s): sent once, not resent, error says it may or may not have been recorded', async (status, afterProcessing) => {
-		const tag = `post-${status}-${afterProcessing}`;
-		env.emulator.failNext({ method: 'POST', path: CHECKLIST_PATH, status, afterProcessing, body: { ErrorMessage: 'Backend failure' } });
-		const r = await env.run({ parameters: checklistParams(), items: items({ answer: tag }) });
-		expect(only(r.api, 'POST', CHECKLIST_PATH)).toHaveLength(1);
-		expect(storedWith(tag)).toHaveLength(afterProcessing ? 1 : 0);
-		expectApiFailure(r, status);
-		expect(r.error.message).toMatch(/Backend failure/);
-		expect(errorText(r.error)).toMatch(MAYBE_RECORDED);
-	});
+	])(
+		'%i on a checklist POST (afterProcessing %s): sent once, not resent, error says it may or may not have been recorded',
+		async (status, afterProcessing) => {
+			const tag = `post-${status}-${afterProcessing}`;
+			env.emulator.failNext({
+				method: 'POST',
+				path: CHECKLIST_PATH,
+				status,
+				afterProcessing,
+				body: { ErrorMessage: 'Backend failure' },
+			});
+			const r = await env.run({ parameters: checklistParams(), items: items({ answer: tag }) });
+			expect(only(r.api, 'POST', CHECKLIST_PATH)).toHaveLength(1);
+			expect(storedWith(tag)).toHaveLength(afterProcessing ? 1 : 0);
+			expectApiFailure(r, status);
+			expect(r.error.message).toMatch(/Backend failure/);
+			expect(errorText(r.error)).toMatch(MAYBE_RECORDED);
+		},
+	);
 
 	test('500 on a note POST (create): not resent, may or may not have been recorded', async () => {
 		const before = env.emulator.notesOf(WO).length;
-		env.emulator.failNext({ method: 'POST', path: `/api/v3/workorders/${WO}/notes`, status: 500, afterProcessing: true });
-		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'create', workOrderId: WO, note: 'reliability note 500' } });
+		env.emulator.failNext({
+			method: 'POST',
+			path: `/api/v3/workorders/${WO}/notes`,
+			status: 500,
+			afterProcessing: true,
+		});
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'create',
+				workOrderId: WO,
+				note: 'reliability note 500',
+			},
+		});
 		expect(only(r.api, 'POST', `/api/v3/workorders/${WO}/notes`)).toHaveLength(1);
 		expect(env.emulator.notesOf(WO).length).toBe(before + 1);
 		expectApiFailure(r, 500);
@@ -231,7 +345,13 @@ describe('5xx: a POST that may have been processed is never resent; GET and PUT 
 
 	test('503 WITHOUT Retry-After on a checklist POST (processed): not resent, and the error says it may or may not have been recorded', async () => {
 		const tag = 'post-503-nora';
-		env.emulator.failNext({ method: 'POST', path: CHECKLIST_PATH, status: 503, afterProcessing: true, body: { ErrorMessage: 'Upstream unavailable' } });
+		env.emulator.failNext({
+			method: 'POST',
+			path: CHECKLIST_PATH,
+			status: 503,
+			afterProcessing: true,
+			body: { ErrorMessage: 'Upstream unavailable' },
+		});
 		const r = await env.run({ parameters: checklistParams(), items: items({ answer: tag }) });
 		expect(only(r.api, 'POST', CHECKLIST_PATH)).toHaveLength(1);
 		expect(storedWith(tag)).toHaveLength(1);
@@ -250,7 +370,13 @@ describe('5xx: a POST that may have been processed is never resent; GET and PUT 
 		const path = method === 'GET' ? GET_WO_PATH : ON_HOLD_PATH;
 		// the PUT is a proposal move the service had not made: a move it made is refused when repeated
 		// ("already on hold"), see test/node/proposal/statusChange.js
-		env.emulator.failNext({ method, path, status, afterProcessing: false, body: 'Internal failure' });
+		env.emulator.failNext({
+			method,
+			path,
+			status,
+			afterProcessing: false,
+			body: 'Internal failure',
+		});
 		const r = await env.run({ parameters: method === 'GET' ? getWorkOrder() : putOnHold() });
 		expect(r.error).toBeUndefined();
 		expect(r.result.status).toBe('success');
@@ -259,11 +385,23 @@ describe('5xx: a POST that may have been processed is never resent; GET and PUT 
 		expect(gaps(sent)[0]).toBeGreaterThanOrEqual(450);
 		expect(r.output).toHaveLength(1);
 		if (method === 'GET') expect(r.output[0].json.Id ?? r.output[0].json.id).toBe(WO);
-		else expect(r.output[0].json).toEqual({ proposalId: PROPOSAL_OPEN, status: 'onHold', success: true });
+		else
+			expect(r.output[0].json).toEqual({
+				proposalId: PROPOSAL_OPEN,
+				status: 'onHold',
+				success: true,
+			});
 	});
 
 	test('a GET failing with 502 every time gives up after Max Retries with a clear error', async () => {
-		env.emulator.failNext({ method: 'GET', path: GET_WO_PATH, status: 502, count: 10, headers: { 'Retry-After': '0' }, body: 'Bad gateway' });
+		env.emulator.failNext({
+			method: 'GET',
+			path: GET_WO_PATH,
+			status: 502,
+			count: 10,
+			headers: { 'Retry-After': '0' },
+			body: 'Bad gateway',
+		});
 		const r = await env.run({ parameters: getWorkOrder({ requestOptions: { maxRetries: 2 } }) });
 		expect(only(r.api, 'GET', GET_WO_PATH)).toHaveLength(3);
 		expectApiFailure(r, 502);
@@ -294,7 +432,10 @@ describe('dropped connection', () => {
 
 	test('after a checklist POST was processed: no automatic resubmission, the item fails saying it may or may not have been recorded', async () => {
 		env.emulator.dropNext({ method: 'POST', path: CHECKLIST_PATH, afterProcessing: true });
-		const r = await env.run({ parameters: checklistParams(), items: items({ answer: 'drop-single' }) });
+		const r = await env.run({
+			parameters: checklistParams(),
+			items: items({ answer: 'drop-single' }),
+		});
 		const posts = only(r.api, 'POST', CHECKLIST_PATH);
 		expect(posts).toHaveLength(1);
 		expect(posts[0].dropped).toBe(true);
@@ -310,7 +451,11 @@ describe('dropped connection', () => {
 	test('with Continue On Fail: the dropped item is an error item, the others complete; exactly one POST per item', async () => {
 		dropSecondChecklistPost();
 		const answers = ['drop-cof 0', 'drop-cof 1', 'drop-cof 2'];
-		const r = await env.run({ parameters: checklistParams(), items: items(...answers.map((answer) => ({ answer }))), continueOnFail: true });
+		const r = await env.run({
+			parameters: checklistParams(),
+			items: items(...answers.map((answer) => ({ answer }))),
+			continueOnFail: true,
+		});
 		expect(r.result.status).toBe('success');
 		expect(r.output).toHaveLength(3);
 		expect(r.output.map((o) => o.pairedItem.item)).toEqual([0, 1, 2]);
@@ -353,7 +498,10 @@ describe('dropped connection', () => {
 
 	test('a drop BEFORE processing on a POST is not resent either (the node cannot tell): one POST, nothing stored', async () => {
 		env.emulator.dropNext({ method: 'POST', path: CHECKLIST_PATH, afterProcessing: false });
-		const r = await env.run({ parameters: checklistParams(), items: items({ answer: 'drop-before' }) });
+		const r = await env.run({
+			parameters: checklistParams(),
+			items: items({ answer: 'drop-before' }),
+		});
 		expect(only(r.api, 'POST', CHECKLIST_PATH)).toHaveLength(1);
 		expect(storedWith('drop-before')).toHaveLength(0);
 		expect(r.error).toBeInstanceOf(NodeApiError);

@@ -55,13 +55,14 @@ function tokensSeenBy(emu) {
 	for (const q of emu.requests) {
 		const auth = q.headers.authorization ?? '';
 		if (auth.startsWith('Bearer ')) seen.push(auth.slice(7));
-		if (q.body && typeof q.body === 'object' && typeof q.body.refresh_token === 'string') seen.push(q.body.refresh_token);
+		if (q.body && typeof q.body === 'object' && typeof q.body.refresh_token === 'string')
+			seen.push(q.body.refresh_token);
 	}
 	return seen;
 }
 
 describe.each(Object.keys(TYPES))('%s credential', (authentication) => {
-	test('both URLs moved to another server: the old server\'s tokens are never sent to the new one; a fresh login there', async () => {
+	test("both URLs moved to another server: the old server's tokens are never sent to the new one; a fresh login there", async () => {
 		const id = `moved-${authentication}`;
 		const first = await run(id, authentication, credentialFor(a, authentication));
 		expect(first.error).toBeUndefined();
@@ -70,7 +71,11 @@ describe.each(Object.keys(TYPES))('%s credential', (authentication) => {
 		a.clearRequests();
 
 		// the user edits the credential in n8n: the hidden token fields stay as they were
-		harness.credentials.set(id, { name: id, type: TYPES[authentication], data: { ...old, authServerUrl: b.authUrl, baseUrl: b.baseUrl } });
+		harness.credentials.set(id, {
+			name: id,
+			type: TYPES[authentication],
+			data: { ...old, authServerUrl: b.authUrl, baseUrl: b.baseUrl },
+		});
 		const second = await run(id, authentication);
 		expect(second.error).toBeUndefined();
 		expect(second.output.map((o) => o.json.Id)).toEqual([90000001]);
@@ -87,7 +92,9 @@ describe.each(Object.keys(TYPES))('%s credential', (authentication) => {
 		// the token's identity is the new settings' one-way digest: it names no URL, user or secret
 		const { loginConfig } = require('../../dist/nodes/WorkOrderService/auth/tokens');
 		const now = harness.credentials.get(id);
-		expect(now.tokenIdentity).toBe(loginConfig(authentication === 'contractor' ? 'contractor' : 'password', now).identity);
+		expect(now.tokenIdentity).toBe(
+			loginConfig(authentication === 'contractor' ? 'contractor' : 'password', now).identity,
+		);
 		expect(now.tokenIdentity).toMatch(/^[0-9a-f]{64}$/);
 	});
 
@@ -95,7 +102,11 @@ describe.each(Object.keys(TYPES))('%s credential', (authentication) => {
 		const id = `base-moved-${authentication}`;
 		await run(id, authentication, credentialFor(a, authentication));
 		const old = harness.credentials.get(id);
-		harness.credentials.set(id, { name: id, type: TYPES[authentication], data: { ...old, baseUrl: b.baseUrl } });
+		harness.credentials.set(id, {
+			name: id,
+			type: TYPES[authentication],
+			data: { ...old, baseUrl: b.baseUrl },
+		});
 		a.clearRequests();
 		await run(id, authentication);
 		expect(tokensSeenBy(b)).not.toContain(old.accessToken);
@@ -105,16 +116,21 @@ describe.each(Object.keys(TYPES))('%s credential', (authentication) => {
 		expect(a.tokenRequests().map((t) => t.body.refresh_token)).not.toContain(old.refreshToken);
 	});
 
-	test('another user: the previous user\'s token is not used, the new user logs in', async () => {
+	test("another user: the previous user's token is not used, the new user logs in", async () => {
 		const id = `user-${authentication}`;
 		await run(id, authentication, credentialFor(a, authentication));
 		const old = harness.credentials.get(id);
 		const otherKey = authentication === 'password' ? 'manager' : 'contractor';
-		const other = authentication === 'password' ? a.fixtures.users.manager : a.fixtures.users.contractor;
+		const other =
+			authentication === 'password' ? a.fixtures.users.manager : a.fixtures.users.contractor;
 		const edited = { ...old, username: other.username, password: other.password };
 		if (authentication === 'contractor') {
 			// a second contractor account for this test
-			const copy = { ...a.state.users[other.username.toLowerCase()], username: 'demo.contractor2', password: 'Demo#Contractor2' };
+			const copy = {
+				...a.state.users[other.username.toLowerCase()],
+				username: 'demo.contractor2',
+				password: 'Demo#Contractor2',
+			};
 			a.state.users['demo.contractor2'] = copy;
 			edited.username = 'demo.contractor2';
 			edited.password = 'Demo#Contractor2';
@@ -127,42 +143,59 @@ describe.each(Object.keys(TYPES))('%s credential', (authentication) => {
 		// the old token is not sent (it was issued for other settings): the service answers 401, n8n logs in afresh
 		expect(api[0].headers.authorization).toBeUndefined();
 		expect(api[0].status).toBe(401);
-		expect(api.slice(1).map((q) => q.username)).toEqual([edited.username.toLowerCase() === otherKey ? otherKey : edited.username]);
+		expect(api.slice(1).map((q) => q.username)).toEqual([
+			edited.username.toLowerCase() === otherKey ? otherKey : edited.username,
+		]);
 		expect(api.map((q) => q.headers.authorization)).not.toContain(`Bearer ${old.accessToken}`);
-		expect(a.tokenRequests().map((t) => [t.body.username, t.body.refresh_token])).toEqual([[edited.username, undefined]]);
+		expect(a.tokenRequests().map((t) => [t.body.username, t.body.refresh_token])).toEqual([
+			[edited.username, undefined],
+		]);
 	});
 
-	test.each([['password'], ['client secret']])('the %s changed (on the service and in n8n): the old token, still valid there, is never sent again', async (what) => {
-		const id = `secret-${what}-${authentication}`;
-		await run(id, authentication, credentialFor(a, authentication));
-		const old = harness.credentials.get(id);
-		const record = what === 'password' ? a.state.users[old.username.toLowerCase()] : a.state.clients[old.clientId];
-		const field = what === 'password' ? 'password' : 'clientSecret';
-		const before = record[field];
-		record[field] = `${before}-rotated`;
-		try {
-			const edited = { ...old, [field]: record[field] };
-			harness.credentials.set(id, { name: id, type: TYPES[authentication], data: edited });
-			a.clearRequests();
-			const r = await run(id, authentication);
-			expect(r.error).toBeUndefined();
-			expect(tokensSeenBy(a)).not.toContain(old.accessToken);
-			const logins = a.tokenRequests();
-			expect(logins.map((t) => t.body.refresh_token)).toEqual([undefined]);
-			if (what === 'password') expect(logins[0].body.password).toBe(edited.password);
-			else expect(logins[0].headers.authorization).toBe(`Basic ${Buffer.from(`${old.clientId}:${edited.clientSecret}`).toString('base64')}`);
-		} finally {
-			record[field] = before;
-		}
-		expect(harness.credentials.get(id).accessToken).not.toBe(old.accessToken);
-	});
+	test.each([['password'], ['client secret']])(
+		'the %s changed (on the service and in n8n): the old token, still valid there, is never sent again',
+		async (what) => {
+			const id = `secret-${what}-${authentication}`;
+			await run(id, authentication, credentialFor(a, authentication));
+			const old = harness.credentials.get(id);
+			const record =
+				what === 'password'
+					? a.state.users[old.username.toLowerCase()]
+					: a.state.clients[old.clientId];
+			const field = what === 'password' ? 'password' : 'clientSecret';
+			const before = record[field];
+			record[field] = `${before}-rotated`;
+			try {
+				const edited = { ...old, [field]: record[field] };
+				harness.credentials.set(id, { name: id, type: TYPES[authentication], data: edited });
+				a.clearRequests();
+				const r = await run(id, authentication);
+				expect(r.error).toBeUndefined();
+				expect(tokensSeenBy(a)).not.toContain(old.accessToken);
+				const logins = a.tokenRequests();
+				expect(logins.map((t) => t.body.refresh_token)).toEqual([undefined]);
+				if (what === 'password') expect(logins[0].body.password).toBe(edited.password);
+				else
+					expect(logins[0].headers.authorization).toBe(
+						`Basic ${Buffer.from(`${old.clientId}:${edited.clientSecret}`).toString('base64')}`,
+					);
+			} finally {
+				record[field] = before;
+			}
+			expect(harness.credentials.get(id).accessToken).not.toBe(old.accessToken);
+		},
+	);
 
 	test('another client: a fresh login with that client', async () => {
 		const id = `client-${authentication}`;
 		await run(id, authentication, credentialFor(a, authentication));
 		const old = harness.credentials.get(id);
 		const second = a.fixtures.clients.second;
-		harness.credentials.set(id, { name: id, type: TYPES[authentication], data: { ...old, clientId: second.clientId, clientSecret: second.clientSecret } });
+		harness.credentials.set(id, {
+			name: id,
+			type: TYPES[authentication],
+			data: { ...old, clientId: second.clientId, clientSecret: second.clientSecret },
+		});
 		a.clearRequests();
 		const r = await run(id, authentication);
 		expect(r.error).toBeUndefined();
@@ -179,22 +212,39 @@ test('password grant: another child subscriber: the token scoped to the previous
 	await run(id, 'password', universal);
 	const old = harness.credentials.get(id);
 	expect(old.tokenScope).toBe('subsidiary:2001');
-	harness.credentials.set(id, { name: id, type: TYPES.password, data: { ...old, subsidiaryId: '2002' } });
+	harness.credentials.set(id, {
+		name: id,
+		type: TYPES.password,
+		data: { ...old, subsidiaryId: '2002' },
+	});
 	a.clearRequests();
 	const r = await support.runNode(harness, {
 		credentialId: id,
-		parameters: { resource: 'workOrder', operation: 'get', workOrderId: a.fixtures.workOrders.child2002[0] },
+		parameters: {
+			resource: 'workOrder',
+			operation: 'get',
+			workOrderId: a.fixtures.workOrders.child2002[0],
+		},
 	});
 	expect(r.error).toBeUndefined();
 	expect(harness.credentials.get(id).tokenScope).toBe('subsidiary:2002');
-	expect(a.requests.filter((q) => q.path.startsWith('/api/')).map((q) => q.headers.authorization)).not.toContain(`Bearer ${old.accessToken}`);
+	expect(
+		a.requests.filter((q) => q.path.startsWith('/api/')).map((q) => q.headers.authorization),
+	).not.toContain(`Bearer ${old.accessToken}`);
 });
 
 describe("n8n's HTTP Request node with this credential (predefined credential type)", () => {
 	function httpRequestWorkflow(id, url, type = TYPES.password) {
 		return {
 			nodes: [
-				{ id: 't', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 't',
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
 				{
 					id: 'h',
 					name: 'HTTP Request',
@@ -213,7 +263,11 @@ describe("n8n's HTTP Request node with this credential (predefined credential ty
 		const id = 'http-moved';
 		await run(id, 'password', credentialFor(a, 'password'));
 		const old = harness.credentials.get(id);
-		harness.credentials.set(id, { name: id, type: TYPES.password, data: { ...old, authServerUrl: b.authUrl, baseUrl: b.baseUrl } });
+		harness.credentials.set(id, {
+			name: id,
+			type: TYPES.password,
+			data: { ...old, authServerUrl: b.authUrl, baseUrl: b.baseUrl },
+		});
 		const r = await harness.run(httpRequestWorkflow(id, `${b.baseUrl}/v3/workorders/90000001`));
 		expect(r.outputs['HTTP Request'][0].json.statusCode).toBe(200);
 		expect(tokensSeenBy(b)).not.toContain(old.accessToken);
@@ -243,6 +297,10 @@ describe("n8n's HTTP Request node with this credential (predefined credential ty
 		expect(seen.map((s) => s.url)).toEqual(['/direct', '/redirected']);
 		expect(seen.map((s) => s.authorization)).toEqual([undefined, undefined]);
 		// while the API itself got the token from the same HTTP Request node
-		expect(a.requests.filter((q) => q.path === '/api/v3/workorders/90000001').map((q) => q.headers.authorization)).toEqual([`Bearer ${token}`]);
+		expect(
+			a.requests
+				.filter((q) => q.path === '/api/v3/workorders/90000001')
+				.map((q) => q.headers.authorization),
+		).toEqual([`Bearer ${token}`]);
 	});
 });

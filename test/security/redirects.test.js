@@ -44,7 +44,12 @@ beforeEach(() => {
 });
 
 const getWo = { resource: 'workOrder', operation: 'get', workOrderId: WO };
-const approve = { resource: 'proposal', operation: 'reopen', proposalId: PROPOSAL, additionalFields: { comments: 'redirect test' } };
+const approve = {
+	resource: 'proposal',
+	operation: 'reopen',
+	proposalId: PROPOSAL,
+	additionalFields: { comments: 'redirect test' },
+};
 const checklist = {
 	resource: 'checklistResponse',
 	operation: 'submit',
@@ -65,7 +70,12 @@ const CASES = [
 describe('a redirect to another origin is never followed: the other server gets nothing, the error names it', () => {
 	for (const status of [301, 302, 303, 307, 308]) {
 		test.each(CASES)(`HTTP ${status} on %s %s`, async (method, path, parameters) => {
-			env.emulator.failNext({ method, path, status, headers: { location: `${capture.origin}/steal?from=${status}` } });
+			env.emulator.failNext({
+				method,
+				path,
+				status,
+				headers: { location: `${capture.origin}/steal?from=${status}` },
+			});
 			const r = await env.run({ parameters: { ...parameters, requestOptions: { maxRetries: 3 } } });
 			expect(r.result.status).toBe('error');
 			expect(r.error).toBeInstanceOf(NodeApiError);
@@ -80,8 +90,16 @@ describe('a redirect to another origin is never followed: the other server gets 
 	}
 
 	test('Continue On Fail: the item becomes an error item naming the origin; nothing reached the other server', async () => {
-		env.emulator.failNext({ method: 'GET', status: 302, headers: { location: `${capture.origin}/x` } });
-		const r = await env.run({ parameters: getWo, continueOnFail: true, items: support.items([{}, {}]) });
+		env.emulator.failNext({
+			method: 'GET',
+			status: 302,
+			headers: { location: `${capture.origin}/x` },
+		});
+		const r = await env.run({
+			parameters: getWo,
+			continueOnFail: true,
+			items: support.items([{}, {}]),
+		});
 		expect(r.output).toHaveLength(2);
 		expect(r.output[0].json.error).toContain(capture.origin);
 		expect(r.output[0].json.httpCode).toBe('302');
@@ -91,7 +109,10 @@ describe('a redirect to another origin is never followed: the other server gets 
 
 	test('the same host name on another port, or https instead of http, is another origin', async () => {
 		const port = Number(new URL(env.emulator.origin).port);
-		for (const location of [`https://127.0.0.1:${port}/api/v3/workorders/${WO}`, `http://localhost:${port}/api/v3/workorders/${WO}`]) {
+		for (const location of [
+			`https://127.0.0.1:${port}/api/v3/workorders/${WO}`,
+			`http://localhost:${port}/api/v3/workorders/${WO}`,
+		]) {
 			env.emulator.failNext({ method: 'GET', status: 302, headers: { location } });
 			const r = await env.run({ parameters: getWo });
 			expect([location, r.result.status]).toEqual([location, 'error']);
@@ -110,16 +131,34 @@ describe('a redirect to another origin is never followed: the other server gets 
 					authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
 					'content-type': 'application/x-www-form-urlencoded',
 				},
-				body: new URLSearchParams({ grant_type: 'password', username: user.username, password: user.password }).toString(),
+				body: new URLSearchParams({
+					grant_type: 'password',
+					username: user.username,
+					password: user.password,
+				}).toString(),
 			})
 		).json();
 		harness.credentials.set('oauth-redirect', {
 			name: 'OAuth2',
 			type: 'workOrderServiceOAuth2Api',
-			data: { authServerUrl: emulator.authUrl, baseUrl: emulator.baseUrl, clientId: client.clientId, clientSecret: client.clientSecret, oauthTokenData: token },
+			data: {
+				authServerUrl: emulator.authUrl,
+				baseUrl: emulator.baseUrl,
+				clientId: client.clientId,
+				clientSecret: client.clientSecret,
+				oauthTokenData: token,
+			},
 		});
-		env.emulator.failNext({ method: 'GET', status: 307, headers: { location: `${capture.origin}/steal` } });
-		const r = await env.run({ authentication: 'oAuth2', credentialId: 'oauth-redirect', parameters: getWo });
+		env.emulator.failNext({
+			method: 'GET',
+			status: 307,
+			headers: { location: `${capture.origin}/steal` },
+		});
+		const r = await env.run({
+			authentication: 'oAuth2',
+			credentialId: 'oauth-redirect',
+			parameters: getWo,
+		});
 		expect(r.result.status).toBe('error');
 		expect(r.error.message).toContain(`another origin (${capture.origin})`);
 		expect(capture.requests).toEqual([]);
@@ -128,8 +167,16 @@ describe('a redirect to another origin is never followed: the other server gets 
 
 describe('token requests are never redirected', () => {
 	test('a token endpoint that redirects to another origin: not followed, a clear login error, nothing sent there', async () => {
-		env.emulator.failNext({ path: '/auth/oauth/token', status: 307, headers: { location: `${capture.origin}/oauth/token` } });
-		const r = await env.run({ credentialId: 'fresh-redirected', credentialData: support.passwordCredential(env.emulator), parameters: getWo });
+		env.emulator.failNext({
+			path: '/auth/oauth/token',
+			status: 307,
+			headers: { location: `${capture.origin}/oauth/token` },
+		});
+		const r = await env.run({
+			credentialId: 'fresh-redirected',
+			credentialData: support.passwordCredential(env.emulator),
+			parameters: getWo,
+		});
 		expect(r.result.status).toBe('error');
 		expect(r.error.message).toMatch(/redirect \(HTTP 307\)/);
 		expect(capture.requests).toEqual([]);
@@ -139,8 +186,16 @@ describe('token requests are never redirected', () => {
 
 describe('redirects within the API origin', () => {
 	test('GET: followed (relative or absolute Location), with the token, to the record it points at', async () => {
-		for (const location of [`/api/v3/workorders/${OTHER_WO}`, `${env.emulator.baseUrl}/v3/workorders/${OTHER_WO}`]) {
-			env.emulator.failNext({ method: 'GET', path: `/api/v3/workorders/${WO}`, status: 302, headers: { location } });
+		for (const location of [
+			`/api/v3/workorders/${OTHER_WO}`,
+			`${env.emulator.baseUrl}/v3/workorders/${OTHER_WO}`,
+		]) {
+			env.emulator.failNext({
+				method: 'GET',
+				path: `/api/v3/workorders/${WO}`,
+				status: 302,
+				headers: { location },
+			});
 			const r = await env.run({ parameters: getWo });
 			expect(r.error).toBeUndefined();
 			expect(r.output.map((o) => o.json.Id)).toEqual([OTHER_WO]);
@@ -154,7 +209,12 @@ describe('redirects within the API origin', () => {
 
 	test('PUT with 307: sent again to the new path with the same method and body', async () => {
 		const target = `/api/v3/proposals/${PROPOSAL}/onhold`;
-		env.emulator.failNext({ method: 'PUT', path: `/api/v3/proposals/${PROPOSAL}/open`, status: 307, headers: { location: target } });
+		env.emulator.failNext({
+			method: 'PUT',
+			path: `/api/v3/proposals/${PROPOSAL}/open`,
+			status: 307,
+			headers: { location: target },
+		});
 		const r = await env.run({ parameters: approve });
 		expect(r.error).toBeUndefined();
 		expect(r.api.map((q) => [q.method, q.path, q.status])).toEqual([
@@ -166,16 +226,28 @@ describe('redirects within the API origin', () => {
 
 	test('PUT or POST with 302/303: not turned into another request; a clear error, sent once', async () => {
 		for (const [method, path, parameters] of CASES.slice(1)) {
-			env.emulator.failNext({ method, path, status: 303, headers: { location: '/api/v3/somewhere-else' } });
+			env.emulator.failNext({
+				method,
+				path,
+				status: 303,
+				headers: { location: '/api/v3/somewhere-else' },
+			});
 			const r = await env.run({ parameters });
 			expect(r.result.status).toBe('error');
-			expect(r.error.message).toMatch(new RegExp(`would turn this ${method} into a different request`));
+			expect(r.error.message).toMatch(
+				new RegExp(`would turn this ${method} into a different request`),
+			);
 			expect(r.api).toHaveLength(1);
 		}
 	});
 
 	test('a redirect loop ends after 5 hops with an error', async () => {
-		env.emulator.failNext({ method: 'GET', status: 302, count: 10, headers: { location: `/api/v3/workorders/${WO}` } });
+		env.emulator.failNext({
+			method: 'GET',
+			status: 302,
+			count: 10,
+			headers: { location: `/api/v3/workorders/${WO}` },
+		});
 		const r = await env.run({ parameters: getWo });
 		expect(r.result.status).toBe('error');
 		expect(r.error.message).toMatch(/more than 5 redirects/);

@@ -24,7 +24,8 @@ const USER = 'plant.subscriber';
 const FORMS = {
 	raw: (s) => s,
 	'percent-encoded': (s) => encodeURIComponent(s),
-	'percent-encoded, lower-case hex': (s) => encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+	'percent-encoded, lower-case hex': (s) =>
+		encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
 	'form-encoded': (s) => new URLSearchParams({ v: s }).toString().slice(2),
 	base64: (s) => Buffer.from(s, 'utf8').toString('base64'),
 	'JSON-escaped': (s) => JSON.stringify(s).slice(1, -1),
@@ -36,9 +37,18 @@ let harness;
 beforeAll(async () => {
 	env = await support.setup();
 	({ emulator, harness } = env);
-	emulator.state.clients[SECRET.clientId] = { clientId: SECRET.clientId, clientSecret: SECRET.clientSecret, callbackUris: [] };
+	emulator.state.clients[SECRET.clientId] = {
+		clientId: SECRET.clientId,
+		clientSecret: SECRET.clientSecret,
+		callbackUris: [],
+	};
 	const original = emulator.state.users[emulator.fixtures.users.subscriber.username.toLowerCase()];
-	emulator.state.users[USER] = { ...original, permissions: [...original.permissions], username: USER, password: SECRET.password };
+	emulator.state.users[USER] = {
+		...original,
+		permissions: [...original.permissions],
+		username: USER,
+		password: SECRET.password,
+	};
 });
 afterAll(async () => {
 	await env.close();
@@ -62,14 +72,21 @@ function credential() {
 	};
 }
 
-const getWo = (extra = {}) => ({ resource: 'workOrder', operation: 'get', workOrderId: '={{ $json.id }}', requestOptions: { maxRetries: 0, concurrency: 1 }, ...extra });
+const getWo = (extra = {}) => ({
+	resource: 'workOrder',
+	operation: 'get',
+	workOrderId: '={{ $json.id }}',
+	requestOptions: { maxRetries: 0, concurrency: 1 },
+	...extra,
+});
 const echo = (text) => ({ ErrorCodes: [2006], ErrorCode: 2006, ErrorMessage: `echo ${text} end` });
 
 /** Everything the user can see or n8n keeps from one run. */
 function texts(r) {
 	const all = [];
 	if (r.error) all.push(String(r.error.message), String(r.error.description ?? ''));
-	for (const e of Object.values(r.result.nodeErrors ?? {})) all.push(String(e.message), String(e.description ?? ''));
+	for (const e of Object.values(r.result.nodeErrors ?? {}))
+		all.push(String(e.message), String(e.description ?? ''));
 	all.push(JSON.stringify(r.output));
 	if (r.result.executionError) all.push(JSON.stringify(r.result.executionError));
 	all.push(r.result.logs.join('\n'));
@@ -80,7 +97,9 @@ function texts(r) {
 function expectRemoved(r, planted, label) {
 	const seen = texts(r);
 	expect([label, seen.includes(planted)]).toEqual([label, false]);
-	const shown = r.error ? `${r.error.message}\n${r.error.description ?? ''}` : JSON.stringify(r.output);
+	const shown = r.error
+		? `${r.error.message}\n${r.error.description ?? ''}`
+		: JSON.stringify(r.output);
 	expect([label, shown]).toEqual([label, expect.stringContaining('echo [redacted] end')]);
 }
 
@@ -106,7 +125,11 @@ describe('every form of every secret, planted by a service that echoes, is found
 		expect(tokens['access token']).toMatch(/^at_/);
 	});
 
-	const secrets = () => ({ 'client secret': SECRET.clientSecret, password: SECRET.password, ...tokens });
+	const secrets = () => ({
+		'client secret': SECRET.clientSecret,
+		password: SECRET.password,
+		...tokens,
+	});
 	for (const name of ['client secret', 'password', 'access token', 'refresh token']) {
 		for (const [formName, form] of Object.entries(FORMS)) {
 			test(`${name}, ${formName}: in an API error (message, description, logs)`, async () => {
@@ -116,7 +139,9 @@ describe('every form of every secret, planted by a service that echoes, is found
 				expect(r.result.status).toBe('error');
 				expectRemoved(r, planted, `${name} ${formName}`);
 				// the service really sent it back
-				expect(JSON.parse(emulator.requests[emulator.requests.length - 1].responseBody).ErrorMessage).toContain(planted);
+				expect(
+					JSON.parse(emulator.requests[emulator.requests.length - 1].responseBody).ErrorMessage,
+				).toContain(planted);
 			});
 		}
 	}
@@ -175,10 +200,18 @@ describe('tokens obtained during the run are redacted too', () => {
 			if (entry.path === '/auth/oauth/token' && entry.status === 200) {
 				renewed = JSON.parse(entry.responseBody);
 				// the third item's request is answered with both new tokens echoed
-				emulator.failNext({ method: 'GET', path: '/api/v3/workorders/90000004', status: 400, body: echo(`${renewed.access_token} ${renewed.refresh_token}`) });
+				emulator.failNext({
+					method: 'GET',
+					path: '/api/v3/workorders/90000004',
+					status: 400,
+					body: echo(`${renewed.access_token} ${renewed.refresh_token}`),
+				});
 			}
 		};
-		const r = await runWith(id, { items: support.items([{ id: 90000001 }, { id: 90000002 }, { id: 90000004 }]), continueOnFail: true });
+		const r = await runWith(id, {
+			items: support.items([{ id: 90000001 }, { id: 90000002 }, { id: 90000004 }]),
+			continueOnFail: true,
+		});
 		emulator.onResponse = null;
 		expect(renewed).toBeDefined();
 		expect(r.output).toHaveLength(3);
@@ -194,7 +227,10 @@ describe('tokens obtained during the run are redacted too', () => {
 			emulator.failNext({
 				path: '/auth/oauth/token',
 				status: 400,
-				body: { error: 'invalid_grant', error_description: `echo ${planted} end (client ${form(SECRET.clientSecret)})` },
+				body: {
+					error: 'invalid_grant',
+					error_description: `echo ${planted} end (client ${form(SECRET.clientSecret)})`,
+				},
 			});
 			const r = await runWith(id, { credentialData: credential() });
 			expect(r.result.status).toBe('error');

@@ -46,19 +46,28 @@ const waitedSinceConnection = () => {
 	return Date.now() - silent.connections[0];
 };
 
-const getWo = { resource: 'workOrder', operation: 'get', workOrderId: 90000001, requestOptions: { timeoutSeconds: TIMEOUT_S } };
+const getWo = {
+	resource: 'workOrder',
+	operation: 'get',
+	workOrderId: 90000001,
+	requestOptions: { timeoutSeconds: TIMEOUT_S },
+};
 
 test('a silent API (GET): a clear error within 1.5x the Timeout, not sent again', async () => {
 	const started = Date.now();
 	const r = await env.run({
 		credentialId: 'silent-api',
-		credentialData: support.passwordCredential(env.emulator, 'subscriber', { baseUrl: `${silent.url}/api` }),
+		credentialData: support.passwordCredential(env.emulator, 'subscriber', {
+			baseUrl: `${silent.url}/api`,
+		}),
 		parameters: getWo,
 	});
 	const waited = waitedSinceConnection();
 	const ms = Date.now() - started;
 	expect(r.result.status).toBe('error');
-	expect(r.error.message).toBe(`No answer from the Work Order Service for GET /workorders/90000001 within the Timeout of ${TIMEOUT_S} s`);
+	expect(r.error.message).toBe(
+		`No answer from the Work Order Service for GET /workorders/90000001 within the Timeout of ${TIMEOUT_S} s`,
+	);
 	expect(r.error.description).toMatch(/not sent again/);
 	expect(waited).toBeLessThan(TIMEOUT_S * 1500);
 	expect(ms).toBeGreaterThanOrEqual(TIMEOUT_S * 1000 - 100);
@@ -84,11 +93,13 @@ test('a silent API (POST): the same bound, and the submission is flagged as mayb
 	expect(silent.connections).toHaveLength(1);
 });
 
-test('a silent token endpoint: each token request waits at most 30 s (within 1.5x), whatever the node\'s Timeout; a clear login error', async () => {
+test("a silent token endpoint: each token request waits at most 30 s (within 1.5x), whatever the node's Timeout; a clear login error", async () => {
 	const started = Date.now();
 	const r = await env.run({
 		credentialId: 'silent-token-default',
-		credentialData: support.passwordCredential(env.emulator, 'subscriber', { authServerUrl: `${silent.url}/auth` }),
+		credentialData: support.passwordCredential(env.emulator, 'subscriber', {
+			authServerUrl: `${silent.url}/auth`,
+		}),
 		parameters: { resource: 'workOrder', operation: 'get', workOrderId: 90000001 },
 		timeoutMs: 60_000,
 	});

@@ -80,7 +80,11 @@ async function oAuth2Credential(emulator, userKey = 'subscriber') {
 			authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
 			'content-type': 'application/x-www-form-urlencoded',
 		},
-		body: new URLSearchParams({ grant_type: 'password', username: user.username, password: user.password }),
+		body: new URLSearchParams({
+			grant_type: 'password',
+			username: user.username,
+			password: user.password,
+		}),
 	});
 	return {
 		authServerUrl: emulator.authUrl,
@@ -128,7 +132,10 @@ function closeServicesAfterEach() {
  * @param {{ authentication?: 'password'|'oAuth2'|'contractor', userKey?: string, emulatorOptions?: object, idPrefix?: string }} [options]
  * @returns {Promise<{ emu: any, credentialId: string }>}
  */
-async function serviceWithCredential(harness, { authentication = 'password', userKey, emulatorOptions = {}, idPrefix = 'cred' } = {}) {
+async function serviceWithCredential(
+	harness,
+	{ authentication = 'password', userKey, emulatorOptions = {}, idPrefix = 'cred' } = {},
+) {
 	const emu = await startEmulator({ accessTokenTtl: 86_400, jwtTtl: 86_400, ...emulatorOptions });
 	openEmulators.add(emu);
 	const credentialId = `${idPrefix}-${++serviceCounter}`;
@@ -136,7 +143,11 @@ async function serviceWithCredential(harness, { authentication = 'password', use
 	if (authentication === 'contractor') data = contractorCredential(emu, userKey);
 	else if (authentication === 'oAuth2') data = await oAuth2Credential(emu, userKey);
 	else data = passwordCredential(emu, userKey);
-	harness.credentials.set(credentialId, { name: `Emulator ${authentication}`, type: CREDENTIAL_TYPES[authentication], data });
+	harness.credentials.set(credentialId, {
+		name: `Emulator ${authentication}`,
+		type: CREDENTIAL_TYPES[authentication],
+		data,
+	});
 	return { emu, credentialId };
 }
 
@@ -163,7 +174,14 @@ function workflow(spec) {
 	return {
 		name: 'test',
 		nodes: [
-			{ id: 'node-trigger', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'node-trigger',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'node-items',
 				name: 'Items',
@@ -211,7 +229,10 @@ const CRED_ID = 'cred-1';
  * @param {any} emulator @param {number} n
  */
 function openProposals(emulator, n, workOrderId = 90000006) {
-	return Array.from({ length: n }, () => emulator.createProposal({ WorkOrderId: workOrderId, Amount: 100 }).Id);
+	return Array.from(
+		{ length: n },
+		() => emulator.createProposal({ WorkOrderId: workOrderId, Amount: 100 }).Id,
+	);
 }
 
 /**

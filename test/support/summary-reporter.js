@@ -7,7 +7,9 @@ class SummaryReporter {
 	onRunComplete(_contexts, results) {
 		const skipped = results.numPendingTests + results.numTodoTests;
 		const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
-		process.stdout.write(`\njest: ${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+		process.stdout.write(
+			`\njest: ${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
+		);
 	}
 }
 module.exports = SummaryReporter;

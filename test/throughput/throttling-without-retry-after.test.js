@@ -42,66 +42,88 @@ function acceptedTags(emulator, tag) {
 let env;
 beforeEach(async () => {
 	env = await support.setup();
-	env.harness.credentials.set('cred-1', { name: 'Emulator password', type: 'workOrderServiceApi', data: support.passwordCredential(env.emulator) });
+	env.harness.credentials.set('cred-1', {
+		name: 'Emulator password',
+		type: 'workOrderServiceApi',
+		data: support.passwordCredential(env.emulator),
+	});
 });
 afterEach(async () => {
 	await env.close();
 });
 
-test(
-	'30 approvals against 8 requests per 15 s, 429 without Retry-After, default Request Options: 30/30 approved once each, within 1.5x the window floor',
-	async () => {
-		env.emulator.setFaults({ rateLimit: { limit: 8, windowMs: 15_000, retryAfter: 'none' } });
-		const started = Date.now();
-		const r = await support.runNode(env.harness, { parameters: approve(), items: approvals('nra', 30), timeoutMs: 120_000 });
-		const ms = Date.now() - started;
-		expect(r.error).toBeUndefined();
-		expect(r.output).toHaveLength(30);
-		expect(r.output.map((o) => o.pairedItem.item)).toEqual(Array.from({ length: 30 }, (_, k) => k));
-		const accepted = acceptedTags(env.emulator, 'nra');
-		expect(accepted.size).toBe(30);
-		expect([...accepted.values()].every((c) => c === 1)).toBe(true);
-		const puts = support.apiRequests(env.emulator).filter((q) => q.method === 'PUT');
-		const throttled = puts.filter((q) => q.status === 429);
-		expect(throttled.length).toBeGreaterThan(0);
-		for (const q of throttled) expect(q.responseHeaders['retry-after']).toBeUndefined();
-		const floor = floorMs(30, 8, 15_000);
-		expect(ms).toBeLessThanOrEqual(floor * 1.5);
-		console.log(`[throughput] 30 approvals, 8 per 15 s, no Retry-After: ${(ms / 1000).toFixed(1)} s = ${(ms / floor).toFixed(2)}x the floor ${floor / 1000} s; ${throttled.length} throttled answers`);
-	},
-	120_000,
-);
+test('30 approvals against 8 requests per 15 s, 429 without Retry-After, default Request Options: 30/30 approved once each, within 1.5x the window floor', async () => {
+	env.emulator.setFaults({ rateLimit: { limit: 8, windowMs: 15_000, retryAfter: 'none' } });
+	const started = Date.now();
+	const r = await support.runNode(env.harness, {
+		parameters: approve(),
+		items: approvals('nra', 30),
+		timeoutMs: 120_000,
+	});
+	const ms = Date.now() - started;
+	expect(r.error).toBeUndefined();
+	expect(r.output).toHaveLength(30);
+	expect(r.output.map((o) => o.pairedItem.item)).toEqual(Array.from({ length: 30 }, (_, k) => k));
+	const accepted = acceptedTags(env.emulator, 'nra');
+	expect(accepted.size).toBe(30);
+	expect([...accepted.values()].every((c) => c === 1)).toBe(true);
+	const puts = support.apiRequests(env.emulator).filter((q) => q.method === 'PUT');
+	const throttled = puts.filter((q) => q.status === 429);
+	expect(throttled.length).toBeGreaterThan(0);
+	for (const q of throttled) expect(q.responseHeaders['retry-after']).toBeUndefined();
+	const floor = floorMs(30, 8, 15_000);
+	expect(ms).toBeLessThanOrEqual(floor * 1.5);
+	console.log(
+		`[throughput] 30 approvals, 8 per 15 s, no Retry-After: ${(ms / 1000).toFixed(1)} s = ${(ms / floor).toFixed(2)}x the floor ${floor / 1000} s; ${throttled.length} throttled answers`,
+	);
+}, 120_000);
 
-test(
-	'503 without Retry-After (the service says it is a rate limit), 12 approvals against 4 per 5 s: all approved, none twice',
-	async () => {
-		env.emulator.setFaults({ rateLimit: { limit: 4, windowMs: 5000, retryAfter: 'none', status: 503 } });
-		const started = Date.now();
-		const r = await support.runNode(env.harness, { parameters: approve(), items: approvals('n503', 12), timeoutMs: 60_000 });
-		const ms = Date.now() - started;
-		expect(r.error).toBeUndefined();
-		const accepted = acceptedTags(env.emulator, 'n503');
-		expect(accepted.size).toBe(12);
-		expect([...accepted.values()].every((c) => c === 1)).toBe(true);
-		expect(support.apiRequests(env.emulator).filter((q) => q.status === 503).length).toBeGreaterThan(0);
-		expect(ms).toBeLessThanOrEqual(floorMs(12, 4, 5000) * 1.5 + 2000);
-	},
-	60_000,
-);
+test('503 without Retry-After (the service says it is a rate limit), 12 approvals against 4 per 5 s: all approved, none twice', async () => {
+	env.emulator.setFaults({
+		rateLimit: { limit: 4, windowMs: 5000, retryAfter: 'none', status: 503 },
+	});
+	const started = Date.now();
+	const r = await support.runNode(env.harness, {
+		parameters: approve(),
+		items: approvals('n503', 12),
+		timeoutMs: 60_000,
+	});
+	const ms = Date.now() - started;
+	expect(r.error).toBeUndefined();
+	const accepted = acceptedTags(env.emulator, 'n503');
+	expect(accepted.size).toBe(12);
+	expect([...accepted.values()].every((c) => c === 1)).toBe(true);
+	expect(support.apiRequests(env.emulator).filter((q) => q.status === 503).length).toBeGreaterThan(
+		0,
+	);
+	expect(ms).toBeLessThanOrEqual(floorMs(12, 4, 5000) * 1.5 + 2000);
+}, 60_000);
 
 test('POSTs are sent again too (a throttled request was not processed): 10 notes against 4 per 3 s without Retry-After, each stored once', async () => {
 	env.emulator.setFaults({ rateLimit: { limit: 4, windowMs: 3000, retryAfter: 'none' } });
 	const wo = env.emulator.fixtures.workOrders.notes;
 	const before = env.emulator.notesOf(wo).length;
 	const r = await support.runNode(env.harness, {
-		parameters: { resource: 'workOrderNote', operation: 'create', workOrderId: wo, note: '={{ $json.tag }}' },
+		parameters: {
+			resource: 'workOrderNote',
+			operation: 'create',
+			workOrderId: wo,
+			note: '={{ $json.tag }}',
+		},
 		items: approvals('post-nra', 10),
 		timeoutMs: 60_000,
 	});
 	expect(r.error).toBeUndefined();
-	const notes = env.emulator.notesOf(wo).slice(before).map((n) => n.NoteData);
-	expect(notes.filter((t) => String(t).startsWith('post-nra-')).sort()).toEqual(Array.from({ length: 10 }, (_, k) => `post-nra-${k}`).sort());
-	expect(support.apiRequests(env.emulator).filter((q) => q.method === 'POST' && q.status === 429).length).toBeGreaterThan(0);
+	const notes = env.emulator
+		.notesOf(wo)
+		.slice(before)
+		.map((n) => n.NoteData);
+	expect(notes.filter((t) => String(t).startsWith('post-nra-')).sort()).toEqual(
+		Array.from({ length: 10 }, (_, k) => `post-nra-${k}`).sort(),
+	);
+	expect(
+		support.apiRequests(env.emulator).filter((q) => q.method === 'POST' && q.status === 429).length,
+	).toBeGreaterThan(0);
 }, 60_000);
 
 test('a service that never accepts again: the waiting items fail as soon as the next wait would pass Max Wait, with an error naming the option to change (not Max Retries)', async () => {

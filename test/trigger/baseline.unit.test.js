@@ -11,20 +11,36 @@ const state = require(path.join(DIST, 'state'));
 
 describe('after a status page', () => {
 	test('a full page: continue below its lowest Id, remembering the largest page', () => {
-		expect(baseline.afterBaselinePage({}, { size: 50, lowest: 900n }, undefined)).toEqual({ after: '900', page: 50 });
-		expect(baseline.afterBaselinePage({ after: '900', page: 50 }, { size: 50, lowest: 850n }, 900n)).toEqual({ after: '850', page: 50 });
+		expect(baseline.afterBaselinePage({}, { size: 50, lowest: 900n }, undefined)).toEqual({
+			after: '900',
+			page: 50,
+		});
+		expect(
+			baseline.afterBaselinePage({ after: '900', page: 50 }, { size: 50, lowest: 850n }, 900n),
+		).toEqual({ after: '850', page: 50 });
 	});
 
 	test('a first short page is confirmed by an empty one; a page shorter than an earlier one ends the read', () => {
-		expect(baseline.afterBaselinePage({}, { size: 20, lowest: 10n }, undefined)).toEqual({ after: '10', page: 20 });
+		expect(baseline.afterBaselinePage({}, { size: 20, lowest: 10n }, undefined)).toEqual({
+			after: '10',
+			page: 20,
+		});
 		expect(baseline.afterBaselinePage({ after: '10', page: 20 }, { size: 0 }, 10n)).toBe('settled');
-		expect(baseline.afterBaselinePage({ after: '900', page: 50 }, { size: 12, lowest: 3n }, 900n)).toBe('settled');
-		expect(baseline.afterBaselinePage({ after: '900', page: 30 }, { size: 12, lowest: 3n }, 900n)).toBe('settled');
-		expect(baseline.afterBaselinePage({ after: '900', page: 30 }, { size: 30, lowest: 3n }, 900n)).toEqual({ after: '3', page: 30 });
+		expect(
+			baseline.afterBaselinePage({ after: '900', page: 50 }, { size: 12, lowest: 3n }, 900n),
+		).toBe('settled');
+		expect(
+			baseline.afterBaselinePage({ after: '900', page: 30 }, { size: 12, lowest: 3n }, 900n),
+		).toBe('settled');
+		expect(
+			baseline.afterBaselinePage({ after: '900', page: 30 }, { size: 30, lowest: 3n }, 900n),
+		).toEqual({ after: '3', page: 30 });
 	});
 
 	test('a page with Ids the keyset clause should have left out (or none usable) cannot go on', () => {
-		expect(baseline.afterBaselinePage({ after: '900', page: 50 }, { size: 50, lowest: 900n }, 900n)).toBe('unfiltered');
+		expect(
+			baseline.afterBaselinePage({ after: '900', page: 50 }, { size: 50, lowest: 900n }, 900n),
+		).toBe('unfiltered');
 		expect(baseline.afterBaselinePage({}, { size: 3 }, undefined)).toBe('unfiltered');
 	});
 

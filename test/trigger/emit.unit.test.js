@@ -17,13 +17,24 @@ const at = (seconds) => new Date(T0 + seconds * 1000).toISOString().replace('Z',
 
 /** A version of work order `id` dated `seconds` after T0 with status `primary`. */
 function version(id, seconds, primary = 'OPEN', extra = {}) {
-	const record = { Id: id, Status: { Primary: primary, Extended: null }, UpdatedDate_DTO: at(seconds), CreatedDate: at(-3600), ...extra };
+	const record = {
+		Id: id,
+		Status: { Primary: primary, Extended: null },
+		UpdatedDate_DTO: at(seconds),
+		CreatedDate: at(-3600),
+		...extra,
+	};
 	return reader.toVersion(record, 'UpdatedDate');
 }
 
 describe('handled before', () => {
 	test('the seen keys by key, by Id, and the newest instant handled per work order', () => {
-		const seen = [version(1, 5).key, state.keyWithoutDigest(version(1, 9).key), version(2, 3).key, 'not a key'];
+		const seen = [
+			version(1, 5).key,
+			state.keyWithoutDigest(version(1, 9).key),
+			version(2, 3).key,
+			'not a key',
+		];
 		const handled = emit.handledBefore(seen);
 		expect([...handled.ids].sort()).toEqual(['1', '2']);
 		expect(handled.newestMs.get('1')).toBe(T0 + 9000);
@@ -32,7 +43,10 @@ describe('handled before', () => {
 	});
 
 	test('a version: new, seen (with or without its digest), or older than one handled', () => {
-		const handled = emit.handledBefore([version(1, 5).key, state.keyWithoutDigest(version(2, 5).key)]);
+		const handled = emit.handledBefore([
+			version(1, 5).key,
+			state.keyWithoutDigest(version(2, 5).key),
+		]);
 		expect(emit.versionStatus(version(1, 5), handled, false)).toBe('seen');
 		expect(emit.versionStatus(version(1, 5, 'COMPLETED'), handled, false)).toBe('new'); // same second, other content
 		expect(emit.versionStatus(version(2, 5, 'COMPLETED'), handled, false)).toBe('seen'); // a version 1 key matches any content
@@ -50,10 +64,21 @@ describe('handled before', () => {
 });
 
 describe('selectNew', () => {
-	test('keys of what is handled now, and per work order its newest new version in the service\'s order', () => {
-		const versions = [version(2, 1), version(1, 2), version(2, 3, 'COMPLETED'), version(3, 4), version(1, 0)];
+	test("keys of what is handled now, and per work order its newest new version in the service's order", () => {
+		const versions = [
+			version(2, 1),
+			version(1, 2),
+			version(2, 3, 'COMPLETED'),
+			version(3, 4),
+			version(1, 0),
+		];
 		const selection = emit.selectNew(versions, [version(3, 4).key], false);
-		expect(selection.handled).toEqual([versions[0].key, versions[1].key, versions[2].key, versions[4].key]);
+		expect(selection.handled).toEqual([
+			versions[0].key,
+			versions[1].key,
+			versions[2].key,
+			versions[4].key,
+		]);
 		expect(selection.newest.map((v) => [v.id, v.ms - T0])).toEqual([
 			['1', 2000],
 			['2', 3000],
@@ -63,7 +88,10 @@ describe('selectNew', () => {
 	test('Created: keys without the digest, one per work order', () => {
 		const versions = [version(7, 1), version(7, 2, 'COMPLETED')];
 		const selection = emit.selectNew(versions, [], true);
-		expect(selection.handled).toEqual([state.keyWithoutDigest(versions[0].key), state.keyWithoutDigest(versions[1].key)]);
+		expect(selection.handled).toEqual([
+			state.keyWithoutDigest(versions[0].key),
+			state.keyWithoutDigest(versions[1].key),
+		]);
 		expect(selection.newest.map((v) => v.ms - T0)).toEqual([2000]);
 	});
 
@@ -82,7 +110,10 @@ describe('items to emit', () => {
 
 	test('without a status memory (Created, Updated): every newest version', () => {
 		const newest = [version(1, 1), version(2, 2)];
-		expect(emit.itemsToEmit(newest, undefined, rule)).toEqual({ items: newest.map((v) => v.record), unknown: 0 });
+		expect(emit.itemsToEmit(newest, undefined, rule)).toEqual({
+			items: newest.map((v) => v.record),
+			unknown: 0,
+		});
 	});
 
 	test('Status Changed: a status that differs from the remembered one; the memory then holds the new one', () => {
@@ -93,7 +124,10 @@ describe('items to emit', () => {
 		const out = emit.itemsToEmit(newest, memory, rule);
 		expect(out.items.map((r) => r.Id)).toEqual([2]);
 		// the item is the record with the status the trigger saw before
-		expect(out.items[0]).toEqual({ ...newest[1].record, PreviousStatus: { Primary: 'OPEN', Extended: null } });
+		expect(out.items[0]).toEqual({
+			...newest[1].record,
+			PreviousStatus: { Primary: 'OPEN', Extended: null },
+		});
 		expect(out.unknown).toBe(0);
 		expect(memory.get('2')).toBe('COMPLETED\u001f');
 	});
@@ -102,7 +136,10 @@ describe('items to emit', () => {
 		const memory = new state.StatusMemory();
 		memory.set('1', 'OPEN\u001f');
 		memory.set('2', 'OPEN\u001f');
-		const out = emit.itemsToEmit([version(1, 1, 'COMPLETED'), version(2, 2, 'ON HOLD')], memory, { ...rule, statuses: ['completed'] });
+		const out = emit.itemsToEmit([version(1, 1, 'COMPLETED'), version(2, 2, 'ON HOLD')], memory, {
+			...rule,
+			statuses: ['completed'],
+		});
 		expect(out.items.map((r) => r.Id)).toEqual([1]);
 		expect(memory.get('2')).toBe('ON HOLD\u001f');
 	});
@@ -110,9 +147,14 @@ describe('items to emit', () => {
 	test('an unknown earlier status: a work order that existed at T0 (or was forgotten) as the option says; a new one never', () => {
 		const existing = version(1, 1, 'COMPLETED');
 		const createdAfter = version(2, 2, 'OPEN', { CreatedDate: at(1) });
-		const noDates = reader.toVersion({ Id: 3, Status: 'OPEN', UpdatedDate_DTO: at(3) }, 'UpdatedDate');
+		const noDates = reader.toVersion(
+			{ Id: 3, Status: 'OPEN', UpdatedDate_DTO: at(3) },
+			'UpdatedDate',
+		);
 		expect(emit.statusDecision(existing, undefined, false, rule)).toBe('unknown');
-		expect(emit.statusDecision(existing, undefined, false, { ...rule, unknownStatus: 'ignore' })).toBe('skip');
+		expect(
+			emit.statusDecision(existing, undefined, false, { ...rule, unknownStatus: 'ignore' }),
+		).toBe('skip');
 		expect(emit.statusDecision(createdAfter, undefined, false, rule)).toBe('skip');
 		expect(emit.statusDecision(createdAfter, undefined, true, rule)).toBe('unknown');
 		expect(emit.statusDecision(noDates, undefined, false, rule)).toBe('unknown');

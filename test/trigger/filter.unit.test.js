@@ -9,13 +9,33 @@ const { NodeOperationError } = require('n8n-workflow');
 const DIST = path.resolve(__dirname, '..', '..', 'dist', 'nodes', 'WorkOrderService', 'trigger');
 const filter = require(path.join(DIST, 'filter'));
 
-const NODE = { id: 'n', name: 'Work Order Service Trigger', type: 't', typeVersion: 1, position: [0, 0], parameters: {} };
+const NODE = {
+	id: 'n',
+	name: 'Work Order Service Trigger',
+	type: 't',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
 describe('filters', () => {
 	test('lists become OData clauses; blanks are ignored; quotes doubled', () => {
 		expect(filter.readFilters(NODE, {})).toEqual({ clauses: [], statuses: [], statusClause: '' });
-		expect(filter.readFilters(NODE, { locationIds: ' 501 ,, 0502 ', trades: "O'Hara", categories: 'A,B', statuses: 'Open', filter: '  Nte gt 5 ' })).toEqual({
-			clauses: ['(LocationId eq 501 or LocationId eq 502)', "Trade eq 'O''Hara'", "(Category eq 'A' or Category eq 'B')", '(Nte gt 5)'],
+		expect(
+			filter.readFilters(NODE, {
+				locationIds: ' 501 ,, 0502 ',
+				trades: "O'Hara",
+				categories: 'A,B',
+				statuses: 'Open',
+				filter: '  Nte gt 5 ',
+			}),
+		).toEqual({
+			clauses: [
+				'(LocationId eq 501 or LocationId eq 502)',
+				"Trade eq 'O''Hara'",
+				"(Category eq 'A' or Category eq 'B')",
+				'(Nte gt 5)',
+			],
 			statuses: ['open'],
 			statusClause: "Status/Primary eq 'Open'",
 		});

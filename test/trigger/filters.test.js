@@ -30,38 +30,102 @@ describe('filters', () => {
 			'(LocationId eq 502 or LocationId eq 503)',
 			(w) => w.LocationId === 502 || w.LocationId === 503,
 		],
-		['Primary Statuses', { statuses: 'COMPLETED' }, "Status/Primary eq 'COMPLETED'", (w) => w.Status.Primary === 'COMPLETED'],
-		['Trades', { trades: 'PLUMBING, ELECTRICAL' }, "(Trade eq 'PLUMBING' or Trade eq 'ELECTRICAL')", (w) => ['PLUMBING', 'ELECTRICAL'].includes(w.Trade)],
-		['Categories', { categories: 'REPAIR' }, "Category eq 'REPAIR'", (w) => w.Category === 'REPAIR'],
-		['OData Filter', { filter: "Nte gt 1000 or contains(Location/Name,'Plano')" }, "(Nte gt 1000 or contains(Location/Name,'Plano'))", (w) => w.Nte > 1000 || w.LocationId === 505],
-	])('%s: sent in $filter with the cursor, only matching work orders emitted', async (_, filters, clause, matches) => {
-		const { emu, result, cursor, changes, reads } = await pollWith(filters, (e) => {
-			e.createWorkOrders([
-				{ LocationId: 502, Trade: 'PLUMBING', Category: 'REPAIR', Nte: 1500 },
-				{ LocationId: 503, Trade: 'ELECTRICAL', Category: 'INSPECTION', Status: { Primary: 'COMPLETED', Extended: 'PENDING CONFIRMATION' } },
-				{ LocationId: 501, Trade: 'HVAC', Category: 'REPAIR', Nte: 200 },
-				{ LocationId: 504, Trade: 'HVAC', Category: 'PREVENTIVE MAINTENANCE', RecallWorkOrderId: 90000013 },
+		[
+			'Primary Statuses',
+			{ statuses: 'COMPLETED' },
+			"Status/Primary eq 'COMPLETED'",
+			(w) => w.Status.Primary === 'COMPLETED',
+		],
+		[
+			'Trades',
+			{ trades: 'PLUMBING, ELECTRICAL' },
+			"(Trade eq 'PLUMBING' or Trade eq 'ELECTRICAL')",
+			(w) => ['PLUMBING', 'ELECTRICAL'].includes(w.Trade),
+		],
+		[
+			'Categories',
+			{ categories: 'REPAIR' },
+			"Category eq 'REPAIR'",
+			(w) => w.Category === 'REPAIR',
+		],
+		[
+			'OData Filter',
+			{ filter: "Nte gt 1000 or contains(Location/Name,'Plano')" },
+			"(Nte gt 1000 or contains(Location/Name,'Plano'))",
+			(w) => w.Nte > 1000 || w.LocationId === 505,
+		],
+	])(
+		'%s: sent in $filter with the cursor, only matching work orders emitted',
+		async (_, filters, clause, matches) => {
+			const { emu, result, cursor, changes, reads } = await pollWith(filters, (e) => {
+				e.createWorkOrders([
+					{ LocationId: 502, Trade: 'PLUMBING', Category: 'REPAIR', Nte: 1500 },
+					{
+						LocationId: 503,
+						Trade: 'ELECTRICAL',
+						Category: 'INSPECTION',
+						Status: { Primary: 'COMPLETED', Extended: 'PENDING CONFIRMATION' },
+					},
+					{ LocationId: 501, Trade: 'HVAC', Category: 'REPAIR', Nte: 200 },
+					{
+						LocationId: 504,
+						Trade: 'HVAC',
+						Category: 'PREVENTIVE MAINTENANCE',
+						RecallWorkOrderId: 90000013,
+					},
+				]);
+				e.setWorkOrderStatus(90000020, 'COMPLETED', 'PENDING CONFIRMATION');
+				e.updateWorkOrder(90000021, { LocationId: 503, Trade: 'PLUMBING' });
+			});
+			expect(reads).toEqual([
+				{
+					status: 200,
+					$filter: `UpdatedDate ge ${H.literal(cursor)} and ${clause}`,
+					$orderby: 'UpdatedDate asc,Id asc',
+					$top: '50',
+					$skip: '0',
+					$count: 'true',
+				},
 			]);
-			e.setWorkOrderStatus(90000020, 'COMPLETED', 'PENDING CONFIRMATION');
-			e.updateWorkOrder(90000021, { LocationId: 503, Trade: 'PLUMBING' });
-		});
-		expect(reads).toEqual([
-			{ status: 200, $filter: `UpdatedDate ge ${H.literal(cursor)} and ${clause}`, $orderby: 'UpdatedDate asc,Id asc', $top: '50', $skip: '0', $count: 'true' },
-		]);
-		const expected = H.expectedUpdated(emu, changes, matches);
-		expect(expected.length).toBeGreaterThan(0);
-		expect(expected.length).toBeLessThan(6);
-		expect(H.ids(result)).toEqual(expected);
-	});
+			const expected = H.expectedUpdated(emu, changes, matches);
+			expect(expected.length).toBeGreaterThan(0);
+			expect(expected.length).toBeLessThan(6);
+			expect(H.ids(result)).toEqual(expected);
+		},
+	);
 
 	test('all filters together, ANDed; quotes in values are doubled', async () => {
 		const { emu, result, cursor, changes, reads } = await pollWith(
-			{ locationIds: '502', statuses: 'OPEN', trades: "O'BRIEN ELECTRIC, HVAC", categories: 'REPAIR', filter: 'Nte ge 100' },
+			{
+				locationIds: '502',
+				statuses: 'OPEN',
+				trades: "O'BRIEN ELECTRIC, HVAC",
+				categories: 'REPAIR',
+				filter: 'Nte ge 100',
+			},
 			(e) => {
 				e.createWorkOrders([
-					{ LocationId: 502, Trade: "O'Brien Electric", Category: 'REPAIR', Nte: 100, Status: { Primary: 'OPEN' } },
-					{ LocationId: 502, Trade: 'HVAC', Category: 'REPAIR', Nte: 99, Status: { Primary: 'OPEN' } },
-					{ LocationId: 501, Trade: 'HVAC', Category: 'REPAIR', Nte: 500, Status: { Primary: 'OPEN' } },
+					{
+						LocationId: 502,
+						Trade: "O'Brien Electric",
+						Category: 'REPAIR',
+						Nte: 100,
+						Status: { Primary: 'OPEN' },
+					},
+					{
+						LocationId: 502,
+						Trade: 'HVAC',
+						Category: 'REPAIR',
+						Nte: 99,
+						Status: { Primary: 'OPEN' },
+					},
+					{
+						LocationId: 501,
+						Trade: 'HVAC',
+						Category: 'REPAIR',
+						Nte: 500,
+						Status: { Primary: 'OPEN' },
+					},
 				]);
 			},
 		);
@@ -73,16 +137,27 @@ describe('filters', () => {
 
 	test('Status Changed with Primary Statuses: work orders whose status changed to one of them (statuses compared by the trigger, not sent)', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness);
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged', filters: { statuses: 'completed', locationIds: '501' } }));
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({
+				credentialId,
+				event: 'workOrderStatusChanged',
+				filters: { statuses: 'completed', locationIds: '501' },
+			}),
+		);
 		const cursor = H.stateOf(trigger.activation).cursor;
-		const at501 = Array.from({ length: 120 }, (_, i) => 90000001 + i).filter((id) => emu.workOrder(id).LocationId === 501 && emu.workOrder(id).Status.Primary !== 'COMPLETED');
+		const at501 = Array.from({ length: 120 }, (_, i) => 90000001 + i).filter(
+			(id) =>
+				emu.workOrder(id).LocationId === 501 && emu.workOrder(id).Status.Primary !== 'COMPLETED',
+		);
 		const [a, b, c] = at501;
 		emu.setWorkOrderStatus(a, 'COMPLETED', 'PENDING CONFIRMATION');
 		emu.setWorkOrderStatus(b, 'IN PROGRESS', 'ON SITE');
 		const from = H.mark(emu);
 		const first = await trigger.poll();
 		expect(H.ids(first)).toEqual([a]);
-		expect(H.reads(emu, from)[0].$filter).toBe(`UpdatedDate ge ${H.literal(cursor)} and LocationId eq 501`);
+		expect(H.reads(emu, from)[0].$filter).toBe(
+			`UpdatedDate ge ${H.literal(cursor)} and LocationId eq 501`,
+		);
 		// out of COMPLETED (seen, not emitted), then back into it: emitted again
 		emu.advanceTime(61);
 		emu.setWorkOrderStatus(a, 'IN PROGRESS', 'RETURN TRIP');
@@ -95,11 +170,18 @@ describe('filters', () => {
 
 	test('a Location ID that is not a number is refused before anything is sent', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness);
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, filters: { locationIds: '501, main street' } }));
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, filters: { locationIds: '501, main street' } }),
+		);
 		expect(trigger.activation.error).toBeInstanceOf(NodeOperationError);
-		expect(trigger.activation.error.message).toBe('Invalid Location IDs (parameter "filters.locationIds"): "main street" is not a positive whole number');
+		expect(trigger.activation.error.message).toBe(
+			'Invalid Location IDs (parameter "filters.locationIds"): "main street" is not a positive whole number',
+		);
 		expect(H.reads(emu)).toEqual([]);
-		const manual = await env.harness.poll(H.triggerWorkflow({ credentialId, options: { startDate: 'yesterday' } }), { mode: 'manual' });
+		const manual = await env.harness.poll(
+			H.triggerWorkflow({ credentialId, options: { startDate: 'yesterday' } }),
+			{ mode: 'manual' },
+		);
 		expect(manual.error).toBeInstanceOf(NodeOperationError);
 		expect(manual.error.message).toMatch(/^Invalid Start Date \(parameter "options.startDate"\)/);
 	});

@@ -8,9 +8,17 @@
  * (harness.activate / trigger.poll(), harness.poll({ mode: 'manual' })).
  */
 const path = require('path');
-const { CREDENTIAL_TYPES, apiRequests, closeServicesAfterEach, serviceWithCredential, useFileHarness } = require('../support');
+const {
+	CREDENTIAL_TYPES,
+	apiRequests,
+	closeServicesAfterEach,
+	serviceWithCredential,
+	useFileHarness,
+} = require('../support');
 
-const { serviceDateTime } = require(path.resolve(__dirname, '..', '..', 'dist', 'nodes', 'WorkOrderService', 'helpers', 'dateTime'));
+const { serviceDateTime } = require(
+	path.resolve(__dirname, '..', '..', 'dist', 'nodes', 'WorkOrderService', 'helpers', 'dateTime'),
+);
 
 const TRIGGER_TYPE = 'n8n-nodes-work-order-service.workOrderServicePollingTrigger';
 const TRIGGER_NAME = 'Work Order Service Trigger';
@@ -23,8 +31,17 @@ closeServicesAfterEach();
  * Long token lifetimes: tests move the service clock forward instead of waiting.
  * @returns {Promise<{ emu: any, credentialId: string }>}
  */
-async function freshService(harness, emulatorOptions = {}, { authentication = 'password', userKey } = {}) {
-	return await serviceWithCredential(harness, { authentication, userKey, emulatorOptions, idPrefix: 'trigger-cred' });
+async function freshService(
+	harness,
+	emulatorOptions = {},
+	{ authentication = 'password', userKey } = {},
+) {
+	return await serviceWithCredential(harness, {
+		authentication,
+		userKey,
+		emulatorOptions,
+		idPrefix: 'trigger-cred',
+	});
 }
 
 /**
@@ -53,7 +70,12 @@ function triggerWorkflow(spec) {
 				typeVersion: 1,
 				position: [0, 0],
 				parameters,
-				credentials: { [CREDENTIAL_TYPES[authentication]]: { id: spec.credentialId, name: `Emulator ${authentication}` } },
+				credentials: {
+					[CREDENTIAL_TYPES[authentication]]: {
+						id: spec.credentialId,
+						name: `Emulator ${authentication}`,
+					},
+				},
 			},
 			{
 				id: 'node-next',
@@ -61,7 +83,10 @@ function triggerWorkflow(spec) {
 				type: 'n8n-nodes-base.set',
 				typeVersion: 3.4,
 				position: [220, 0],
-				parameters: { mode: 'raw', jsonOutput: '={{ { id: $json.Id, status: $json.Status.Primary } }}' },
+				parameters: {
+					mode: 'raw',
+					jsonOutput: '={{ { id: $json.Id, status: $json.Status.Primary } }}',
+				},
 			},
 		],
 		connections: { [TRIGGER_NAME]: { main: [[{ node: 'Next', type: 'main', index: 0 }]] } },
@@ -105,7 +130,8 @@ function mark(emu) {
  */
 function expectedUpdated(emu, fromSeq, keep = () => true) {
 	const last = new Map();
-	for (const change of emu.state.workOrderChanges) if (change.seq > fromSeq) last.set(change.workOrderId, change);
+	for (const change of emu.state.workOrderChanges)
+		if (change.seq > fromSeq) last.set(change.workOrderId, change);
 	return [...last.values()]
 		.filter((c) => keep(emu.workOrder(c.workOrderId)))
 		.sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.workOrderId - b.workOrderId)
@@ -125,7 +151,8 @@ function expectedStatusChanged(emu, fromSeq, keep = () => true) {
 		if (!first.has(change.workOrderId)) first.set(change.workOrderId, change);
 		last.set(change.workOrderId, change);
 	}
-	const same = (a, b) => a && b && a.Primary === b.Primary && (a.Extended ?? null) === (b.Extended ?? null);
+	const same = (a, b) =>
+		a && b && a.Primary === b.Primary && (a.Extended ?? null) === (b.Extended ?? null);
 	return [...last.values()]
 		.filter((c) => first.get(c.workOrderId).kind !== 'created')
 		.filter((c) => !same(first.get(c.workOrderId).statusBefore, c.statusAfter))

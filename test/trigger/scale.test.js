@@ -56,7 +56,12 @@ function statusOf(emu, id) {
 
 /** Another status than the one the work order has. */
 function otherStatus(emu, id, n = 0) {
-	const choices = [['IN PROGRESS', 'ON SITE'], ['COMPLETED', 'PENDING CONFIRMATION'], ['ON HOLD', 'AWAITING PARTS'], ['OPEN', 'DISPATCHED']];
+	const choices = [
+		['IN PROGRESS', 'ON SITE'],
+		['COMPLETED', 'PENDING CONFIRMATION'],
+		['ON HOLD', 'AWAITING PARTS'],
+		['OPEN', 'DISPATCHED'],
+	];
 	const [primary, extended] = statusOf(emu, id);
 	return choices.filter(([p, e]) => p !== primary || e !== extended)[n % 3];
 }
@@ -69,57 +74,75 @@ describe('activation at tenant scale (5,100 work orders, 40 requests per minute)
 		['Work Order Updated with a Start Date 30 days back', 'workOrderUpdated', { startDays: 30 }],
 		['Work Order Created with a Start Date 30 days back', 'workOrderCreated', { startDays: 30 }],
 	];
-	test.each(cases)('%s: at most 10 requests and 20 s; the rest continues in later polls', async (_, event, spec) => {
-		const { emu, credentialId } = await H.freshService(env.harness, { workOrderCount: 5100 });
-		emu.setFaults({ rateLimit: SANDBOX_RATE });
-		const options = spec.startDays ? { startDate: new Date(emu.now() - spec.startDays * 86_400_000).toISOString() } : {};
-		const from = emu.requests.length;
-		const started = Date.now();
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, event, options }));
-		const tookMs = Date.now() - started;
-		expect(trigger.activation.error).toBeUndefined();
-		const requests = received(emu, from);
-		// every request the emulator received, the login included
-		expect(requests.length).toBeLessThanOrEqual(10);
-		expect(requests.filter((r) => r.status === 429)).toEqual([]);
-		// the time the service saw (request log: first request to last answer) and the time n8n waited
-		const first = Date.parse(requests[0].time);
-		const last = requests[requests.length - 1];
-		const spanMs = Date.parse(last.time) + last.durationMs - first;
-		expect(spanMs).toBeLessThanOrEqual(20_000);
-		expect(tookMs).toBeLessThan(20_000);
-		figures.push(`activation, ${_}: ${requests.length} requests (${requests.filter((r) => r.path.startsWith('/api/')).length} to the API), ${spanMs} ms at the service, ${tookMs} ms in n8n-core`);
+	test.each(cases)(
+		'%s: at most 10 requests and 20 s; the rest continues in later polls',
+		async (_, event, spec) => {
+			const { emu, credentialId } = await H.freshService(env.harness, { workOrderCount: 5100 });
+			emu.setFaults({ rateLimit: SANDBOX_RATE });
+			const options = spec.startDays
+				? { startDate: new Date(emu.now() - spec.startDays * 86_400_000).toISOString() }
+				: {};
+			const from = emu.requests.length;
+			const started = Date.now();
+			const trigger = await env.harness.activate(
+				H.triggerWorkflow({ credentialId, event, options }),
+			);
+			const tookMs = Date.now() - started;
+			expect(trigger.activation.error).toBeUndefined();
+			const requests = received(emu, from);
+			// every request the emulator received, the login included
+			expect(requests.length).toBeLessThanOrEqual(10);
+			expect(requests.filter((r) => r.status === 429)).toEqual([]);
+			// the time the service saw (request log: first request to last answer) and the time n8n waited
+			const first = Date.parse(requests[0].time);
+			const last = requests[requests.length - 1];
+			const spanMs = Date.parse(last.time) + last.durationMs - first;
+			expect(spanMs).toBeLessThanOrEqual(20_000);
+			expect(tookMs).toBeLessThan(20_000);
+			figures.push(
+				`activation, ${_}: ${requests.length} requests (${requests.filter((r) => r.path.startsWith('/api/')).length} to the API), ${spanMs} ms at the service, ${tookMs} ms in n8n-core`,
+			);
 
-		const state = H.stateOf(trigger.activation);
-		expect(trigger.activation.saved['node:Work Order Service Trigger'].state).toEqual(state);
-		if (event === 'workOrderStatusChanged') {
-			// the statuses as of T0: as many pages as the activation allowed, newest Ids first; the rest later
-			const pages = baselineReads(requests);
-			expect(pages.length).toBeGreaterThanOrEqual(5);
-			expect(state.baseline.after).toBe(String(90005100 - 50 * pages.length + 1));
-		}
-		if (spec.startDays) {
-			// a backlog since the Start Date: emitted in order, the rest through `resume`
-			const backlog = Object.values(emu.state.workOrders)
-				.filter((w) => w.SubscriberId === 1001 && Date.parse(w[event === 'workOrderCreated' ? 'CallDate_DTO' : 'UpdatedDate_DTO']) >= Date.parse(options.startDate))
-				.map((w) => w.Id);
-			expect(backlog.length).toBeGreaterThan(2000);
-			expect(trigger.activation.items.length).toBeGreaterThan(0);
-			expect(trigger.activation.items.length).toBeLessThan(backlog.length);
-			expect(state.resume).toBeDefined();
-			// the next polls go on where the activation stopped; nothing twice (the rate limit is lifted to keep the test short)
-			emu.resetFaults();
-			const emitted = [...H.ids(trigger.activation)];
-			for (let i = 0; i < 5 && emitted.length < backlog.length; i++) emitted.push(...H.ids(await trigger.poll()));
-			expect(new Set(emitted).size).toBe(emitted.length);
-			expect([...emitted].sort()).toEqual([...backlog].sort());
-		}
-	}, 90_000); // the activation is paced by the sandbox limit (~15 s), then the backlog of 2,000+ items is polled
+			const state = H.stateOf(trigger.activation);
+			expect(trigger.activation.saved['node:Work Order Service Trigger'].state).toEqual(state);
+			if (event === 'workOrderStatusChanged') {
+				// the statuses as of T0: as many pages as the activation allowed, newest Ids first; the rest later
+				const pages = baselineReads(requests);
+				expect(pages.length).toBeGreaterThanOrEqual(5);
+				expect(state.baseline.after).toBe(String(90005100 - 50 * pages.length + 1));
+			}
+			if (spec.startDays) {
+				// a backlog since the Start Date: emitted in order, the rest through `resume`
+				const backlog = Object.values(emu.state.workOrders)
+					.filter(
+						(w) =>
+							w.SubscriberId === 1001 &&
+							Date.parse(w[event === 'workOrderCreated' ? 'CallDate_DTO' : 'UpdatedDate_DTO']) >=
+								Date.parse(options.startDate),
+					)
+					.map((w) => w.Id);
+				expect(backlog.length).toBeGreaterThan(2000);
+				expect(trigger.activation.items.length).toBeGreaterThan(0);
+				expect(trigger.activation.items.length).toBeLessThan(backlog.length);
+				expect(state.resume).toBeDefined();
+				// the next polls go on where the activation stopped; nothing twice (the rate limit is lifted to keep the test short)
+				emu.resetFaults();
+				const emitted = [...H.ids(trigger.activation)];
+				for (let i = 0; i < 5 && emitted.length < backlog.length; i++)
+					emitted.push(...H.ids(await trigger.poll()));
+				expect(new Set(emitted).size).toBe(emitted.length);
+				expect([...emitted].sort()).toEqual([...backlog].sort());
+			}
+		},
+		90_000,
+	); // the activation is paced by the sandbox limit (~15 s), then the backlog of 2,000+ items is polled
 
 	test('n8n starting again (restart) is an activation too: at most 10 requests while settling, then it goes on', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness, { workOrderCount: 5100 });
 		emu.setFaults({ rateLimit: SANDBOX_RATE });
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }));
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }),
+		);
 		expect(trigger.activation.error).toBeUndefined();
 		emu.resetFaults();
 		emu.setFaults({ rateLimit: SANDBOX_RATE });
@@ -127,7 +150,9 @@ describe('activation at tenant scale (5,100 work orders, 40 requests per minute)
 		const restarted = await trigger.restart();
 		expect(restarted.error).toBeUndefined();
 		expect(received(emu, from).length).toBeLessThanOrEqual(10);
-		expect(H.stateOf(restarted).baseline.after).not.toBe(H.stateOf(trigger.activation).baseline.after);
+		expect(H.stateOf(restarted).baseline.after).not.toBe(
+			H.stateOf(trigger.activation).baseline.after,
+		);
 	});
 
 	test('an activation that meets the rate limit does not wait for it: the status read stops, the next poll continues', async () => {
@@ -135,7 +160,9 @@ describe('activation at tenant scale (5,100 work orders, 40 requests per minute)
 		// the sandbox window is nearly used up by other work: 3 more requests this minute
 		emu.setFaults({ rateLimit: { limit: 3, windowMs: 60_000, retryAfterSeconds: 50 } });
 		const started = Date.now();
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }));
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }),
+		);
 		expect(trigger.activation.error).toBeUndefined();
 		expect(Date.now() - started).toBeLessThan(10_000);
 		const throttled = emu.requests.filter((r) => r.status === 429);
@@ -165,7 +192,9 @@ describe('nothing that happens after activation starts is absorbed', () => {
 				[created] = emu.createWorkOrders([{}]);
 			}
 		};
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }));
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }),
+		);
 		emu.onResponse = null;
 		expect(trigger.activation.error).toBeUndefined();
 		expect(pages).toBeGreaterThan(2);
@@ -192,7 +221,9 @@ describe('nothing that happens after activation starts is absorbed', () => {
 		const { emu, credentialId } = await H.freshService(env.harness, { workOrderCount: 5100 });
 		const startDate = new Date(emu.now() - 20 * 86_400_000).toISOString();
 		const backlog = Object.values(emu.state.workOrders)
-			.filter((w) => w.SubscriberId === 1001 && Date.parse(w.UpdatedDate_DTO) >= Date.parse(startDate))
+			.filter(
+				(w) => w.SubscriberId === 1001 && Date.parse(w.UpdatedDate_DTO) >= Date.parse(startDate),
+			)
 			.sort((a, b) => Date.parse(a.UpdatedDate_DTO) - Date.parse(b.UpdatedDate_DTO) || a.Id - b.Id);
 		const onFirstPage = backlog[10].Id;
 		let pages = 0;
@@ -204,7 +235,9 @@ describe('nothing that happens after activation starts is absorbed', () => {
 				[created] = emu.createWorkOrders([{}]);
 			}
 		};
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, options: { startDate } }));
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, options: { startDate } }),
+		);
 		emu.onResponse = null;
 		expect(trigger.activation.error).toBeUndefined();
 		const emitted = [...trigger.activation.items.map((i) => i.json)];
@@ -212,7 +245,9 @@ describe('nothing that happens after activation starts is absorbed', () => {
 		const count = (id) => emitted.filter((w) => w.Id === id).length;
 		// emitted once as read on the first page, and once more in its new state
 		expect(count(onFirstPage)).toBe(2);
-		expect(emitted.filter((w) => w.Id === onFirstPage).map((w) => w.Status.Primary)[1]).toBe(emu.workOrder(onFirstPage).Status.Primary);
+		expect(emitted.filter((w) => w.Id === onFirstPage).map((w) => w.Status.Primary)[1]).toBe(
+			emu.workOrder(onFirstPage).Status.Primary,
+		);
 		expect(count(created.Id)).toBe(1);
 		const others = emitted.filter((w) => w.Id !== onFirstPage);
 		expect(new Set(others.map((w) => w.Id)).size).toBe(others.length);
@@ -222,22 +257,27 @@ describe('nothing that happens after activation starts is absorbed', () => {
 	test.each([
 		['workOrderUpdated', (emu) => emu.updateWorkOrder(90000007, { Description: 'right after' }).Id],
 		['workOrderCreated', (emu) => emu.createWorkOrder({}).Id],
-	])('%s: a change made right after the activation returns (same second as T0) is emitted by the next poll', async (event, change) => {
-		const { emu, credentialId } = await H.freshService(env.harness, { datePrecisionMs: 1000 });
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, event }));
-		const id = change(emu);
-		const origin = Date.parse(H.stateOf(trigger.activation).origin);
-		expect(Date.parse(emu.workOrder(id).UpdatedDate_DTO)).toBeGreaterThanOrEqual(origin);
-		expect(H.ids(await trigger.poll())).toEqual([id]);
-		emu.advanceTime(30);
-		expect((await trigger.poll()).items).toEqual([]);
-	});
+	])(
+		'%s: a change made right after the activation returns (same second as T0) is emitted by the next poll',
+		async (event, change) => {
+			const { emu, credentialId } = await H.freshService(env.harness, { datePrecisionMs: 1000 });
+			const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, event }));
+			const id = change(emu);
+			const origin = Date.parse(H.stateOf(trigger.activation).origin);
+			expect(Date.parse(emu.workOrder(id).UpdatedDate_DTO)).toBeGreaterThanOrEqual(origin);
+			expect(H.ids(await trigger.poll())).toEqual([id]);
+			emu.advanceTime(30);
+			expect((await trigger.poll()).items).toEqual([]);
+		},
+	);
 });
 
 describe('Status Changed on a tenant of 50,000 work orders', () => {
 	test('settles in a few polls with static data under 1 MB at every poll; 200 random status changes across the id range, each emitted once within 3 polls; changed and back emits nothing', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness, { workOrderCount: 50_000 });
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }));
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }),
+		);
 		expect(trigger.activation.error).toBeUndefined();
 		const sizes = [bytesOf(trigger.activation)];
 		const settling = await pollUntilSettled(trigger);
@@ -272,14 +312,22 @@ describe('Status Changed on a tenant of 50,000 work orders', () => {
 		expect([...emitted].sort()).toEqual([...changed].sort());
 		expect([...emitted].sort()).toEqual(H.expectedStatusChanged(emu, changes).sort());
 		expect(Math.max(...sizes)).toBeLessThan(MB);
-		figures.push(`50,000 work orders: settled after the activation and ${settling.length} polls (${pages.length} status pages); static data ${Math.round(Math.min(...sizes) / 1024)}-${Math.round(Math.max(...sizes) / 1024)} KB over ${sizes.length} polls`);
+		figures.push(
+			`50,000 work orders: settled after the activation and ${settling.length} polls (${pages.length} status pages); static data ${Math.round(Math.min(...sizes) / 1024)}-${Math.round(Math.max(...sizes) / 1024)} KB over ${sizes.length} polls`,
+		);
 	}, 240_000); // 5 to 10 s on an idle machine (1,000 status pages through n8n-core and HTTP); a busy one is slower
 
 	test('while settling: changes anywhere in the id range are each emitted once (read status, or unknown previous status); Ignore emits only the known ones', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness, { workOrderCount: 3000 });
-		const emitting = await env.harness.activate(H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }));
+		const emitting = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }),
+		);
 		const ignoring = await env.harness.activate(
-			H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged', options: { unknownPreviousStatus: 'ignore' } }),
+			H.triggerWorkflow({
+				credentialId,
+				event: 'workOrderStatusChanged',
+				options: { unknownPreviousStatus: 'ignore' },
+			}),
 		);
 		const read = Number(H.stateOf(emitting.activation).baseline.after);
 		const known = [90003000, read + 5]; // their T0 status was read at activation
@@ -291,7 +339,9 @@ describe('Status Changed on a tenant of 50,000 work orders', () => {
 		expect(H.ids(e).sort()).toEqual([...known, ...unknown].sort());
 		expect(H.ids(e).sort()).toEqual(H.expectedStatusChanged(emu, changes).sort());
 		expect(H.ids(i).sort()).toEqual(known.sort());
-		const logged = e.logs.find((line) => line.includes('Work Order Service Polling Trigger polled'));
+		const logged = e.logs.find((line) =>
+			line.includes('Work Order Service Polling Trigger polled'),
+		);
 		expect(logged).toMatch(/"unknownPreviousStatus":2/);
 		// once settled, the unknown ones are known: their next change is compared
 		await pollUntilSettled(emitting);
@@ -307,7 +357,9 @@ describe('Status Changed on a tenant of 50,000 work orders', () => {
 	test('settling under a rate limit: throttled status pages are waited out within the poll, the window is read first, nothing fails and each change comes once', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness, { workOrderCount: 1500 });
 		emu.setFaults({ rateLimit: { limit: 10, windowMs: 2000 } }); // 300 requests per minute, in 2-second windows
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }));
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }),
+		);
 		expect(trigger.activation.error).toBeUndefined();
 		const changes = H.changeMark(emu);
 		emu.setWorkOrderStatus(90000003, ...otherStatus(emu, 90000003)); // not read yet: unknown previous status
@@ -326,7 +378,13 @@ describe('Status Changed on a tenant of 50,000 work orders', () => {
 
 	test('Max Work Orders Remembered: beyond it the oldest (lowest Ids) are forgotten and their next change is an unknown previous status', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness, { workOrderCount: 1500 });
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged', options: { maxRemembered: 1000 } }));
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({
+				credentialId,
+				event: 'workOrderStatusChanged',
+				options: { maxRemembered: 1000 },
+			}),
+		);
 		await pollUntilSettled(trigger);
 		const state = H.stateOf(trigger.polls[trigger.polls.length - 1]);
 		expect(state.statuses.ids.split(',')).toHaveLength(1000);
@@ -346,8 +404,12 @@ describe('Status Changed on a tenant of 50,000 work orders', () => {
 describe('versions told apart by content (dates with one-second precision)', () => {
 	test('a second change within the same second (same UpdatedDate) is emitted: Updated and Status Changed', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness, { datePrecisionMs: 1000 });
-		const updated = await env.harness.activate(H.triggerWorkflow({ credentialId, event: 'workOrderUpdated' }));
-		const status = await env.harness.activate(H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }));
+		const updated = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, event: 'workOrderUpdated' }),
+		);
+		const status = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }),
+		);
 		await pollUntilSettled(status);
 		emu.advanceTime(2);
 		const first = emu.setWorkOrderStatus(90000040, 'IN PROGRESS', 'ON SITE');
@@ -358,7 +420,9 @@ describe('versions told apart by content (dates with one-second precision)', () 
 		expect(H.ids(u1)).toEqual([90000040]);
 		expect(H.ids(s1)).toEqual([90000040]);
 		// the second change in the same second: the service writes the same UpdatedDate
-		const second = emu.setWorkOrderStatus(90000040, 'COMPLETED', 'PENDING CONFIRMATION', { UpdatedDate: at });
+		const second = emu.setWorkOrderStatus(90000040, 'COMPLETED', 'PENDING CONFIRMATION', {
+			UpdatedDate: at,
+		});
 		expect(second.UpdatedDate_DTO).toBe(at);
 		const u2 = await updated.poll();
 		const s2 = await status.poll();
@@ -382,7 +446,11 @@ describe('versions told apart by content (dates with one-second precision)', () 
 		// the next read comes from a replica that still has the first version
 		const current = emu.workOrder(90000050);
 		const saved = { ...current };
-		Object.assign(current, { Description: old.Description, UpdatedDate: old.UpdatedDate, UpdatedDate_DTO: old.UpdatedDate_DTO });
+		Object.assign(current, {
+			Description: old.Description,
+			UpdatedDate: old.UpdatedDate,
+			UpdatedDate_DTO: old.UpdatedDate_DTO,
+		});
 		const lagging = await trigger.poll();
 		Object.assign(current, saved);
 		expect(lagging.items).toEqual([]);
@@ -396,7 +464,11 @@ describe('failures and restarts while the trigger settles', () => {
 		let pages = 0;
 		emu.onResponse = (entry) => {
 			if (entry.path === LIST && entry.query.$orderby === 'Id desc' && ++pages === 1) {
-				emu.failNext({ path: LIST, status: 400, body: { ErrorCode: 2008, ErrorMessage: 'Query refused (test)' } });
+				emu.failNext({
+					path: LIST,
+					status: 400,
+					body: { ErrorCode: 2008, ErrorMessage: 'Query refused (test)' },
+				});
 			}
 		};
 		const wf = H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' });
@@ -434,13 +506,20 @@ describe('failures and restarts while the trigger settles', () => {
 
 	test('a throttled or failing status read in a later poll pauses the read, not the poll: the changes are emitted, the read goes on', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness, { workOrderCount: 2000 });
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged', requestOptions: { maxRetries: 0 } }));
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({
+				credentialId,
+				event: 'workOrderStatusChanged',
+				requestOptions: { maxRetries: 0 },
+			}),
+		);
 		const after = H.stateOf(trigger.activation).baseline.after;
 		emu.setWorkOrderStatus(90001999, ...otherStatus(emu, 90001999));
 		// the window read comes first: let it through, fail the first status page
 		let n = 0;
 		emu.onResponse = (entry) => {
-			if (entry.path === LIST && ++n === 1) emu.failNext({ path: LIST, status: 503, body: { ErrorCode: 9000, ErrorMessage: 'Busy' } });
+			if (entry.path === LIST && ++n === 1)
+				emu.failNext({ path: LIST, status: 503, body: { ErrorCode: 9000, ErrorMessage: 'Busy' } });
 		};
 		const poll = await trigger.poll();
 		emu.onResponse = null;
@@ -454,7 +533,10 @@ describe('failures and restarts while the trigger settles', () => {
 
 	test('n8n restarts while the trigger settles: back to the last saved state, then neither a skipped nor a repeated change', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness, { workOrderCount: 2500 });
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }), { pollBudgetMs: 1 });
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }),
+			{ pollBudgetMs: 1 },
+		);
 		const emitted = [];
 		const expected = [];
 		const change = (id) => {
@@ -497,7 +579,9 @@ describe('failures and restarts while the trigger settles', () => {
 		emu.resetFaults();
 		expect([...H.ids(a), ...H.ids(b)]).toEqual([90000060]);
 		expect(H.reads(emu, from)).toHaveLength(1);
-		expect([...a.logs, ...b.logs].some((line) => /previous poll is still running/.test(line))).toBe(true);
+		expect([...a.logs, ...b.logs].some((line) => /previous poll is still running/.test(line))).toBe(
+			true,
+		);
 	});
 });
 
@@ -507,16 +591,29 @@ describe('a state saved by the previous version (1)', () => {
 		const now = emu.now();
 		const cursor = new Date(Math.floor(now / 1000) * 1000 - 60_000).toISOString();
 		// handled by version 1 inside its lookback window
-		const handled = emu.updateWorkOrder(90000005, { Description: 'handled by version 1', UpdatedDate: now - 30_000 });
+		const handled = emu.updateWorkOrder(90000005, {
+			Description: 'handled by version 1',
+			UpdatedDate: now - 30_000,
+		});
 		const handledKey = `90000005@${new Date(Date.parse(handled.UpdatedDate_DTO)).toISOString()}`;
 		const status5 = emu.workOrder(90000006).Status;
 		const v1 = (event, extra = {}) => ({
-			'node:Work Order Service Trigger': { state: { version: 1, event, startDate: '', cursor, seen: [handledKey], ...extra } },
+			'node:Work Order Service Trigger': {
+				state: { version: 1, event, startDate: '', cursor, seen: [handledKey], ...extra },
+			},
 		});
-		const updated = await env.harness.activate(H.triggerWorkflow({ credentialId }), { staticData: v1('workOrderUpdated') });
-		const statusChanged = await env.harness.activate(H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }), {
-			staticData: v1('workOrderStatusChanged', { statusValues: [`${status5.Primary}\u001f${status5.Extended ?? ''}`], statuses: [['90000006', 0]] }),
+		const updated = await env.harness.activate(H.triggerWorkflow({ credentialId }), {
+			staticData: v1('workOrderUpdated'),
 		});
+		const statusChanged = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }),
+			{
+				staticData: v1('workOrderStatusChanged', {
+					statusValues: [`${status5.Primary}\u001f${status5.Extended ?? ''}`],
+					statuses: [['90000006', 0]],
+				}),
+			},
+		);
 		// a change version 1 would have seen after its cursor
 		const changes = H.changeMark(emu);
 		emu.updateWorkOrder(90000007, { Description: 'after the upgrade' });
@@ -528,6 +625,8 @@ describe('a state saved by the previous version (1)', () => {
 		const s = [...H.ids(statusChanged.activation), ...H.ids(await statusChanged.poll())];
 		s.push(...(await pollUntilSettled(statusChanged)).flatMap(H.ids));
 		expect(s).toEqual([90000006]);
-		expect(H.stateOf(statusChanged.polls[statusChanged.polls.length - 1]).statuses.ids.split(',').length).toBeGreaterThanOrEqual(120);
+		expect(
+			H.stateOf(statusChanged.polls[statusChanged.polls.length - 1]).statuses.ids.split(',').length,
+		).toBeGreaterThanOrEqual(120);
 	});
 });

@@ -17,21 +17,33 @@ const H = require('./helpers');
 const env = H.useHarness();
 
 /** The $filter of each window read since `from`. */
-const windowFilters = (emu, from) => H.reads(emu, from).filter((r) => / ge /.test(r.$filter ?? '')).map((r) => r.$filter);
+const windowFilters = (emu, from) =>
+	H.reads(emu, from)
+		.filter((r) => / ge /.test(r.$filter ?? ''))
+		.map((r) => r.$filter);
 
 describe('Status Changed on 300 work orders', () => {
 	test('activation reads the 300 statuses (only Id, Status, UpdatedDate, UpdatedDate_DTO); 5 status changes are each emitted once, with the previous and the new status', async () => {
-		const { emu, credentialId } = await H.freshService(env.harness, { workOrderCount: 300, datePrecisionMs: 1000 });
+		const { emu, credentialId } = await H.freshService(env.harness, {
+			workOrderCount: 300,
+			datePrecisionMs: 1000,
+		});
 		const from = H.mark(emu);
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }));
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, event: 'workOrderStatusChanged' }),
+		);
 		expect(trigger.activation.error).toBeUndefined();
 		expect(trigger.activation.items).toEqual([]);
 		const reads = H.reads(emu, from);
 		expect(reads.every((r) => r.status === 200)).toBe(true);
 		const statusPages = reads.filter((r) => r.$select !== undefined);
 		expect(statusPages.length).toBeGreaterThanOrEqual(6);
-		expect(new Set(statusPages.map((r) => r.$select))).toEqual(new Set(['Id,Status,UpdatedDate,UpdatedDate_DTO']));
-		expect(statusPages[0].$filter).toMatch(/^UpdatedDate lt \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}-0[45]:00$/);
+		expect(new Set(statusPages.map((r) => r.$select))).toEqual(
+			new Set(['Id,Status,UpdatedDate,UpdatedDate_DTO']),
+		);
+		expect(statusPages[0].$filter).toMatch(
+			/^UpdatedDate lt \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}-0[45]:00$/,
+		);
 		const state = H.stateOf(trigger.activation);
 		expect(state.baseline).toBeUndefined(); // settled within the activation
 		expect(state.statuses.ids.split(',')).toHaveLength(300);
@@ -39,7 +51,10 @@ describe('Status Changed on 300 work orders', () => {
 		emu.advanceTime(5);
 		const changes = H.changeMark(emu);
 		const picks = [90000003, 90000077, 90000150, 90000222, 90000300];
-		const before = picks.map((id) => ({ Primary: emu.workOrder(id).Status.Primary, Extended: emu.workOrder(id).Status.Extended }));
+		const before = picks.map((id) => ({
+			Primary: emu.workOrder(id).Status.Primary,
+			Extended: emu.workOrder(id).Status.Extended,
+		}));
 		const after = [
 			['IN PROGRESS', 'ON SITE'],
 			['COMPLETED', 'PENDING CONFIRMATION'],
@@ -78,13 +93,19 @@ describe('Updated and Created across the daylight-saving changes of US Eastern',
 		['March spring-forward (01:59 EST -> 03:00 EDT)', 'workOrderUpdated', '2026-03-08T06:20:00Z'],
 		['March spring-forward (01:59 EST -> 03:00 EDT)', 'workOrderCreated', '2026-03-08T06:20:00Z'],
 	])('%s, %s: each change emitted once, in the order it happened', async (_, event, at) => {
-		const { emu, credentialId } = await H.freshService(env.harness, { datePrecisionMs: 1000, clockSkewMs: Date.parse(at) - Date.now() });
+		const { emu, credentialId } = await H.freshService(env.harness, {
+			datePrecisionMs: 1000,
+			clockSkewMs: Date.parse(at) - Date.now(),
+		});
 		const from = H.mark(emu);
 		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, event }));
 		expect(trigger.activation.error).toBeUndefined();
-		const boston = (/** @type {any} */ extra = {}) => emu.createWorkOrder({ LocationId: 701, ...extra }); // child 2001: not visible, ignored
+		const boston = (/** @type {any} */ extra = {}) =>
+			emu.createWorkOrder({ LocationId: 701, ...extra }); // child 2001: not visible, ignored
 		const change = (/** @type {number} */ id, /** @type {string} */ text) =>
-			event === 'workOrderCreated' ? emu.createWorkOrder({ Description: text }).Id : emu.updateWorkOrder(id, { Description: text }).Id;
+			event === 'workOrderCreated'
+				? emu.createWorkOrder({ Description: text }).Id
+				: emu.updateWorkOrder(id, { Description: text }).Id;
 
 		// 35 minutes before the change: 01:25 EDT (or 01:25 EST in March)
 		emu.advanceTime(300);
@@ -122,15 +143,24 @@ describe('Updated and Created across the daylight-saving changes of US Eastern',
 			expect(quiet.items).toEqual([]);
 		}
 		const all = [...H.ids(first), ...H.ids(second)];
-		expect(all).toEqual(event === 'workOrderCreated' ? [a, b, c] : [a, ...H.expectedUpdated(emu, next)]);
+		expect(all).toEqual(
+			event === 'workOrderCreated' ? [a, b, c] : [a, ...H.expectedUpdated(emu, next)],
+		);
 		// the work order of another subscriber's location (Boston) was never read
 		expect(all).toEqual(all.filter((id) => emu.workOrder(id).SubscriberId === 1001));
-		expect(H.expectedUpdated(emu, changes, (w) => w.SubscriberId === 1001).every((id) => all.includes(id))).toBe(true);
+		expect(
+			H.expectedUpdated(emu, changes, (w) => w.SubscriberId === 1001).every((id) =>
+				all.includes(id),
+			),
+		).toBe(true);
 
 		// the window literals: the service's local time with the Eastern offset of their instant
 		const filters = windowFilters(emu, from);
 		expect(filters.length).toBeGreaterThanOrEqual(4);
-		for (const f of filters) expect(f).toMatch(new RegExp(`^${field} ge \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}-0[45]:00$`));
+		for (const f of filters)
+			expect(f).toMatch(
+				new RegExp(`^${field} ge \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}-0[45]:00$`),
+			);
 		const offsets = new Set(filters.map((f) => f.slice(-6)));
 		expect(offsets).toEqual(new Set(['-04:00', '-05:00']));
 		for (const f of filters) {

@@ -10,7 +10,14 @@ const { NodeOperationError } = require('n8n-workflow');
 const DIST = path.resolve(__dirname, '..', '..', 'dist', 'nodes', 'WorkOrderService', 'trigger');
 const settings = require(path.join(DIST, 'settings'));
 
-const NODE = { id: 'n', name: 'Work Order Service Trigger', type: 't', typeVersion: 1, position: [0, 0], parameters: {} };
+const NODE = {
+	id: 'n',
+	name: 'Work Order Service Trigger',
+	type: 't',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
 /** The error `fn` throws (fails the test when it throws none). */
 function errorOf(fn) {
@@ -23,52 +30,81 @@ function errorOf(fn) {
 }
 
 describe('event', () => {
-	test.each(['workOrderCreated', 'workOrderUpdated', 'workOrderStatusChanged'])('%s is an event', (event) => {
-		expect(settings.checkEvent(NODE, event)).toBe(event);
-	});
+	test.each(['workOrderCreated', 'workOrderUpdated', 'workOrderStatusChanged'])(
+		'%s is an event',
+		(event) => {
+			expect(settings.checkEvent(NODE, event)).toBe(event);
+		},
+	);
 
-	test.each([['workOrderDeleted'], [''], [undefined], [42]])('%p is refused, naming the parameter', (event) => {
-		const error = errorOf(() => settings.checkEvent(NODE, event));
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe(`Unknown event "${String(event)}" (parameter "event")`);
-		expect(error.description).toMatch(/Work Order Created, Work Order Updated or Work Order Status Changed/);
-	});
+	test.each([['workOrderDeleted'], [''], [undefined], [42]])(
+		'%p is refused, naming the parameter',
+		(event) => {
+			const error = errorOf(() => settings.checkEvent(NODE, event));
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe(`Unknown event "${String(event)}" (parameter "event")`);
+			expect(error.description).toMatch(
+				/Work Order Created, Work Order Updated or Work Order Status Changed/,
+			);
+		},
+	);
 });
 
 describe('Start Date', () => {
 	test('as text: a Date or a Luxon DateTime as ISO, text trimmed, nothing as empty', () => {
 		expect(settings.startDateText(undefined)).toBe('');
 		expect(settings.startDateText(null)).toBe('');
-		expect(settings.startDateText(new Date('2026-03-29T06:00:00Z'))).toBe('2026-03-29T06:00:00.000Z');
+		expect(settings.startDateText(new Date('2026-03-29T06:00:00Z'))).toBe(
+			'2026-03-29T06:00:00.000Z',
+		);
 		expect(settings.startDateText(new Date('nonsense'))).toBe('Invalid Date');
-		expect(settings.startDateText({ toISO: () => '2026-03-29T08:00:00.000+02:00' })).toBe('2026-03-29T08:00:00.000+02:00');
+		expect(settings.startDateText({ toISO: () => '2026-03-29T08:00:00.000+02:00' })).toBe(
+			'2026-03-29T08:00:00.000+02:00',
+		);
 		expect(settings.startDateText('  2026-03-29T08:00:00 ')).toBe('2026-03-29T08:00:00');
 	});
 
 	test('with an offset: that instant; the workflow time zone is not asked', () => {
 		const zone = jest.fn(() => 'Europe/Berlin');
-		expect(settings.startInstant(NODE, '2026-03-29T06:00:00Z', zone)).toBe(Date.parse('2026-03-29T06:00:00Z'));
-		expect(settings.startInstant(NODE, '2026-03-29T08:00:00+02:00', zone)).toBe(Date.parse('2026-03-29T06:00:00Z'));
+		expect(settings.startInstant(NODE, '2026-03-29T06:00:00Z', zone)).toBe(
+			Date.parse('2026-03-29T06:00:00Z'),
+		);
+		expect(settings.startInstant(NODE, '2026-03-29T08:00:00+02:00', zone)).toBe(
+			Date.parse('2026-03-29T06:00:00Z'),
+		);
 		expect(zone).not.toHaveBeenCalled();
 	});
 
 	test('without an offset: the wall time in the workflow time zone (UTC when the zone is unknown or missing)', () => {
-		expect(settings.startInstant(NODE, '2026-03-29T08:00:00', () => 'Europe/Berlin')).toBe(Date.parse('2026-03-29T06:00:00Z'));
-		expect(settings.startInstant(NODE, '2026-01-10T08:00:00', () => 'Europe/Berlin')).toBe(Date.parse('2026-01-10T07:00:00Z'));
-		expect(settings.startInstant(NODE, '2026-03-29T08:00:00', () => 'Mars/Olympus')).toBe(Date.parse('2026-03-29T08:00:00Z'));
-		expect(settings.startInstant(NODE, '2026-03-29T08:00:00', () => undefined)).toBe(Date.parse('2026-03-29T08:00:00Z'));
+		expect(settings.startInstant(NODE, '2026-03-29T08:00:00', () => 'Europe/Berlin')).toBe(
+			Date.parse('2026-03-29T06:00:00Z'),
+		);
+		expect(settings.startInstant(NODE, '2026-01-10T08:00:00', () => 'Europe/Berlin')).toBe(
+			Date.parse('2026-01-10T07:00:00Z'),
+		);
+		expect(settings.startInstant(NODE, '2026-03-29T08:00:00', () => 'Mars/Olympus')).toBe(
+			Date.parse('2026-03-29T08:00:00Z'),
+		);
+		expect(settings.startInstant(NODE, '2026-03-29T08:00:00', () => undefined)).toBe(
+			Date.parse('2026-03-29T08:00:00Z'),
+		);
 	});
 
 	test('none: no instant', () => {
 		expect(settings.startInstant(NODE, '', () => 'UTC')).toBeUndefined();
 	});
 
-	test.each(['yesterday', '2026-02-30T00:00:00Z', 'Invalid Date'])('%p is refused, naming the option', (text) => {
-		const error = errorOf(() => settings.startInstant(NODE, text, () => 'UTC'));
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe(`Invalid Start Date (parameter "options.startDate"): "${text}" is not a date-time`);
-		expect(error.description).toMatch(/ISO 8601/);
-	});
+	test.each(['yesterday', '2026-02-30T00:00:00Z', 'Invalid Date'])(
+		'%p is refused, naming the option',
+		(text) => {
+			const error = errorOf(() => settings.startInstant(NODE, text, () => 'UTC'));
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe(
+				`Invalid Start Date (parameter "options.startDate"): "${text}" is not a date-time`,
+			);
+			expect(error.description).toMatch(/ISO 8601/);
+		},
+	);
 });
 
 describe('options', () => {
@@ -79,7 +115,9 @@ describe('options', () => {
 		expect(settings.lookbackMs(NODE, 1.5)).toBe(1500);
 		for (const bad of [-1, 3601, 'soon', Number.NaN]) {
 			const error = errorOf(() => settings.lookbackMs(NODE, bad));
-			expect(error.message).toBe(`Invalid Lookback Window (parameter "options.lookbackSeconds"): ${String(bad)}`);
+			expect(error.message).toBe(
+				`Invalid Lookback Window (parameter "options.lookbackSeconds"): ${String(bad)}`,
+			);
 			expect(error.description).toBe('Give a number of seconds from 0 to 3600.');
 		}
 	});
@@ -88,7 +126,9 @@ describe('options', () => {
 		expect(settings.unknownStatusHandling(NODE, undefined)).toBe('emit');
 		expect(settings.unknownStatusHandling(NODE, 'ignore')).toBe('ignore');
 		const error = errorOf(() => settings.unknownStatusHandling(NODE, 'maybe'));
-		expect(error.message).toBe('Invalid Unknown Previous Status (parameter "options.unknownPreviousStatus"): "maybe"');
+		expect(error.message).toBe(
+			'Invalid Unknown Previous Status (parameter "options.unknownPreviousStatus"): "maybe"',
+		);
 	});
 
 	test('Max Work Orders Remembered: a whole number of at least 1,000; 100,000 by default', () => {
@@ -96,19 +136,33 @@ describe('options', () => {
 		expect(settings.memoryLimit(NODE, 1000)).toBe(1000);
 		for (const bad of [999, 1000.5, 'many']) {
 			const error = errorOf(() => settings.memoryLimit(NODE, bad));
-			expect(error.message).toBe(`Invalid Max Work Orders Remembered (parameter "options.maxRemembered"): ${String(bad)}`);
+			expect(error.message).toBe(
+				`Invalid Max Work Orders Remembered (parameter "options.maxRemembered"): ${String(bad)}`,
+			);
 		}
 	});
 });
 
 describe('poll clauses', () => {
-	const filters = { clauses: ['LocationId eq 501'], statuses: ['open'], statusClause: "Status/Primary eq 'OPEN'" };
+	const filters = {
+		clauses: ['LocationId eq 501'],
+		statuses: ['open'],
+		statusClause: "Status/Primary eq 'OPEN'",
+	};
 
 	test('Created and Updated send the status clause; Status Changed compares statuses itself', () => {
-		expect(settings.pollClauses('workOrderUpdated', filters)).toEqual(['LocationId eq 501', "Status/Primary eq 'OPEN'"]);
-		expect(settings.pollClauses('workOrderCreated', filters)).toEqual(['LocationId eq 501', "Status/Primary eq 'OPEN'"]);
+		expect(settings.pollClauses('workOrderUpdated', filters)).toEqual([
+			'LocationId eq 501',
+			"Status/Primary eq 'OPEN'",
+		]);
+		expect(settings.pollClauses('workOrderCreated', filters)).toEqual([
+			'LocationId eq 501',
+			"Status/Primary eq 'OPEN'",
+		]);
 		expect(settings.pollClauses('workOrderStatusChanged', filters)).toEqual(['LocationId eq 501']);
-		expect(settings.pollClauses('workOrderUpdated', { ...filters, statusClause: '' })).toEqual(['LocationId eq 501']);
+		expect(settings.pollClauses('workOrderUpdated', { ...filters, statusClause: '' })).toEqual([
+			'LocationId eq 501',
+		]);
 	});
 
 	test('Fetch Test Event sends every clause, the status clause too, whatever the event', () => {
@@ -127,14 +181,37 @@ describe('readSettings', () => {
 	}
 
 	test('all parameters together: the date field by event, Status Changed without a Start Date', () => {
-		const created = settings.readSettings(ctx({ event: 'workOrderCreated', options: { startDate: '2026-03-29T08:00:00', lookbackSeconds: 30 } }));
-		expect(created).toMatchObject({ event: 'workOrderCreated', field: 'CallDate', startDate: '2026-03-29T08:00:00', startMs: Date.parse('2026-03-29T06:00:00Z'), lookbackMs: 30_000 });
-		const status = settings.readSettings(ctx({ event: 'workOrderStatusChanged', options: { startDate: '2026-03-29T08:00:00' } }));
-		expect(status).toMatchObject({ field: 'UpdatedDate', startDate: '', startMs: undefined, unknownStatus: 'emit', memoryLimit: 100_000 });
+		const created = settings.readSettings(
+			ctx({
+				event: 'workOrderCreated',
+				options: { startDate: '2026-03-29T08:00:00', lookbackSeconds: 30 },
+			}),
+		);
+		expect(created).toMatchObject({
+			event: 'workOrderCreated',
+			field: 'CallDate',
+			startDate: '2026-03-29T08:00:00',
+			startMs: Date.parse('2026-03-29T06:00:00Z'),
+			lookbackMs: 30_000,
+		});
+		const status = settings.readSettings(
+			ctx({ event: 'workOrderStatusChanged', options: { startDate: '2026-03-29T08:00:00' } }),
+		);
+		expect(status).toMatchObject({
+			field: 'UpdatedDate',
+			startDate: '',
+			startMs: undefined,
+			unknownStatus: 'emit',
+			memoryLimit: 100_000,
+		});
 	});
 
-	test('the first wrong parameter in the editor\'s order is the one reported', () => {
-		const error = errorOf(() => settings.readSettings(ctx({ event: 'workOrderUpdated', options: { startDate: 'never', lookbackSeconds: -5 } })));
+	test("the first wrong parameter in the editor's order is the one reported", () => {
+		const error = errorOf(() =>
+			settings.readSettings(
+				ctx({ event: 'workOrderUpdated', options: { startDate: 'never', lookbackSeconds: -5 } }),
+			),
+		);
 		expect(error.message).toMatch(/^Invalid Start Date/);
 	});
 });

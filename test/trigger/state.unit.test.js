@@ -23,20 +23,49 @@ describe('state', () => {
 		expect(state.readState({ state: valid }, 'workOrderCreated', '')).toBeUndefined();
 		expect(state.readState({ state: valid }, 'workOrderUpdated', '2026-01-01')).toBeUndefined();
 		expect(state.readState({}, 'workOrderUpdated', '')).toBeUndefined();
-		expect(state.readState({ state: { ...valid, cursor: 'x' } }, 'workOrderUpdated', '')).toBeUndefined();
-		expect(state.readState({ state: { ...valid, origin: undefined } }, 'workOrderUpdated', '')).toBeUndefined();
-		expect(state.readState({ state: { ...valid, seen: [1] } }, 'workOrderUpdated', '')).toBeUndefined();
-		expect(state.readState({ state: { ...valid, seen: ['not a key'] } }, 'workOrderUpdated', '')).toBeUndefined();
-		expect(state.readState({ state: { ...valid, version: 3 } }, 'workOrderUpdated', '')).toBeUndefined();
+		expect(
+			state.readState({ state: { ...valid, cursor: 'x' } }, 'workOrderUpdated', ''),
+		).toBeUndefined();
+		expect(
+			state.readState({ state: { ...valid, origin: undefined } }, 'workOrderUpdated', ''),
+		).toBeUndefined();
+		expect(
+			state.readState({ state: { ...valid, seen: [1] } }, 'workOrderUpdated', ''),
+		).toBeUndefined();
+		expect(
+			state.readState({ state: { ...valid, seen: ['not a key'] } }, 'workOrderUpdated', ''),
+		).toBeUndefined();
+		expect(
+			state.readState({ state: { ...valid, version: 3 } }, 'workOrderUpdated', ''),
+		).toBeUndefined();
 		// Status Changed needs its statuses
-		expect(state.readState({ state: { ...valid, event: 'workOrderStatusChanged' } }, 'workOrderStatusChanged', '')).toBeUndefined();
+		expect(
+			state.readState(
+				{ state: { ...valid, event: 'workOrderStatusChanged' } },
+				'workOrderStatusChanged',
+				'',
+			),
+		).toBeUndefined();
 		expect(state.keyId('9007199254740993@2026-01-01T00:00:00.000Z')).toBe('9007199254740993');
-		expect(state.keyInstant('1@2026-01-01T00:00:00.000Z#abcdefgh')).toBe(Date.parse('2026-01-01T00:00:00Z'));
+		expect(state.keyInstant('1@2026-01-01T00:00:00.000Z#abcdefgh')).toBe(
+			Date.parse('2026-01-01T00:00:00Z'),
+		);
 	});
 
 	test('a version 1 state is taken over: its cursor is T0, its keys (no digest) kept; Status Changed keeps its statuses and reads the others', () => {
-		const v1 = { version: 1, event: 'workOrderUpdated', startDate: '', cursor: '2026-01-01T00:00:00.000Z', seen: ['1@2026-01-01T00:00:10.000Z'], resume: { after: '1@2026-01-01T00:00:10.000Z', skip: 49 } };
-		expect(state.readState({ state: v1 }, 'workOrderUpdated', '')).toEqual({ ...v1, version: 2, origin: v1.cursor });
+		const v1 = {
+			version: 1,
+			event: 'workOrderUpdated',
+			startDate: '',
+			cursor: '2026-01-01T00:00:00.000Z',
+			seen: ['1@2026-01-01T00:00:10.000Z'],
+			resume: { after: '1@2026-01-01T00:00:10.000Z', skip: 49 },
+		};
+		expect(state.readState({ state: v1 }, 'workOrderUpdated', '')).toEqual({
+			...v1,
+			version: 2,
+			origin: v1.cursor,
+		});
 		expect(state.readState({ state: v1 }, 'workOrderUpdated', '2026-01-01')).toBeUndefined();
 		const v1Status = {
 			version: 1,
@@ -45,10 +74,20 @@ describe('state', () => {
 			cursor: '2026-01-01T00:00:00.000Z',
 			seen: [],
 			statusValues: ['OPEN\u001fA', 'DONE\u001f'],
-			statuses: [['7', 1], ['3', 0], ['bad', 0], ['9', 5]],
+			statuses: [
+				['7', 1],
+				['3', 0],
+				['bad', 0],
+				['9', 5],
+			],
 		};
 		const taken = state.readState({ state: v1Status }, 'workOrderStatusChanged', '');
-		expect(taken).toMatchObject({ version: 2, origin: v1Status.cursor, cursor: v1Status.cursor, baseline: {} });
+		expect(taken).toMatchObject({
+			version: 2,
+			origin: v1Status.cursor,
+			cursor: v1Status.cursor,
+			baseline: {},
+		});
 		const memory = state.StatusMemory.decode(taken.statuses);
 		expect(memory.size).toBe(2);
 		expect(memory.get('3')).toBe('OPEN\u001fA');
@@ -62,7 +101,12 @@ describe('state', () => {
 		memory.set('9223372036854775807', 'OPEN\u001fA');
 		memory.set('90000002', 'OPEN\u001fB');
 		const encoded = memory.encode(10);
-		expect(encoded).toEqual({ values: ['OPEN\u001fA', 'OPEN\u001fB', 'DONE\u001f'], ids: `1hl0g1,1,1,${(9223372036854775807n - 90000003n).toString(36)}`, codes: 'ABCA', width: 1 });
+		expect(encoded).toEqual({
+			values: ['OPEN\u001fA', 'OPEN\u001fB', 'DONE\u001f'],
+			ids: `1hl0g1,1,1,${(9223372036854775807n - 90000003n).toString(36)}`,
+			codes: 'ABCA',
+			width: 1,
+		});
 		const back = state.StatusMemory.decode(encoded);
 		expect(back.get('9223372036854775807')).toBe('OPEN\u001fA');
 		expect(back.get('90000002')).toBe('OPEN\u001fB');
@@ -84,10 +128,18 @@ describe('state', () => {
 		expect(state.StatusMemory.decode(w).get('1069')).toBe('S69\u001f');
 		// 50,000 dense ids with a few statuses: about 3 bytes each
 		const big = new state.StatusMemory();
-		for (let i = 0; i < 50_000; i++) big.set(String(90000001 + i), ['OPEN\u001fA', 'DONE\u001f', 'IN PROGRESS\u001fON SITE'][i % 3]);
+		for (let i = 0; i < 50_000; i++)
+			big.set(
+				String(90000001 + i),
+				['OPEN\u001fA', 'DONE\u001f', 'IN PROGRESS\u001fON SITE'][i % 3],
+			);
 		expect(JSON.stringify(big.encode(100_000)).length).toBeLessThan(160_000);
-		expect(state.statusSignature({ Status: { Primary: 'OPEN', Extended: null } })).toBe(state.statusSignature({ Status: { Primary: 'OPEN', Extended: '' } }));
-		expect(state.statusSignature({ Status: { Primary: 'OPEN', Extended: 'X' } })).not.toBe(state.statusSignature({ Status: { Primary: 'OPEN' } }));
+		expect(state.statusSignature({ Status: { Primary: 'OPEN', Extended: null } })).toBe(
+			state.statusSignature({ Status: { Primary: 'OPEN', Extended: '' } }),
+		);
+		expect(state.statusSignature({ Status: { Primary: 'OPEN', Extended: 'X' } })).not.toBe(
+			state.statusSignature({ Status: { Primary: 'OPEN' } }),
+		);
 		expect(() => state.StatusMemory.decode({ ...encoded, codes: 'AB' })).toThrow();
 	});
 });

@@ -25,7 +25,14 @@ describe('throttling and failures', () => {
 		const { emu, credentialId } = await H.freshService(env.harness);
 		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId }));
 		emu.updateWorkOrders(ALL_FIXTURES, { Description: 'bulk change' });
-		afterFirstPage(emu, () => emu.failNext({ path: LIST, status: 429, headers: { 'retry-after': '1' }, body: { ErrorCode: 6001, ErrorMessage: 'Too many requests' } }));
+		afterFirstPage(emu, () =>
+			emu.failNext({
+				path: LIST,
+				status: 429,
+				headers: { 'retry-after': '1' },
+				body: { ErrorCode: 6001, ErrorMessage: 'Too many requests' },
+			}),
+		);
 		const from = H.mark(emu);
 		const started = Date.now();
 		const result = await trigger.poll();
@@ -43,13 +50,22 @@ describe('throttling and failures', () => {
 
 	test('a failed poll keeps the cursor (error to n8n as a failed trigger execution); the next poll emits everything once', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness);
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, requestOptions: { maxRetries: 1 } }));
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, requestOptions: { maxRetries: 1 } }),
+		);
 		const before = trigger.nodeStaticData;
 		const changes = H.changeMark(emu);
 		emu.updateWorkOrders(ALL_FIXTURES.slice(0, 80), { Description: 'bulk change' });
 		const created = emu.createWorkOrders([{}, {}]);
 		// the second page fails twice: once, and once more when retried
-		afterFirstPage(emu, () => emu.failNext({ path: LIST, status: 500, count: 2, body: { ErrorCode: 9000, ErrorMessage: 'Database timeout' } }));
+		afterFirstPage(emu, () =>
+			emu.failNext({
+				path: LIST,
+				status: 500,
+				count: 2,
+				body: { ErrorCode: 9000, ErrorMessage: 'Database timeout' },
+			}),
+		);
 		const failed = await trigger.poll();
 		emu.onResponse = null;
 		expect(failed.errorVia).toBe('emitError');
@@ -73,7 +89,9 @@ describe('throttling and failures', () => {
 
 	test('a throttle longer than Max Wait fails the poll at once with what to change; nothing is lost', async () => {
 		const { emu, credentialId } = await H.freshService(env.harness);
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, requestOptions: { maxWaitSeconds: 5 } }));
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, requestOptions: { maxWaitSeconds: 5 } }),
+		);
 		emu.updateWorkOrder(90000009, { Description: 'waiting' });
 		emu.failNext({ path: LIST, status: 429, headers: { 'retry-after': '120' } });
 		const started = Date.now();
@@ -97,27 +115,40 @@ describe('throttling and failures', () => {
 		const result = await trigger.poll();
 		expect(result.error).toBeUndefined();
 		expect(H.ids(result)).toEqual([90000009]);
-		expect(H.reads(emu).slice(-3).map((r) => r.status)).toEqual([null, 503, 200]);
+		expect(
+			H.reads(emu)
+				.slice(-3)
+				.map((r) => r.status),
+		).toEqual([null, 503, 200]);
 	});
 
 	test.each([
 		['a bare array', [{ Id: 1 }]],
 		['an object without "value"', { Items: [] }],
 		['"value" that is not a list', { value: { Id: 1 } }],
-	])('an answer that is not an OData list (%s) fails the activation, naming the path and the credential', async (_, body) => {
-		const { emu, credentialId } = await H.freshService(env.harness);
-		emu.failNext({ path: LIST, status: 200, body });
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId }));
-		expect(trigger.activation.errorVia).toBe('thrown');
-		expect(trigger.activation.error).toBeInstanceOf(NodeApiError);
-		expect(trigger.activation.error.message).toBe('The Work Order Service answered GET /odata/workorders with no "value" list');
-		expect(trigger.activation.error.description).toBe('The response did not have the expected list shape. Check the API Base URL of the credential.');
-		expect(trigger.activation.nodeStaticData).toEqual({});
-	});
+	])(
+		'an answer that is not an OData list (%s) fails the activation, naming the path and the credential',
+		async (_, body) => {
+			const { emu, credentialId } = await H.freshService(env.harness);
+			emu.failNext({ path: LIST, status: 200, body });
+			const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId }));
+			expect(trigger.activation.errorVia).toBe('thrown');
+			expect(trigger.activation.error).toBeInstanceOf(NodeApiError);
+			expect(trigger.activation.error.message).toBe(
+				'The Work Order Service answered GET /odata/workorders with no "value" list',
+			);
+			expect(trigger.activation.error.description).toBe(
+				'The response did not have the expected list shape. Check the API Base URL of the credential.',
+			);
+			expect(trigger.activation.nodeStaticData).toEqual({});
+		},
+	);
 
-	test('an OData filter the service refuses fails the activation with the service\'s message', async () => {
+	test("an OData filter the service refuses fails the activation with the service's message", async () => {
 		const { credentialId } = await H.freshService(env.harness);
-		const trigger = await env.harness.activate(H.triggerWorkflow({ credentialId, filters: { filter: 'Nte gt' } }));
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, filters: { filter: 'Nte gt' } }),
+		);
 		expect(trigger.activation.errorVia).toBe('thrown');
 		expect(trigger.activation.error).toBeInstanceOf(NodeApiError);
 		expect(trigger.activation.error.httpCode).toBe('400');

@@ -14,17 +14,50 @@ const at = (ms, id) => ({ ms, idValue: BigInt(id) });
 
 describe('window query', () => {
 	test('the date field from the cursor, the filters ANDed, oldest first; $top/$skip/$count from the OData list shape', () => {
-		const qs = reader.windowQuery({ field: 'UpdatedDate', fromMs: Date.parse('2026-05-01T10:00:00Z'), clauses: ['LocationId eq 501', "(Nte gt 1000)"] });
+		const qs = reader.windowQuery({
+			field: 'UpdatedDate',
+			fromMs: Date.parse('2026-05-01T10:00:00Z'),
+			clauses: ['LocationId eq 501', '(Nte gt 1000)'],
+		});
 		// the literal: US Eastern local time with its explicit offset (EDT in May)
-		expect(qs).toEqual({ $filter: 'UpdatedDate ge 2026-05-01T06:00:00.000-04:00 and LocationId eq 501 and (Nte gt 1000)', $orderby: 'UpdatedDate asc,Id asc' });
+		expect(qs).toEqual({
+			$filter:
+				'UpdatedDate ge 2026-05-01T06:00:00.000-04:00 and LocationId eq 501 and (Nte gt 1000)',
+			$orderby: 'UpdatedDate asc,Id asc',
+		});
 		expect(Object.keys(qs)).toEqual(['$filter', '$orderby']);
-		expect(paging.ODATA_VALUE_LIST.pageQuery({ page: 2, offset: 98, size: 50 })).toEqual({ $top: 50, $skip: 98, $count: true });
-		expect(reader.windowQuery({ field: 'CallDate', fromMs: 0, clauses: [] })).toEqual({ $filter: 'CallDate ge 1969-12-31T19:00:00.000-05:00', $orderby: 'CallDate asc,Id asc' });
+		expect(paging.ODATA_VALUE_LIST.pageQuery({ page: 2, offset: 98, size: 50 })).toEqual({
+			$top: 50,
+			$skip: 98,
+			$count: true,
+		});
+		expect(reader.windowQuery({ field: 'CallDate', fromMs: 0, clauses: [] })).toEqual({
+			$filter: 'CallDate ge 1969-12-31T19:00:00.000-05:00',
+			$orderby: 'CallDate asc,Id asc',
+		});
 		// across the November fall-back the offset tells the two 01:30 apart
-		expect(reader.windowQuery({ field: 'UpdatedDate', fromMs: Date.parse('2026-11-01T05:30:00Z'), clauses: [] }).$filter).toBe('UpdatedDate ge 2026-11-01T01:30:00.000-04:00');
-		expect(reader.windowQuery({ field: 'UpdatedDate', fromMs: Date.parse('2026-11-01T06:30:00Z'), clauses: [] }).$filter).toBe('UpdatedDate ge 2026-11-01T01:30:00.000-05:00');
+		expect(
+			reader.windowQuery({
+				field: 'UpdatedDate',
+				fromMs: Date.parse('2026-11-01T05:30:00Z'),
+				clauses: [],
+			}).$filter,
+		).toBe('UpdatedDate ge 2026-11-01T01:30:00.000-04:00');
+		expect(
+			reader.windowQuery({
+				field: 'UpdatedDate',
+				fromMs: Date.parse('2026-11-01T06:30:00Z'),
+				clauses: [],
+			}).$filter,
+		).toBe('UpdatedDate ge 2026-11-01T01:30:00.000-05:00');
 		// and the March spring-forward: 02:30 does not exist in US Eastern
-		expect(reader.windowQuery({ field: 'UpdatedDate', fromMs: Date.parse('2026-03-08T07:30:00Z'), clauses: [] }).$filter).toBe('UpdatedDate ge 2026-03-08T03:30:00.000-04:00');
+		expect(
+			reader.windowQuery({
+				field: 'UpdatedDate',
+				fromMs: Date.parse('2026-03-08T07:30:00Z'),
+				clauses: [],
+			}).$filter,
+		).toBe('UpdatedDate ge 2026-03-08T03:30:00.000-04:00');
 	});
 });
 
@@ -73,12 +106,17 @@ describe('end of the window', () => {
 describe('status read query', () => {
 	test('updated before T0, below the last Id read, newest Ids first, only the fields it needs', () => {
 		const originMs = Date.parse('2026-05-01T10:00:00Z');
-		expect(reader.baselineQuery({ clauses: ['LocationId eq 501'], originMs, before: 90000050n })).toEqual({
-			$filter: 'UpdatedDate lt 2026-05-01T06:00:00.000-04:00 and Id lt 90000050 and LocationId eq 501',
+		expect(
+			reader.baselineQuery({ clauses: ['LocationId eq 501'], originMs, before: 90000050n }),
+		).toEqual({
+			$filter:
+				'UpdatedDate lt 2026-05-01T06:00:00.000-04:00 and Id lt 90000050 and LocationId eq 501',
 			$orderby: 'Id desc',
 			$top: 50,
 			$select: 'Id,Status,UpdatedDate,UpdatedDate_DTO',
 		});
-		expect(reader.baselineQuery({ clauses: [], originMs }).$filter).toBe('UpdatedDate lt 2026-05-01T06:00:00.000-04:00');
+		expect(reader.baselineQuery({ clauses: [], originMs }).$filter).toBe(
+			'UpdatedDate lt 2026-05-01T06:00:00.000-04:00',
+		);
 	});
 });

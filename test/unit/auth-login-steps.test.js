@@ -37,7 +37,14 @@ describe('loginConfig', () => {
 
 	test('the token identity: a one-way digest that changes with every setting and secret, never holding one', () => {
 		expect(password.identity).toMatch(/^[0-9a-f]{64}$/);
-		for (const secret of ['secret-1', ' pass word ', 'client-1', 'Jane@Example.com', 'login.example.com']) expect(password.identity).not.toContain(secret);
+		for (const secret of [
+			'secret-1',
+			' pass word ',
+			'client-1',
+			'Jane@Example.com',
+			'login.example.com',
+		])
+			expect(password.identity).not.toContain(secret);
 		const edits = [
 			{ password: 'other' },
 			{ password: ' pass word' },
@@ -48,10 +55,20 @@ describe('loginConfig', () => {
 			{ baseUrl: 'https://api2.example.com' },
 			{ subsidiaryId: '2001' },
 		];
-		for (const edit of edits) expect([edit, loginConfig('password', { ...FIELDS, ...edit }).identity]).not.toEqual([edit, password.identity]);
+		for (const edit of edits)
+			expect([edit, loginConfig('password', { ...FIELDS, ...edit }).identity]).not.toEqual([
+				edit,
+				password.identity,
+			]);
 		expect(contractor.identity).not.toBe(password.identity);
 		// the same settings written differently are the same identity
-		expect(loginConfig('password', { ...FIELDS, authServerUrl: 'https://login.example.com/auth', username: 'jane@example.com' }).identity).toBe(password.identity);
+		expect(
+			loginConfig('password', {
+				...FIELDS,
+				authServerUrl: 'https://login.example.com/auth',
+				username: 'jane@example.com',
+			}).identity,
+		).toBe(password.identity);
 		expect(scoped.identity).not.toBe(password.identity);
 	});
 
@@ -120,7 +137,15 @@ describe('stored token fields', () => {
 	const now = 1_700_000_000_000;
 
 	test('what a login stores: expiries from the answer, the refresh lifetime default, identity and scope', () => {
-		expect(storedTokenFields({ accessToken: 'a', refreshToken: 'r', expiresIn: 3600, scope: 's' }, 'id', undefined, 1000, now)).toEqual({
+		expect(
+			storedTokenFields(
+				{ accessToken: 'a', refreshToken: 'r', expiresIn: 3600, scope: 's' },
+				'id',
+				undefined,
+				1000,
+				now,
+			),
+		).toEqual({
 			accessToken: 'a',
 			refreshToken: 'r',
 			accessTokenExpiresAt: String(now + 3_600_000),
@@ -132,15 +157,25 @@ describe('stored token fields', () => {
 	});
 
 	test('a refresh that brings no new refresh token keeps the one it used; unknown lifetimes stay empty', () => {
-		const fields = storedTokenFields({ accessToken: 'a', refreshExpiresIn: 60 }, 'id', 'old-r', undefined, now);
+		const fields = storedTokenFields(
+			{ accessToken: 'a', refreshExpiresIn: 60 },
+			'id',
+			'old-r',
+			undefined,
+			now,
+		);
 		expect(fields.refreshToken).toBe('old-r');
 		expect(fields.refreshTokenExpiresAt).toBe(String(now + 60_000));
 		expect(fields.accessTokenExpiresAt).toBe('');
-		expect(storedTokenFields({ accessToken: 'a' }, 'id', undefined, 5000, now).refreshTokenExpiresAt).toBe('');
+		expect(
+			storedTokenFields({ accessToken: 'a' }, 'id', undefined, 5000, now).refreshTokenExpiresAt,
+		).toBe('');
 	});
 
 	test('read back as text; nothing without an access token', () => {
-		expect(storedTokenOf({ accessToken: 'a', accessTokenExpiresAt: 123, refreshToken: null })).toEqual({
+		expect(
+			storedTokenOf({ accessToken: 'a', accessTokenExpiresAt: 123, refreshToken: null }),
+		).toEqual({
 			accessToken: 'a',
 			refreshToken: '',
 			accessTokenExpiresAt: '123',
@@ -152,7 +187,6 @@ describe('stored token fields', () => {
 		expect(storedTokenOf({ accessToken: '' })).toBeUndefined();
 		expect(storedTokenOf(undefined)).toBeUndefined();
 	});
-
 });
 
 describe('isUsable', () => {

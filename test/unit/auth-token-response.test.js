@@ -1,8 +1,18 @@
 'use strict';
 // Reading the token endpoint's answers, without HTTP: every status/body case -> outcome, error kind
 // and message; the service's own words are kept, secrets echoed back are redacted.
-const { classifyTokenAnswer, readToken, readTokenAnswer, loginConfig, loginSecrets } = require('../../dist/nodes/WorkOrderService/auth/tokens');
-const { describeNetworkError, unreachableError, isWorkOrderServiceAuthError } = require('../../dist/nodes/WorkOrderService/transport/errors');
+const {
+	classifyTokenAnswer,
+	readToken,
+	readTokenAnswer,
+	loginConfig,
+	loginSecrets,
+} = require('../../dist/nodes/WorkOrderService/auth/tokens');
+const {
+	describeNetworkError,
+	unreachableError,
+	isWorkOrderServiceAuthError,
+} = require('../../dist/nodes/WorkOrderService/transport/errors');
 
 const CLIENT_SECRET = 'cs-Very$ecret/42';
 const PASSWORD = 'pw hunter2+more';
@@ -20,7 +30,10 @@ const redact = (text) => loginSecrets(config).redact(text);
 const PASSWORD_GRANT = { purpose: 'password grant', grantRefusalKind: 'invalidUser' };
 const REFRESH = { purpose: 'token refresh', grantRefusalKind: 'invalidGrant' };
 const JWT_LOGIN = { purpose: 'JWT login', grantRefusalKind: 'invalidUser' };
-const SUBSIDIARY = { purpose: 'child subscriber selection (subsidiary 2001)', grantRefusalKind: 'subsidiary' };
+const SUBSIDIARY = {
+	purpose: 'child subscriber selection (subsidiary 2001)',
+	grantRefusalKind: 'subsidiary',
+};
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 const HTML_TYPE = { 'content-type': 'text/html; charset=utf-8' };
@@ -64,13 +77,36 @@ describe('classifyTokenAnswer: status and OAuth error code -> what the answer me
 describe('readToken', () => {
 	test('all fields, numbers given as text, the alternative refresh lifetime key', () => {
 		expect(
-			readToken({ access_token: 'at-1', refresh_token: 'rt-1', expires_in: '3600', refresh_expires_in: 86400, scope: 'api' }),
-		).toEqual({ accessToken: 'at-1', refreshToken: 'rt-1', expiresIn: 3600, refreshExpiresIn: 86400, scope: 'api' });
-		expect(readToken({ access_token: 'at-1', refresh_token_expires_in: 60, refresh_expires_in: 99 }).refreshExpiresIn).toBe(60);
+			readToken({
+				access_token: 'at-1',
+				refresh_token: 'rt-1',
+				expires_in: '3600',
+				refresh_expires_in: 86400,
+				scope: 'api',
+			}),
+		).toEqual({
+			accessToken: 'at-1',
+			refreshToken: 'rt-1',
+			expiresIn: 3600,
+			refreshExpiresIn: 86400,
+			scope: 'api',
+		});
+		expect(
+			readToken({ access_token: 'at-1', refresh_token_expires_in: 60, refresh_expires_in: 99 })
+				.refreshExpiresIn,
+		).toBe(60);
 	});
 
 	test('an empty refresh token, zero, negative or unreadable lifetimes and a non-text scope are left out', () => {
-		expect(readToken({ access_token: 'at-2', refresh_token: '', expires_in: 0, refresh_expires_in: -5, scope: 7 })).toEqual({
+		expect(
+			readToken({
+				access_token: 'at-2',
+				refresh_token: '',
+				expires_in: 0,
+				refresh_expires_in: -5,
+				scope: 7,
+			}),
+		).toEqual({
 			accessToken: 'at-2',
 			refreshToken: undefined,
 			expiresIn: undefined,
@@ -90,20 +126,40 @@ describe('readToken', () => {
 
 describe('readTokenAnswer: tokens', () => {
 	test.each([200, 201])('HTTP %i with a JSON token', (status) => {
-		const reading = readTokenAnswer(answer(status, json({ access_token: 'at', expires_in: 600 })), PASSWORD_GRANT, redact);
+		const reading = readTokenAnswer(
+			answer(status, json({ access_token: 'at', expires_in: 600 })),
+			PASSWORD_GRANT,
+			redact,
+		);
 		expect(reading).toEqual({
 			kind: 'token',
-			token: { accessToken: 'at', refreshToken: undefined, expiresIn: 600, refreshExpiresIn: undefined, scope: undefined },
+			token: {
+				accessToken: 'at',
+				refreshToken: undefined,
+				expiresIn: 600,
+				refreshExpiresIn: undefined,
+				scope: undefined,
+			},
 		});
 	});
 
 	test('a token whose body is labelled text/plain is still read', () => {
-		const reading = readTokenAnswer(answer(200, json({ access_token: 'at' }), { 'content-type': 'text/plain' }), JWT_LOGIN, redact);
+		const reading = readTokenAnswer(
+			answer(200, json({ access_token: 'at' }), { 'content-type': 'text/plain' }),
+			JWT_LOGIN,
+			redact,
+		);
 		expect(reading.kind).toBe('token');
 	});
 
 	test('HTTP 200 with an HTML page: badResponse naming the HTML page and the Authorization Server URL', () => {
-		const error = errorOf(readTokenAnswer(answer(200, '<!DOCTYPE html><title>Sign in</title>', HTML_TYPE), PASSWORD_GRANT, redact));
+		const error = errorOf(
+			readTokenAnswer(
+				answer(200, '<!DOCTYPE html><title>Sign in</title>', HTML_TYPE),
+				PASSWORD_GRANT,
+				redact,
+			),
+		);
 		expect(error.kind).toBe('badResponse');
 		expect(error.httpStatus).toBe(200);
 		expect(error.message).toBe(
@@ -120,18 +176,28 @@ describe('readTokenAnswer: tokens', () => {
 	])('HTTP 200 with %s: "a response without access_token"', (_name, body) => {
 		const error = errorOf(readTokenAnswer(answer(200, body), REFRESH, redact));
 		expect(error.kind).toBe('badResponse');
-		expect(error.message).toMatch(/^The authorization server answered the token refresh with a response without access_token instead of a token\./);
+		expect(error.message).toMatch(
+			/^The authorization server answered the token refresh with a response without access_token instead of a token\./,
+		);
 	});
 });
 
 describe('readTokenAnswer: throttling', () => {
 	test('429 with Retry-After in seconds', () => {
-		const reading = readTokenAnswer(answer(429, json({ error: 'slow_down' }), { 'Retry-After': '3' }), PASSWORD_GRANT, redact);
+		const reading = readTokenAnswer(
+			answer(429, json({ error: 'slow_down' }), { 'Retry-After': '3' }),
+			PASSWORD_GRANT,
+			redact,
+		);
 		expect(reading).toEqual({ kind: 'throttled', status: 429, retryAfterMs: 3000 });
 	});
 
 	test('503 with Retry-After as an HTTP date (header name in any case)', () => {
-		const reading = readTokenAnswer(answer(503, '', { 'retry-after': new Date(Date.now() + 60_000).toUTCString() }), REFRESH, redact);
+		const reading = readTokenAnswer(
+			answer(503, '', { 'retry-after': new Date(Date.now() + 60_000).toUTCString() }),
+			REFRESH,
+			redact,
+		);
 		expect(reading.kind).toBe('throttled');
 		expect(reading.status).toBe(503);
 		expect(reading.retryAfterMs).toBeGreaterThan(50_000);
@@ -139,8 +205,15 @@ describe('readTokenAnswer: throttling', () => {
 	});
 
 	test('429 without (or with an unreadable) Retry-After', () => {
-		expect(readTokenAnswer(answer(429, ''), PASSWORD_GRANT, redact)).toEqual({ kind: 'throttled', status: 429, retryAfterMs: undefined });
-		expect(readTokenAnswer(answer(429, '', { 'Retry-After': 'later' }), PASSWORD_GRANT, redact).retryAfterMs).toBeUndefined();
+		expect(readTokenAnswer(answer(429, ''), PASSWORD_GRANT, redact)).toEqual({
+			kind: 'throttled',
+			status: 429,
+			retryAfterMs: undefined,
+		});
+		expect(
+			readTokenAnswer(answer(429, '', { 'Retry-After': 'later' }), PASSWORD_GRANT, redact)
+				.retryAfterMs,
+		).toBeUndefined();
 	});
 });
 
@@ -148,14 +221,23 @@ describe('readTokenAnswer: refusals -> error kind and message', () => {
 	test.each([
 		[
 			'302 to a login page',
-			answer(302, '<html><title>Login</title></html>', { Location: 'https://login.example.com/login', 'content-type': 'text/html' }),
+			answer(302, '<html><title>Login</title></html>', {
+				Location: 'https://login.example.com/login',
+				'content-type': 'text/html',
+			}),
 			PASSWORD_GRANT,
 			'redirected',
 			'Client credentials or authorization URL rejected: the authorization server answered the password grant with a redirect (HTTP 302) to a login page. Check the Client ID, the Client Secret and the Authorization Server URL (production and sandbox clients differ).',
 		],
 		[
 			'400 invalid_grant on the password grant',
-			answer(400, json({ error: 'invalid_grant', error_description: 'The user name or password is incorrect.' })),
+			answer(
+				400,
+				json({
+					error: 'invalid_grant',
+					error_description: 'The user name or password is incorrect.',
+				}),
+			),
 			PASSWORD_GRANT,
 			'invalidUser',
 			'Username or password rejected (HTTP 400) during the password grant: The user name or password is incorrect.. Check the Username and Password of the credential.',
@@ -211,7 +293,10 @@ describe('readTokenAnswer: refusals -> error kind and message', () => {
 		],
 		[
 			'401 invalid_client',
-			answer(401, json({ error: 'invalid_client', error_description: 'Client authentication failed' })),
+			answer(
+				401,
+				json({ error: 'invalid_client', error_description: 'Client authentication failed' }),
+			),
 			PASSWORD_GRANT,
 			'invalidClient',
 			'Client credentials rejected by the authorization server (HTTP 401) during the password grant: Client authentication failed. Check the Client ID and Client Secret, and that the client belongs to this environment.',
@@ -251,7 +336,13 @@ describe('readTokenAnswer: refusals -> error kind and message', () => {
 			'badResponse',
 			'The authorization server failed the JWT login with HTTP 404: Not Found.',
 		],
-		['204 without a body', answer(204, '', {}), PASSWORD_GRANT, 'badResponse', 'The authorization server failed the password grant with HTTP 204.'],
+		[
+			'204 without a body',
+			answer(204, '', {}),
+			PASSWORD_GRANT,
+			'badResponse',
+			'The authorization server failed the password grant with HTTP 204.',
+		],
 	])('%s', (_name, given, asked, kind, message) => {
 		const error = errorOf(readTokenAnswer(given, asked, redact));
 		expect(error.kind).toBe(kind);
@@ -260,7 +351,9 @@ describe('readTokenAnswer: refusals -> error kind and message', () => {
 	});
 
 	test('a long server message is cut, never the whole body', () => {
-		const error = errorOf(readTokenAnswer(answer(500, json({ message: 'x'.repeat(5000) })), REFRESH, redact));
+		const error = errorOf(
+			readTokenAnswer(answer(500, json({ message: 'x'.repeat(5000) })), REFRESH, redact),
+		);
 		expect(error.message.length).toBeLessThan(450);
 		expect(error.message).toMatch(/\.\.\.\.$/);
 	});
@@ -270,7 +363,10 @@ describe('readTokenAnswer: secrets echoed by the server are redacted', () => {
 	const basic = Buffer.from(`client-1:${CLIENT_SECRET}`).toString('base64');
 	test.each([
 		['the password as sent', `wrong password ${PASSWORD}`],
-		['the password form-encoded', `password=${new URLSearchParams({ p: PASSWORD }).toString().slice(2)} rejected`],
+		[
+			'the password form-encoded',
+			`password=${new URLSearchParams({ p: PASSWORD }).toString().slice(2)} rejected`,
+		],
 		['the client secret', `client secret ${CLIENT_SECRET} unknown`],
 		['the client secret percent-encoded', `secret=${encodeURIComponent(CLIENT_SECRET)}`],
 		['the Basic header', `header was Basic ${basic}`],
@@ -281,7 +377,13 @@ describe('readTokenAnswer: secrets echoed by the server are redacted', () => {
 			[401, PASSWORD_GRANT],
 			[500, REFRESH],
 		]) {
-			const error = errorOf(readTokenAnswer(answer(status, json({ error: 'x', error_description: description })), asked, redact));
+			const error = errorOf(
+				readTokenAnswer(
+					answer(status, json({ error: 'x', error_description: description })),
+					asked,
+					redact,
+				),
+			);
 			expect(error.message).toContain('[redacted]');
 			expect(error.message).not.toContain(PASSWORD);
 			expect(error.message).not.toContain(CLIENT_SECRET);
@@ -300,8 +402,16 @@ describe('readTokenAnswer: secrets echoed by the server are redacted', () => {
 			password: 'pass-u',
 		});
 		const secrets = loginSecrets(own).add('rt-abcdef123456');
-		const error = errorOf(readTokenAnswer(answer(400, json({ error_description: 'refresh token rt-abcdef123456 was used' })), REFRESH, (text) => secrets.redact(text)));
-		expect(error.message).toBe('Stored refresh token rejected (HTTP 400) during the token refresh: refresh token [redacted] was used.');
+		const error = errorOf(
+			readTokenAnswer(
+				answer(400, json({ error_description: 'refresh token rt-abcdef123456 was used' })),
+				REFRESH,
+				(text) => secrets.redact(text),
+			),
+		);
+		expect(error.message).toBe(
+			'Stored refresh token rejected (HTTP 400) during the token refresh: refresh token [redacted] was used.',
+		);
 	});
 });
 
@@ -318,14 +428,26 @@ describe('no answer at all', () => {
 	});
 
 	test('unreachableError names the server, the cause, the wait bound and the step; no status; redacted', () => {
-		const error = unreachableError('https://login.example.com', { code: 'ECONNREFUSED' }, 30_000, PASSWORD_GRANT, redact);
+		const error = unreachableError(
+			'https://login.example.com',
+			{ code: 'ECONNREFUSED' },
+			30_000,
+			PASSWORD_GRANT,
+			redact,
+		);
 		expect(isWorkOrderServiceAuthError(error)).toBe(true);
 		expect(error.kind).toBe('unreachable');
 		expect(error.httpStatus).toBeUndefined();
 		expect(error.message).toBe(
 			'Could not reach the authorization server at https://login.example.com (ECONNREFUSED; each token request waits at most 30 s) during the password grant. Check the Authorization Server URL and the network.',
 		);
-		const leaky = unreachableError('https://login.example.com', { code: `E_${CLIENT_SECRET}` }, 5_400, REFRESH, redact);
+		const leaky = unreachableError(
+			'https://login.example.com',
+			{ code: `E_${CLIENT_SECRET}` },
+			5_400,
+			REFRESH,
+			redact,
+		);
 		expect(leaky.message).toContain('at most 5 s');
 		expect(leaky.message).not.toContain(CLIENT_SECRET);
 	});

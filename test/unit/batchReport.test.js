@@ -3,7 +3,8 @@
 const { batchReport, itemList } = require('../../dist/nodes/WorkOrderService/actions/batchReport');
 
 /** The `meta` an operation file declares (actions/operation.ts). */
-const metaOf = (resource, operation) => require(`../../dist/nodes/WorkOrderService/actions/${resource}/${operation}.operation`).meta;
+const metaOf = (resource, operation) =>
+	require(`../../dist/nodes/WorkOrderService/actions/${resource}/${operation}.operation`).meta;
 const verbOf = (resource, operation) => metaOf(resource, operation).verb;
 
 test('itemList: compact ranges', () => {
@@ -23,37 +24,80 @@ test('verbs per write operation; reads have none', () => {
 });
 
 test('each operation file declares whether it is safe to repeat: reads and proposal moves are, creating POSTs are not', () => {
-	const safe = [['proposal', 'approve'], ['proposal', 'putOnHold'], ['proposal', 'reject'], ['proposal', 'reopen'], ['workOrder', 'get'], ['workOrder', 'getAll'], ['workOrderNote', 'get'], ['workOrderNote', 'getAll'], ['workOrderNote', 'getAttachments'], ['rejectionReason', 'getAll'], ['subsidiary', 'getAll']];
-	const notSafe = [['workOrderNote', 'create'], ['workOrderNote', 'addAttachment'], ['checklistResponse', 'submit'], ['workOrder', 'checkIn'], ['workOrder', 'checkOut']];
+	const safe = [
+		['proposal', 'approve'],
+		['proposal', 'putOnHold'],
+		['proposal', 'reject'],
+		['proposal', 'reopen'],
+		['workOrder', 'get'],
+		['workOrder', 'getAll'],
+		['workOrderNote', 'get'],
+		['workOrderNote', 'getAll'],
+		['workOrderNote', 'getAttachments'],
+		['rejectionReason', 'getAll'],
+		['subsidiary', 'getAll'],
+	];
+	const notSafe = [
+		['workOrderNote', 'create'],
+		['workOrderNote', 'addAttachment'],
+		['checklistResponse', 'submit'],
+		['workOrder', 'checkIn'],
+		['workOrder', 'checkOut'],
+	];
 	for (const [r, o] of safe) expect([r, o, metaOf(r, o).safeToRepeat]).toEqual([r, o, true]);
 	for (const [r, o] of notSafe) expect([r, o, metaOf(r, o).safeToRepeat]).toEqual([r, o, false]);
-	expect(metaOf('workOrderNote', 'addAttachment').file).toEqual({ parameter: 'binaryPropertyName', required: true });
-	expect(metaOf('checklistResponse', 'submit').file).toEqual({ parameter: 'binaryPropertyName', required: false });
+	expect(metaOf('workOrderNote', 'addAttachment').file).toEqual({
+		parameter: 'binaryPropertyName',
+		required: true,
+	});
+	expect(metaOf('checklistResponse', 'submit').file).toEqual({
+		parameter: 'binaryPropertyName',
+		required: false,
+	});
 });
 
 test('writes: recorded, may have been, failed too, not sent, and the items to run again', () => {
-	const states = ['done', 'done', 'notRecorded', 'done', 'maybe', 'notRecorded', 'notSent', 'notSent'];
+	const states = [
+		'done',
+		'done',
+		'notRecorded',
+		'done',
+		'maybe',
+		'notRecorded',
+		'notSent',
+		'notSent',
+	];
 	const text = batchReport(states, 2, 'created');
 	expect(text).toContain('Item 2 of 8 failed; it was not created.');
 	expect(text).toContain('Items 0-1 and 3 were created (the service recorded them).');
-	expect(text).toContain('Item 4 got no answer after being sent and may have been created: check it in the service before sending it again.');
+	expect(text).toContain(
+		'Item 4 got no answer after being sent and may have been created: check it in the service before sending it again.',
+	);
 	expect(text).toContain('Item 5 failed too and was not created.');
 	expect(text).toContain('Items 6-7 were not sent (no item starts after a failure).');
-	expect(text).toContain('run only the items that were not created (items 2 and 5-7): running all 8 again would send items 0-1 and 3 a second time.');
+	expect(text).toContain(
+		'run only the items that were not created (items 2 and 5-7): running all 8 again would send items 0-1 and 3 a second time.',
+	);
 });
 
 test('one other item: "it", not "them"', () => {
 	const text = batchReport(['done', 'notRecorded', 'notSent', 'maybe'], 1, 'approved');
 	expect(text).toContain('Item 0 was approved (the service recorded it).');
-	expect(text).toContain('Item 3 got no answer after being sent and may have been approved: check it in the service before sending it again.');
+	expect(text).toContain(
+		'Item 3 got no answer after being sent and may have been approved: check it in the service before sending it again.',
+	);
 	const two = batchReport(['done', 'notRecorded', 'done', 'maybe', 'maybe'], 1, 'approved');
 	expect(two).toContain('Items 0 and 2 were approved (the service recorded them).');
 	expect(two).toContain('check them in the service before sending them again.');
 });
 
 test('the failed item itself may have been recorded', () => {
-	expect(batchReport(['done', 'maybe', 'notSent'], 1, 'submitted')).toContain('Item 1 of 3 failed after its request was sent, so it may have been submitted.');
-	expect(batchReport(['notSent', 'notSent'], 0, 'approved')).toContain('No other item was approved.');
+	expect(batchReport(['done', 'maybe', 'notSent'], 1, 'submitted')).toContain(
+		'Item 1 of 3 failed after its request was sent, so it may have been submitted.',
+	);
+	expect(batchReport(['notSent', 'notSent'], 0, 'approved')).toContain(
+		'No other item was approved.',
+	);
 });
 
 test('reads: succeeded / not started, never "recorded"', () => {

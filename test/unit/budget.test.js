@@ -120,7 +120,12 @@ describe('pure parts', () => {
 		const crowd = newRequest();
 		const other = newRequest();
 		const solo = { owners: new Map([[alone, 2]]) };
-		const shared = { owners: new Map([[crowd, 1], [other, 3]]) };
+		const shared = {
+			owners: new Map([
+				[crowd, 1],
+				[other, 3],
+			]),
+		};
 		alone.episodes.add(solo);
 		crowd.episodes.add(shared);
 		other.episodes.add(shared);
@@ -152,7 +157,7 @@ describe('one execution against a throttling service', () => {
 		expect(ms).toBeLessThanOrEqual(floorMs(300, 40, 4000) * 1.15);
 	});
 
-	test('the Retry-After\'s whole seconds are narrowed: after a few windows the learned window is within 5% of the service\'s', async () => {
+	test("the Retry-After's whole seconds are narrowed: after a few windows the learned window is within 5% of the service's", async () => {
 		const service = slidingService({ limit: 10, windowMs: 2300 });
 		const budget = new Budget(20);
 		await simulate(batch(budget.lane(20, 0), service, 200));
@@ -190,14 +195,19 @@ describe('one budget for the executions of an application', () => {
 		const service = slidingService({ limit: 10, windowMs: 2000 });
 		const budget = new Budget(20);
 		const starts = { early: [], late: [] };
-		const early = batch(budget.lane(20, 0), service, 200, { onStart: (t) => starts.early.push(t.at) });
+		const early = batch(budget.lane(20, 0), service, 200, {
+			onStart: (t) => starts.early.push(t.at),
+		});
 		await jest.advanceTimersByTimeAsync(5000);
 		const joinedAt = Date.now();
 		const late = batch(budget.lane(20, 0), service, 50, { onStart: (t) => starts.late.push(t.at) });
 		await simulate(Promise.all([early, late]));
 		expect(starts.late[0] - joinedAt).toBeLessThanOrEqual(2000 + 100);
 		// while both ran, the late lane had about half of the starts
-		const both = [...starts.early.filter((t) => t >= joinedAt && t <= starts.late[starts.late.length - 1]), ...starts.late];
+		const both = [
+			...starts.early.filter((t) => t >= joinedAt && t <= starts.late[starts.late.length - 1]),
+			...starts.late,
+		];
 		expect(starts.late.length / both.length).toBeGreaterThanOrEqual(0.4);
 	});
 
@@ -217,7 +227,8 @@ describe('one budget for the executions of an application', () => {
 		const budget = new Budget(20);
 		const starts = [];
 		await simulate(batch(budget.lane(20, 600), service, 30, { onStart: (t) => starts.push(t.at) }));
-		for (let k = 1; k < starts.length; k++) expect(starts[k] - starts[k - 1]).toBeGreaterThanOrEqual(100);
+		for (let k = 1; k < starts.length; k++)
+			expect(starts[k] - starts[k - 1]).toBeGreaterThanOrEqual(100);
 	});
 
 	test('forgotten when idle: a new execution on an idle budget starts without the learned window', async () => {
@@ -240,7 +251,14 @@ describe('bounds', () => {
 		const budget = new Budget(20);
 		const lane = budget.lane(20, 0);
 		const outcomes = await simulate(
-			Promise.all(Array.from({ length: 4 }, () => request(lane, service, { maxWaitMs: 10_000 }).then(() => 'accepted', (e) => e))),
+			Promise.all(
+				Array.from({ length: 4 }, () =>
+					request(lane, service, { maxWaitMs: 10_000 }).then(
+						() => 'accepted',
+						(e) => e,
+					),
+				),
+			),
 		);
 		const failed = outcomes.value.filter((o) => o instanceof MaxWaitExceeded);
 		expect(failed).toHaveLength(3);

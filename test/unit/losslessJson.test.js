@@ -3,7 +3,10 @@
  * parseJsonLossless against JSON.parse: generated documents (seeded), edge
  * cases, whitespace, large documents, malformed input.
  */
-const { parseJsonLossless, isUnsafeIntegerLiteral } = require('../../dist/nodes/WorkOrderService/transport/losslessJson');
+const {
+	parseJsonLossless,
+	isUnsafeIntegerLiteral,
+} = require('../../dist/nodes/WorkOrderService/transport/losslessJson');
 
 const INT64_MAX_STRING = '9223372036854775807';
 
@@ -35,7 +38,12 @@ function makeGenerator(seed) {
 	function unsafeDigits() {
 		switch (int(7)) {
 			case 0:
-				return pick(['9007199254740992', '9007199254740993', '9007199254740999', '9999999999999999']);
+				return pick([
+					'9007199254740992',
+					'9007199254740993',
+					'9007199254740999',
+					'9999999999999999',
+				]);
 			case 1:
 				return pick([INT64_MAX_STRING, '9223372036854775808', '18446744073709551615']);
 			case 2: {
@@ -77,11 +85,15 @@ function makeGenerator(seed) {
 		}
 		if (kind <= 4) text = sign + safeDigits();
 		else if (kind === 5) text = pick(['-0', '0', '-0.0', '0e0', '-0E-0', '0.0']);
-		else if (kind === 6) text = sign + (chance(0.5) ? unsafeDigits() : safeDigits()) + '.' + digits(1 + int(20));
+		else if (kind === 6)
+			text = sign + (chance(0.5) ? unsafeDigits() : safeDigits()) + '.' + digits(1 + int(20));
 		else if (kind === 7) {
 			const mant = chance(0.5) ? unsafeDigits() : safeDigits();
 			const frac = chance(0.4) ? '.' + digits(1 + int(18)) : '';
-			const exp = pick(['e', 'E']) + pick(['', '+', '-']) + pick([String(int(400)), digits(1 + int(3)), '0000000000000000005', nonZeroDigits(17)]);
+			const exp =
+				pick(['e', 'E']) +
+				pick(['', '+', '-']) +
+				pick([String(int(400)), digits(1 + int(3)), '0000000000000000005', nonZeroDigits(17)]);
 			text = sign + mant + frac + exp;
 		} else if (kind === 8) text = sign + '0.' + digits(1 + int(25));
 		else text = sign + String(int(100)) + '.' + digits(1 + int(3));
@@ -111,10 +123,31 @@ function makeGenerator(seed) {
 	}
 
 	const PIECES = [
-		() => pick(['note', 'Id', 'pump', 'a', 'ok', ' ', '  ', 'x y', 'true', 'null', '-', 'e', 'E', '.', '+']),
+		() =>
+			pick([
+				'note',
+				'Id',
+				'pump',
+				'a',
+				'ok',
+				' ',
+				'  ',
+				'x y',
+				'true',
+				'null',
+				'-',
+				'e',
+				'E',
+				'.',
+				'+',
+			]),
 		() => digits(1 + int(25)),
 		() => ' ' + digits(16 + int(10)) + ' ',
-		() => pick(['[', ']', '{', '}', ',', ':', ', ', ': ']) + (chance(0.5) ? '-' : '') + nonZeroDigits(16 + int(8)) + pick([',', ']', '}', ' ', '']),
+		() =>
+			pick(['[', ']', '{', '}', ',', ':', ', ', ': ']) +
+			(chance(0.5) ? '-' : '') +
+			nonZeroDigits(16 + int(8)) +
+			pick([',', ']', '}', ' ', '']),
 		() => '{"id":' + unsafeDigits() + '}',
 		() => pick(['"', '\\', '\\"', '\\\\', '"\\', '\\\\"', '/', '\\/', "'"]),
 		() => pick(['\n', '\t', '\r', '\b', '\f', '\u0000', '\u0001', '\u001f']),
@@ -362,7 +395,10 @@ describe('parseJsonLossless: edge cases', () => {
 	])('integers inside string %s are untouched', (text, expected) => {
 		expect(JSON.parse(text)).toBe(expected);
 		expect(parseJsonLossless(text)).toBe(expected);
-		expect(parseJsonLossless(`[${text}, 12345678901234567890]`)).toStrictEqual([expected, '12345678901234567890']);
+		expect(parseJsonLossless(`[${text}, 12345678901234567890]`)).toStrictEqual([
+			expected,
+			'12345678901234567890',
+		]);
 		expect(parseJsonLossless(`{${text}: ${text}, "id": -12345678901234567890}`)).toStrictEqual({
 			[expected]: expected,
 			id: '-12345678901234567890',
@@ -373,12 +409,17 @@ describe('parseJsonLossless: edge cases', () => {
 		for (let n = 0; n <= 6; n++) {
 			const raw = '\\'.repeat(n);
 			const text = `[${JSON.stringify(raw)},12345678901234567890,${JSON.stringify(raw + ',12345678901234567890,')}]`;
-			expect(parseJsonLossless(text)).toStrictEqual([raw, '12345678901234567890', raw + ',12345678901234567890,']);
+			expect(parseJsonLossless(text)).toStrictEqual([
+				raw,
+				'12345678901234567890',
+				raw + ',12345678901234567890,',
+			]);
 		}
 	});
 
 	test('integer-looking object keys stay keys; values become strings', () => {
-		const text = '{"12345678901234567890":12345678901234567890,"9007199254740993" : -9007199254740993}';
+		const text =
+			'{"12345678901234567890":12345678901234567890,"9007199254740993" : -9007199254740993}';
 		expect(parseJsonLossless(text)).toStrictEqual({
 			'12345678901234567890': '12345678901234567890',
 			'9007199254740993': '-9007199254740993',
@@ -392,13 +433,21 @@ describe('parseJsonLossless: edge cases', () => {
 			été: 'café 😀 😀 部品 \udc00',
 			n: ['9007199254740993', '123'],
 		});
-		expect(parseJsonLossless('["\u2028\u2029", 12345678901234567890]')).toStrictEqual(['\u2028\u2029', '12345678901234567890']);
+		expect(parseJsonLossless('["\u2028\u2029", 12345678901234567890]')).toStrictEqual([
+			'\u2028\u2029',
+			'12345678901234567890',
+		]);
 	});
 
 	test('nesting, including very deep documents', () => {
 		expect(
-			parseJsonLossless('{"a":[{"b":[[-12345678901234567890,{"c":9007199254740993}]]},1.5],"d":{}}'),
-		).toStrictEqual({ a: [{ b: [['-12345678901234567890', { c: '9007199254740993' }]] }, 1.5], d: {} });
+			parseJsonLossless(
+				'{"a":[{"b":[[-12345678901234567890,{"c":9007199254740993}]]},1.5],"d":{}}',
+			),
+		).toStrictEqual({
+			a: [{ b: [['-12345678901234567890', { c: '9007199254740993' }]] }, 1.5],
+			d: {},
+		});
 
 		const depth = 20000;
 		let node = parseJsonLossless('['.repeat(depth) + '9223372036854775807' + ']'.repeat(depth));
@@ -414,16 +463,19 @@ describe('parseJsonLossless: edge cases', () => {
 		for (const a of spaces) {
 			for (const b of spaces) {
 				expect(parseJsonLossless(`${a}12345678901234567890${b}`)).toBe('12345678901234567890');
-				expect(parseJsonLossless(`[${a}12345678901234567890${b},${a}-12345678901234567890${b}]`)).toStrictEqual([
-					'12345678901234567890',
-					'-12345678901234567890',
-				]);
+				expect(
+					parseJsonLossless(`[${a}12345678901234567890${b},${a}-12345678901234567890${b}]`),
+				).toStrictEqual(['12345678901234567890', '-12345678901234567890']);
 				expect(parseJsonLossless(`{${a}"k"${b}:${a}12345678901234567890${b}}`)).toStrictEqual({
 					k: '12345678901234567890',
 				});
 			}
 		}
-		const pretty = JSON.stringify({ Notes: [{ Id: 'ID1', Tags: ['ID2'] }], AllNotesCount: 1 }, null, '\t')
+		const pretty = JSON.stringify(
+			{ Notes: [{ Id: 'ID1', Tags: ['ID2'] }], AllNotesCount: 1 },
+			null,
+			'\t',
+		)
 			.replace('"ID1"', '9007199254740993')
 			.replace('"ID2"', '-9007199254740993');
 		expect(parseJsonLossless(pretty)).toStrictEqual({
@@ -434,7 +486,9 @@ describe('parseJsonLossless: edge cases', () => {
 
 	test('duplicate keys and __proto__ behave like JSON.parse', () => {
 		expect(parseJsonLossless('{"a":12345678901234567890,"a":1}')).toStrictEqual({ a: 1 });
-		expect(parseJsonLossless('{"a":1,"a":12345678901234567890}')).toStrictEqual({ a: '12345678901234567890' });
+		expect(parseJsonLossless('{"a":1,"a":12345678901234567890}')).toStrictEqual({
+			a: '12345678901234567890',
+		});
 		const proto = parseJsonLossless('{"__proto__":12345678901234567890}');
 		expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
 		expect(Object.keys(proto)).toEqual(['__proto__']);
@@ -445,7 +499,9 @@ describe('parseJsonLossless: edge cases', () => {
 		expect(parseJsonLossless(123)).toBe(123);
 		expect(parseJsonLossless(null)).toBe(null);
 		expect(parseJsonLossless(true)).toBe(true);
-		expect(parseJsonLossless(Buffer.from('[12345678901234567890]'))).toStrictEqual(['12345678901234567890']);
+		expect(parseJsonLossless(Buffer.from('[12345678901234567890]'))).toStrictEqual([
+			'12345678901234567890',
+		]);
 		expectSameError(undefined);
 		expectSameError({});
 	});
@@ -486,7 +542,8 @@ describe('parseJsonLossless: large documents', () => {
 
 	test('100k unsafe ids in an array', () => {
 		const ids = [];
-		for (let i = 0; i < 100000; i++) ids.push((i % 2 ? '-' : '') + (9223372036854775807n - BigInt(i) * 7n).toString());
+		for (let i = 0; i < 100000; i++)
+			ids.push((i % 2 ? '-' : '') + (9223372036854775807n - BigInt(i) * 7n).toString());
 		expect(parseJsonLossless('[' + ids.join(',') + ']')).toEqual(ids);
 	});
 });
@@ -558,7 +615,24 @@ describe('parseJsonLossless: malformed input throws like JSON.parse', () => {
 
 	test('3000 random mutations of generated documents: same outcome as JSON.parse', () => {
 		const gen = makeGenerator(0xbad);
-		const inserts = ['"', '\\', ',', ':', '0', '-', '.', 'e', '[', ']', '{', '}', ' ', 'x', '12345678901234567890', '\\"'];
+		const inserts = [
+			'"',
+			'\\',
+			',',
+			':',
+			'0',
+			'-',
+			'.',
+			'e',
+			'[',
+			']',
+			'{',
+			'}',
+			' ',
+			'x',
+			'12345678901234567890',
+			'\\"',
+		];
 		let failures = 0;
 		let successes = 0;
 		for (let i = 0; i < 3000; i++) {
@@ -569,8 +643,14 @@ describe('parseJsonLossless: malformed input throws like JSON.parse', () => {
 				const at = Math.floor(gen.rand() * (text.length + 1));
 				const op = gen.rand();
 				if (op < 0.4) text = text.slice(0, at) + text.slice(at + 1);
-				else if (op < 0.8) text = text.slice(0, at) + inserts[Math.floor(gen.rand() * inserts.length)] + text.slice(at);
-				else text = text.slice(0, at) + inserts[Math.floor(gen.rand() * inserts.length)] + text.slice(at + 1);
+				else if (op < 0.8)
+					text =
+						text.slice(0, at) + inserts[Math.floor(gen.rand() * inserts.length)] + text.slice(at);
+				else
+					text =
+						text.slice(0, at) +
+						inserts[Math.floor(gen.rand() * inserts.length)] +
+						text.slice(at + 1);
 			}
 			const native = outcome(JSON.parse, text);
 			const lossless = outcome(parseJsonLossless, text);
@@ -612,7 +692,7 @@ describe('isUnsafeIntegerLiteral', () => {
 	});
 });
 
-describe('the exact pass with the runtime\'s source-text reviver (n8n\'s Node 22/24), where the e2e runtime is installed', () => {
+describe("the exact pass with the runtime's source-text reviver (n8n's Node 22/24), where the e2e runtime is installed", () => {
 	const fs = require('node:fs');
 	const path = require('node:path');
 	const { spawnSync } = require('node:child_process');
@@ -625,18 +705,25 @@ describe('the exact pass with the runtime\'s source-text reviver (n8n\'s Node 22
 		'["id: 99999999999999999999 ]", 9223372036854775807, {"k": "12345678901234567, "}, -9007199254740992]',
 		'{"NoteData":"order 1234567890123456789 \\" 9007199254740993,","Id":9007199254740993,"WorkOrderId":90000005}',
 	];
-	maybe('gives what the string-tracking pass of Node 20 gives, and it is the reviver that runs there', () => {
-		const script = `const L = require(${JSON.stringify(path.resolve(__dirname, '../../dist/nodes/WorkOrderService/transport/losslessJson'))});
+	maybe(
+		'gives what the string-tracking pass of Node 20 gives, and it is the reviver that runs there',
+		() => {
+			const script = `const L = require(${JSON.stringify(path.resolve(__dirname, '../../dist/nodes/WorkOrderService/transport/losslessJson'))});
 			let calls = 0; const parse = JSON.parse;
 			JSON.parse = function (t, r) { if (r) calls++; return parse(t, r); };
 			const out = ${JSON.stringify(CASES)}.map((c) => L.parseJsonLossless(c));
 			process.stdout.write(JSON.stringify({ has: L.HAS_SOURCE_TEXT, calls, out }));`;
-		const child = spawnSync(node, ['-e', script], { encoding: 'utf8' });
-		expect(child.stderr).toBe('');
-		const { has, calls, out } = JSON.parse(child.stdout);
-		expect(has).toBe(true);
-		expect(calls).toBeGreaterThanOrEqual(1);
-		expect(out).toEqual(CASES.map((c) => parseJsonLossless(c)));
-		expect(out[0]).toEqual({ a: 'x 12345678901234567890, y', b: '9007199254740993', c: ['-9223372036854775808', 1.5e300, 12, 9007199254740991] });
-	});
+			const child = spawnSync(node, ['-e', script], { encoding: 'utf8' });
+			expect(child.stderr).toBe('');
+			const { has, calls, out } = JSON.parse(child.stdout);
+			expect(has).toBe(true);
+			expect(calls).toBeGreaterThanOrEqual(1);
+			expect(out).toEqual(CASES.map((c) => parseJsonLossless(c)));
+			expect(out[0]).toEqual({
+				a: 'x 12345678901234567890, y',
+				b: '9007199254740993',
+				c: ['-9223372036854775808', 1.5e300, 12, 9007199254740991],
+			});
+		},
+	);
 });

@@ -6,33 +6,85 @@
  * the code (`httpCode`) and the messages, so there a timeout cannot be told apart and stays
  * "may have been sent". Live shapes: test/e2e/error-shape.js.
  */
-const { readHttpFailure, isNotSentCode, requestFlushed } = require('../../dist/nodes/WorkOrderService/transport/errors');
+const {
+	readHttpFailure,
+	isNotSentCode,
+	requestFlushed,
+} = require('../../dist/nodes/WorkOrderService/transport/errors');
 
 /** An n8n 2.x NodeApiError around an axios error whose ClientRequest is `request` (its public Writable state). */
 function n8n2(code, message, request) {
 	const axiosError = Object.assign(new Error(message), { name: 'AxiosError', code, request });
-	return Object.assign(new Error('The connection was aborted, perhaps the server is offline', { cause: axiosError }), { name: 'NodeApiError', httpCode: code });
+	return Object.assign(
+		new Error('The connection was aborted, perhaps the server is offline', { cause: axiosError }),
+		{ name: 'NodeApiError', httpCode: code },
+	);
 }
 
 /** An n8n 1.x NodeApiError: no cause, only the code and the original message. */
 function n8n1(code, message) {
-	return Object.assign(new Error('The connection was aborted, perhaps the server is offline'), { name: 'NodeApiError', httpCode: code, messages: [message], cause: undefined });
+	return Object.assign(new Error('The connection was aborted, perhaps the server is offline'), {
+		name: 'NodeApiError',
+		httpCode: code,
+		messages: [message],
+		cause: undefined,
+	});
 }
 
 /** Node's http.ClientRequest as a failed request leaves it: only public Writable state. */
-const request = (flushed, extra = {}) => ({ writableFinished: flushed, writableEnded: true, ...extra });
+const request = (flushed, extra = {}) => ({
+	writableFinished: flushed,
+	writableEnded: true,
+	...extra,
+});
 
-describe('n8n 2.x: the request\'s public Writable state says whether it left this process', () => {
+describe("n8n 2.x: the request's public Writable state says whether it left this process", () => {
 	test.each([
-		['connect timeout (nothing flushed)', n8n2('ECONNABORTED', 'timeout of 1000ms exceeded', request(false)), true],
-		['response timeout (the request was written)', n8n2('ECONNABORTED', 'timeout of 1000ms exceeded', request(true)), false],
-		['connection refused', n8n2('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:1', request(false)), true],
-		['reset after the request was written', n8n2('ECONNRESET', 'socket hang up', request(true)), false],
-		['reset before anything was written', n8n2('ECONNRESET', 'socket hang up', request(false)), true],
-		['certificate refused (the code says it)', n8n2('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate', request(false)), true],
-		['TLS to a plain server', n8n2('EPROTO', 'write EPROTO ... wrong version number', request(true)), true],
-		['TLS connection up, request written, then timeout', n8n2('ECONNABORTED', 'timeout of 1000ms exceeded', request(true)), false],
-		['a reused keep-alive socket says nothing about this request', n8n2('ECONNRESET', 'socket hang up', request(false, { reusedSocket: true })), false],
+		[
+			'connect timeout (nothing flushed)',
+			n8n2('ECONNABORTED', 'timeout of 1000ms exceeded', request(false)),
+			true,
+		],
+		[
+			'response timeout (the request was written)',
+			n8n2('ECONNABORTED', 'timeout of 1000ms exceeded', request(true)),
+			false,
+		],
+		[
+			'connection refused',
+			n8n2('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:1', request(false)),
+			true,
+		],
+		[
+			'reset after the request was written',
+			n8n2('ECONNRESET', 'socket hang up', request(true)),
+			false,
+		],
+		[
+			'reset before anything was written',
+			n8n2('ECONNRESET', 'socket hang up', request(false)),
+			true,
+		],
+		[
+			'certificate refused (the code says it)',
+			n8n2('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate', request(false)),
+			true,
+		],
+		[
+			'TLS to a plain server',
+			n8n2('EPROTO', 'write EPROTO ... wrong version number', request(true)),
+			true,
+		],
+		[
+			'TLS connection up, request written, then timeout',
+			n8n2('ECONNABORTED', 'timeout of 1000ms exceeded', request(true)),
+			false,
+		],
+		[
+			'a reused keep-alive socket says nothing about this request',
+			n8n2('ECONNRESET', 'socket hang up', request(false, { reusedSocket: true })),
+			false,
+		],
 	])('%s', (_name, error, notSent) => {
 		const failure = readHttpFailure(error);
 		expect(failure.status).toBeUndefined();
@@ -41,7 +93,9 @@ describe('n8n 2.x: the request\'s public Writable state says whether it left thi
 
 	test('requestFlushed reads only public fields, and nothing without a request', () => {
 		expect(requestFlushed({ request: request(false) })).toBe(false);
-		expect(requestFlushed({ request: { _bytesDispatched: 0, socket: { _secureEstablished: false } } })).toBeUndefined();
+		expect(
+			requestFlushed({ request: { _bytesDispatched: 0, socket: { _secureEstablished: false } } }),
+		).toBeUndefined();
 		expect(requestFlushed({ request: {} })).toBeUndefined();
 		expect(requestFlushed(new Error('x'))).toBeUndefined();
 	});
@@ -66,7 +120,12 @@ describe('n8n 1.x (no socket): only the code can prove it', () => {
 	});
 
 	test('a certificate failure known only from the message is a TLS failure', () => {
-		const error = Object.assign(new Error('unable to verify the first certificate'), { name: 'NodeApiError', httpCode: null, messages: [], cause: undefined });
+		const error = Object.assign(new Error('unable to verify the first certificate'), {
+			name: 'NodeApiError',
+			httpCode: null,
+			messages: [],
+			cause: undefined,
+		});
 		const failure = readHttpFailure(error);
 		expect(failure.notSent).toBe(true);
 	});
@@ -79,7 +138,12 @@ describe('n8n 1.x (no socket): only the code can prove it', () => {
 	});
 
 	test('an answer (any status) is never "not sent"', () => {
-		const err = Object.assign(new Error('x'), { cause: Object.assign(new Error('y'), { code: 'ECONNREFUSED', response: { status: 503, headers: {}, data: '' } }) });
+		const err = Object.assign(new Error('x'), {
+			cause: Object.assign(new Error('y'), {
+				code: 'ECONNREFUSED',
+				response: { status: 503, headers: {}, data: '' },
+			}),
+		});
 		expect(readHttpFailure(err).notSent).toBeUndefined();
 	});
 });

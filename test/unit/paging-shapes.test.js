@@ -16,13 +16,24 @@ describe('OData list shapes', () => {
 			expect(shape.records(page)).toEqual([{ Id: 1 }, { Id: 2 }]);
 			expect(shape.total(page, undefined)).toBe(120);
 			expect(shape.total({ value: [] }, 120)).toBe(120);
-			expect(shape.pageQuery({ page: 1, offset: 50, size: 50 })).toEqual({ $top: 50, $skip: 50, $count: true });
+			expect(shape.pageQuery({ page: 1, offset: 50, size: 50 })).toEqual({
+				$top: 50,
+				$skip: 50,
+				$count: true,
+			});
 		}
 	});
 
 	test('the strict shape takes nothing but an object holding a `value` list; the lenient one also a bare array', () => {
 		expect(paging.ODATA_LIST.records([{ Id: 1 }])).toEqual([{ Id: 1 }]);
-		for (const body of [[{ Id: 1 }], { Items: [] }, { value: { Id: 1 } }, null, 'text', undefined]) {
+		for (const body of [
+			[{ Id: 1 }],
+			{ Items: [] },
+			{ value: { Id: 1 } },
+			null,
+			'text',
+			undefined,
+		]) {
 			expect(paging.ODATA_VALUE_LIST.records(body)).toBeUndefined();
 		}
 		expect(paging.ODATA_VALUE_LIST.records(Object.create({ value: [{ Id: 1 }] }))).toBeUndefined();
@@ -33,9 +44,33 @@ describe('OData list shapes', () => {
 	test('the last page: an empty one, the total reached, or a short one without a total', () => {
 		const position = { page: 0, offset: 0, size: 50 };
 		expect(paging.isLastPage(paging.ODATA_LIST, { records: [], total: 120 }, position)).toBe(true);
-		expect(paging.isLastPage(paging.ODATA_LIST, { records: new Array(50).fill({}), total: 120 }, position)).toBe(false);
-		expect(paging.isLastPage(paging.ODATA_LIST, { records: new Array(20).fill({}), total: 120 }, { ...position, offset: 100 })).toBe(true);
-		expect(paging.isLastPage(paging.ODATA_LIST, { records: new Array(20).fill({}), total: undefined }, position)).toBe(true);
-		expect(paging.isLastPage(paging.WHOLE_LIST, { records: new Array(50).fill({}), total: undefined }, position)).toBe(true);
+		expect(
+			paging.isLastPage(
+				paging.ODATA_LIST,
+				{ records: new Array(50).fill({}), total: 120 },
+				position,
+			),
+		).toBe(false);
+		expect(
+			paging.isLastPage(
+				paging.ODATA_LIST,
+				{ records: new Array(20).fill({}), total: 120 },
+				{ ...position, offset: 100 },
+			),
+		).toBe(true);
+		expect(
+			paging.isLastPage(
+				paging.ODATA_LIST,
+				{ records: new Array(20).fill({}), total: undefined },
+				position,
+			),
+		).toBe(true);
+		expect(
+			paging.isLastPage(
+				paging.WHOLE_LIST,
+				{ records: new Array(50).fill({}), total: undefined },
+				position,
+			),
+		).toBe(true);
 	});
 });

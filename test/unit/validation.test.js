@@ -4,7 +4,14 @@ const v = require('../../dist/nodes/WorkOrderService/helpers/validation');
 const { noteOut, attachmentOut } = require('../../dist/nodes/WorkOrderService/helpers/noteIds');
 const search = require('../../dist/nodes/WorkOrderService/helpers/workOrderSearch');
 
-const node = { id: '1', name: 'Work Order Service', type: 'n8n-nodes-work-order-service.workOrderService', typeVersion: 1, position: [0, 0], parameters: {} };
+const node = {
+	id: '1',
+	name: 'Work Order Service',
+	type: 'n8n-nodes-work-order-service.workOrderService',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 const field = { name: 'noteId', label: 'Note ID' };
 
 function errorOf(fn) {
@@ -105,21 +112,27 @@ describe('positiveInteger (required IDs: numbers or digit strings, never clamped
 
 describe('optional IDs: empty means "not given", anything else must be an ID', () => {
 	const location = { name: 'options.locationId', label: 'Location ID' };
-	test.each([[''], ['   '], [null], [undefined]])('optionalPositiveInteger(%p) is not set', (input) => {
-		expect(v.optionalPositiveInteger(node, 0, location, input)).toBeUndefined();
-	});
-	test.each([[0, /1 or greater/], ['0', /1 or greater/], ['-2', /positive whole number/], ['5.5', /positive whole number/]])(
-		'optionalPositiveInteger(%p) is refused, not taken for "not given"',
-		(input, problem) => {
-			expect(() => v.optionalPositiveInteger(node, 1, location, input)).toThrow(problem);
+	test.each([[''], ['   '], [null], [undefined]])(
+		'optionalPositiveInteger(%p) is not set',
+		(input) => {
+			expect(v.optionalPositiveInteger(node, 0, location, input)).toBeUndefined();
 		},
 	);
+	test.each([
+		[0, /1 or greater/],
+		['0', /1 or greater/],
+		['-2', /positive whole number/],
+		['5.5', /positive whole number/],
+	])('optionalPositiveInteger(%p) is refused, not taken for "not given"', (input, problem) => {
+		expect(() => v.optionalPositiveInteger(node, 1, location, input)).toThrow(problem);
+	});
 	test('optionalPositiveInteger accepts numbers and digit strings', () => {
 		expect(v.optionalPositiveInteger(node, 0, location, '501')).toBe(501);
 		expect(v.optionalPositiveInteger(node, 0, location, 501)).toBe(501);
 	});
 	test('optionalInt64Id: empty is not set; digits stay exact text; 0 is refused', () => {
-		for (const input of ['', '  ', null, undefined]) expect(v.optionalInt64Id(node, 0, field, input)).toBeUndefined();
+		for (const input of ['', '  ', null, undefined])
+			expect(v.optionalInt64Id(node, 0, field, input)).toBeUndefined();
 		expect(v.optionalInt64Id(node, 0, field, '9223372036854775807')).toBe('9223372036854775807');
 		expect(v.optionalInt64Id(node, 0, field, 15001)).toBe('15001');
 		expect(() => v.optionalInt64Id(node, 0, field, '0')).toThrow(/1 or greater/);
@@ -148,18 +161,29 @@ describe('note IDs in output: always decimal strings', () => {
 				{ Id: 880002, NoteId: '9007199254740993', Size: 3 },
 			],
 		});
-		expect(noteOut({ Id: '9223372036854775807', ReplyToNoteId: 2147483648 })).toEqual({ Id: '9223372036854775807', ReplyToNoteId: '2147483648' });
+		expect(noteOut({ Id: '9223372036854775807', ReplyToNoteId: 2147483648 })).toEqual({
+			Id: '9223372036854775807',
+			ReplyToNoteId: '2147483648',
+		});
 		expect(noteOut({ Id: BigInt('9007199254740993') }).Id).toBe('9007199254740993');
 	});
 	test('an attachment: NoteId as text, its own Id stays a number, a missing note stays null', () => {
-		expect(attachmentOut({ Id: 880001, NoteId: 2147483648, CheckListResponseId: null })).toEqual({ Id: 880001, NoteId: '2147483648', CheckListResponseId: null });
-		expect(attachmentOut({ Id: 880003, NoteId: null, Source: 'CheckListResponse' })).toEqual({ Id: 880003, NoteId: null, Source: 'CheckListResponse' });
+		expect(attachmentOut({ Id: 880001, NoteId: 2147483648, CheckListResponseId: null })).toEqual({
+			Id: 880001,
+			NoteId: '2147483648',
+			CheckListResponseId: null,
+		});
+		expect(attachmentOut({ Id: 880003, NoteId: null, Source: 'CheckListResponse' })).toEqual({
+			Id: 880003,
+			NoteId: null,
+			Source: 'CheckListResponse',
+		});
 	});
 	test('keys such as __proto__ stay plain data', () => {
 		const record = JSON.parse('{"Id": 1, "__proto__": {"polluted": true}}');
 		const out = noteOut(record);
 		expect(Object.prototype.hasOwnProperty.call(out, '__proto__')).toBe(true);
-		expect(({}).polluted).toBeUndefined();
+		expect({}.polluted).toBeUndefined();
 		expect(out.polluted).toBeUndefined();
 	});
 });
@@ -168,12 +192,27 @@ describe('work order search ("From List"): the OData $filter for what the user t
 	test.each([
 		['', undefined],
 		['   ', undefined],
-		['90000003', "Id eq 90000003 or contains(Number,'90000003') or contains(Location/Name,'90000003') or contains(Location/StoreId,'90000003')"],
-		[' 0090000003 ', "Id eq 90000003 or contains(Number,'0090000003') or contains(Location/Name,'0090000003') or contains(Location/StoreId,'0090000003')"],
+		[
+			'90000003',
+			"Id eq 90000003 or contains(Number,'90000003') or contains(Location/Name,'90000003') or contains(Location/StoreId,'90000003')",
+		],
+		[
+			' 0090000003 ',
+			"Id eq 90000003 or contains(Number,'0090000003') or contains(Location/Name,'0090000003') or contains(Location/StoreId,'0090000003')",
+		],
 		['0', "contains(Number,'0') or contains(Location/Name,'0') or contains(Location/StoreId,'0')"],
-		['1234567890123456', "contains(Number,'1234567890123456') or contains(Location/Name,'1234567890123456') or contains(Location/StoreId,'1234567890123456')"],
-		['HVAC', "contains(Number,'HVAC') or contains(Location/Name,'HVAC') or contains(Location/StoreId,'HVAC')"],
-		['Dallas Downtown', "contains(Number,'Dallas Downtown') or contains(Location/Name,'Dallas Downtown') or contains(Location/StoreId,'Dallas Downtown')"],
+		[
+			'1234567890123456',
+			"contains(Number,'1234567890123456') or contains(Location/Name,'1234567890123456') or contains(Location/StoreId,'1234567890123456')",
+		],
+		[
+			'HVAC',
+			"contains(Number,'HVAC') or contains(Location/Name,'HVAC') or contains(Location/StoreId,'HVAC')",
+		],
+		[
+			'Dallas Downtown',
+			"contains(Number,'Dallas Downtown') or contains(Location/Name,'Dallas Downtown') or contains(Location/StoreId,'Dallas Downtown')",
+		],
 	])('%p -> %p', (input, expected) => {
 		expect(search.workOrderSearchFilter(input)).toBe(expected);
 	});
@@ -184,11 +223,24 @@ describe('work order search ("From List"): the OData $filter for what the user t
 		expect((filter.match(/'/g) || []).length % 2).toBe(0);
 	});
 	test('result names: number, trade / category, location, status; the number and the ID both when they differ', () => {
-		const w = { Id: 90000001, Number: '90000001', Trade: 'HVAC', Category: 'PREVENTIVE MAINTENANCE', Location: { Id: 501, StoreId: '501', Name: 'Store #501 Dallas Downtown' }, Status: { Primary: 'OPEN', Extended: 'DISPATCH CONFIRMED' } };
-		expect(search.workOrderListName(w)).toBe('90000001 · HVAC / PREVENTIVE MAINTENANCE · Store #501 Dallas Downtown · OPEN');
-		expect(search.workOrderListName({ ...w, Number: 'WO-77' })).toBe('WO-77 (ID 90000001) · HVAC / PREVENTIVE MAINTENANCE · Store #501 Dallas Downtown · OPEN');
+		const w = {
+			Id: 90000001,
+			Number: '90000001',
+			Trade: 'HVAC',
+			Category: 'PREVENTIVE MAINTENANCE',
+			Location: { Id: 501, StoreId: '501', Name: 'Store #501 Dallas Downtown' },
+			Status: { Primary: 'OPEN', Extended: 'DISPATCH CONFIRMED' },
+		};
+		expect(search.workOrderListName(w)).toBe(
+			'90000001 · HVAC / PREVENTIVE MAINTENANCE · Store #501 Dallas Downtown · OPEN',
+		);
+		expect(search.workOrderListName({ ...w, Number: 'WO-77' })).toBe(
+			'WO-77 (ID 90000001) · HVAC / PREVENTIVE MAINTENANCE · Store #501 Dallas Downtown · OPEN',
+		);
 		expect(search.workOrderListName({ Id: 5 })).toBe('5');
-		expect(search.workOrderListName({ Id: 5, Status: 'CLOSED', Trade: 'DOORS' })).toBe('5 · DOORS · CLOSED');
+		expect(search.workOrderListName({ Id: 5, Status: 'CLOSED', Trade: 'DOORS' })).toBe(
+			'5 · DOORS · CLOSED',
+		);
 	});
 });
 
@@ -198,7 +250,9 @@ describe('answers', () => {
 		expect(v.acknowledgementAnswer(node, 0, field, true)).toBe('true');
 		expect(v.acknowledgementAnswer(node, 0, field, false)).toBe('false');
 		expect(v.acknowledgementAnswer(node, 0, field, 0)).toBe('0');
-		expect(() => v.acknowledgementAnswer(node, 0, field, 'maybe')).toThrow(/one of on, off, 1, 0, true, false, yes, no/);
+		expect(() => v.acknowledgementAnswer(node, 0, field, 'maybe')).toThrow(
+			/one of on, off, 1, 0, true, false, yes, no/,
+		);
 	});
 	test('numeric answers must be finite', () => {
 		expect(v.numericAnswer(node, 0, field, '12.5')).toBe(12.5);
@@ -209,7 +263,9 @@ describe('answers', () => {
 	});
 	test('text is limited to 500 characters', () => {
 		expect(v.requiredText(node, 0, field, 'a'.repeat(500), 500)).toHaveLength(500);
-		expect(() => v.requiredText(node, 0, field, 'a'.repeat(501), 500)).toThrow(/501 characters long, at most 500/);
+		expect(() => v.requiredText(node, 0, field, 'a'.repeat(501), 500)).toThrow(
+			/501 characters long, at most 500/,
+		);
 		expect(() => v.requiredText(node, 0, field, '   ', 500)).toThrow(/must not be empty/);
 	});
 });
@@ -217,7 +273,15 @@ describe('answers', () => {
 test('e-mails', () => {
 	expect(v.optionalEmail(node, 0, field, 'pm@example.com')).toBe('pm@example.com');
 	expect(v.optionalEmail(node, 0, field, '')).toBeUndefined();
-	for (const bad of ['pm@', 'pm', '@example.com', 'a b@example.com', 'pm@example', 'pm@@example.com', 'pm@exa..mple.com']) {
+	for (const bad of [
+		'pm@',
+		'pm',
+		'@example.com',
+		'a b@example.com',
+		'pm@example',
+		'pm@@example.com',
+		'pm@exa..mple.com',
+	]) {
 		expect(() => v.optionalEmail(node, 0, field, bad)).toThrow(/e-mail/);
 	}
 });

@@ -8,7 +8,13 @@
  * harness's webhook server and run `webhook()` on a WebhookContext (test/harness/webhook.js).
  */
 const crypto = require('node:crypto');
-const { CREDENTIAL_TYPES, ROOT, closeServicesAfterEach, serviceWithCredential, useFileHarness } = require('../support');
+const {
+	CREDENTIAL_TYPES,
+	ROOT,
+	closeServicesAfterEach,
+	serviceWithCredential,
+	useFileHarness,
+} = require('../support');
 
 const TYPE = 'n8n-nodes-work-order-service.workOrderServiceTrigger';
 const NAME = 'Work Order Service Trigger';
@@ -23,9 +29,17 @@ let counter = 0;
  * A fresh emulator (closed after the test; re-sends 50 ms apart) and a credential for it:
  * the Super Admin `manager` by default.
  */
-async function freshService(harness, { authentication = 'password', userKey, emulator = {}, webhookOptions = {} } = {}) {
+async function freshService(
+	harness,
+	{ authentication = 'password', userKey, emulator = {}, webhookOptions = {} } = {},
+) {
 	const defaultUser = authentication === 'contractor' ? 'contractor' : 'manager';
-	const service = await serviceWithCredential(harness, { authentication, userKey: userKey ?? defaultUser, emulatorOptions: emulator, idPrefix: 'hook-cred' });
+	const service = await serviceWithCredential(harness, {
+		authentication,
+		userKey: userKey ?? defaultUser,
+		emulatorOptions: emulator,
+		idPrefix: 'hook-cred',
+	});
 	service.emu.setWebhookOptions({ retryDelayMs: 50, ...webhookOptions });
 	return service;
 }
@@ -48,8 +62,17 @@ function hookWorkflow(spec) {
 				typeVersion: 1,
 				position: [0, 0],
 				webhookId: spec.webhookId ?? crypto.randomUUID(),
-				parameters: { authentication, events: spec.events ?? ['WorkOrderCreated', 'WorkOrderStatusChanged'], rules: spec.rules ?? {} },
-				credentials: { [CREDENTIAL_TYPES[authentication]]: { id: spec.credentialId, name: `Emulator ${authentication}` } },
+				parameters: {
+					authentication,
+					events: spec.events ?? ['WorkOrderCreated', 'WorkOrderStatusChanged'],
+					rules: spec.rules ?? {},
+				},
+				credentials: {
+					[CREDENTIAL_TYPES[authentication]]: {
+						id: spec.credentialId,
+						name: `Emulator ${authentication}`,
+					},
+				},
 			},
 			{
 				id: `${id}-next`,
@@ -57,7 +80,10 @@ function hookWorkflow(spec) {
 				type: 'n8n-nodes-base.set',
 				typeVersion: 3.4,
 				position: [220, 0],
-				parameters: { mode: 'raw', jsonOutput: '={{ { type: $json.EventType, id: $json.Object.Id } }}' },
+				parameters: {
+					mode: 'raw',
+					jsonOutput: '={{ { type: $json.EventType, id: $json.Object.Id } }}',
+				},
 			},
 		],
 		connections: { [NAME]: { main: [[{ node: 'Next', type: 'main', index: 0 }]] } },
@@ -67,7 +93,10 @@ function hookWorkflow(spec) {
 
 /** The webhooks the emulator holds (all accounts), as the API shows them. */
 function registered(emu) {
-	return [...emu.webhooks.hooks.values()].map((h) => ({ account: h.account, ...emu.webhooks.publicWebhook(h) }));
+	return [...emu.webhooks.hooks.values()].map((h) => ({
+		account: h.account,
+		...emu.webhooks.publicWebhook(h),
+	}));
 }
 
 /** API requests after index `from` as "METHOD path" (webhook management and key only). */
@@ -90,11 +119,20 @@ function keyOf(emu, account = 'subscriber:1001') {
 
 /** POSTs a body to a URL, signed (or not) like the service. @param {{ key?: string, signature?: string | null, reading?: 'utf8' | 'base64' }} o */
 async function deliver(url, body, o = {}) {
-	const raw = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
+	const raw = Buffer.isBuffer(body)
+		? body
+		: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
 	const headers = { 'content-type': 'application/json; charset=utf-8', 'sign-type': 'HMACSHA256' };
 	if (o.signature !== null) {
 		headers['sign-data'] =
-			o.signature ?? crypto.createHmac('sha256', o.reading === 'base64' ? Buffer.from(o.key, 'base64') : Buffer.from(o.key, 'utf8')).update(raw).digest('base64');
+			o.signature ??
+			crypto
+				.createHmac(
+					'sha256',
+					o.reading === 'base64' ? Buffer.from(o.key, 'base64') : Buffer.from(o.key, 'utf8'),
+				)
+				.update(raw)
+				.digest('base64');
 	}
 	const started = Date.now();
 	const response = await fetch(url, { method: 'POST', headers, body: raw });

@@ -8,7 +8,9 @@
 const crypto = require('node:crypto');
 const H = require('./helpers');
 
-const { MIN_READ_INTERVAL_MS } = require(`${require('../support').ROOT}/dist/nodes/WorkOrderService/webhook/signingKey.js`);
+const { MIN_READ_INTERVAL_MS } = require(
+	`${require('../support').ROOT}/dist/nodes/WorkOrderService/webhook/signingKey.js`,
+);
 
 const env = H.useHarness();
 
@@ -29,47 +31,90 @@ describe('items', () => {
 		expect(execution.status).toBe('success');
 		expect(execution.mode).toBe('webhook');
 		const sent = JSON.parse(delivery.body);
-		expect(execution.items.map((i) => i.json)).toEqual([{ EventType: 'WorkOrderStatusChanged', Action: 'UPDATE', Object: sent.Object, Type: 'WoRootNotification', Version: 1 }]);
-		expect(execution.items[0].json.Object.Status).toEqual({ Primary: 'COMPLETED', Extended: 'PENDING CONFIRMATION' });
-		expect(execution.outputs.Next.map((i) => i.json)).toEqual([{ type: 'WorkOrderStatusChanged', id: 90000004 }]);
+		expect(execution.items.map((i) => i.json)).toEqual([
+			{
+				EventType: 'WorkOrderStatusChanged',
+				Action: 'UPDATE',
+				Object: sent.Object,
+				Type: 'WoRootNotification',
+				Version: 1,
+			},
+		]);
+		expect(execution.items[0].json.Object.Status).toEqual({
+			Primary: 'COMPLETED',
+			Extended: 'PENDING CONFIRMATION',
+		});
+		expect(execution.outputs.Next.map((i) => i.json)).toEqual([
+			{ type: 'WorkOrderStatusChanged', id: 90000004 },
+		]);
 		expect(hook.executions).toHaveLength(1);
 	});
 
 	test('a proposal approved through the API is one execution with the ProposalApproved item', async () => {
 		const { emu, hook } = await active({ events: ['ProposalApproved', 'WorkOrderCreated'] });
 		const client = emu.fixtures.clients.main;
-		const token = await (await fetch(`${emu.authUrl}/oauth/token`, {
-			method: 'POST',
-			headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
-			body: 'grant_type=password&username=demo.manager&password=Demo%23Manager1',
-		})).json();
-		const approve = await fetch(`${emu.baseUrl}/v3/proposals/61001/approve`, { method: 'PUT', headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' }, body: '{}' });
+		const token = await (
+			await fetch(`${emu.authUrl}/oauth/token`, {
+				method: 'POST',
+				headers: {
+					authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+					'content-type': 'application/x-www-form-urlencoded',
+				},
+				body: 'grant_type=password&username=demo.manager&password=Demo%23Manager1',
+			})
+		).json();
+		const approve = await fetch(`${emu.baseUrl}/v3/proposals/61001/approve`, {
+			method: 'PUT',
+			headers: {
+				authorization: `Bearer ${token.access_token}`,
+				'content-type': 'application/json',
+			},
+			body: '{}',
+		});
 		expect(approve.status).toBe(204);
 		const [execution] = await hook.waitForExecutions(1);
 		expect(execution.items.map((i) => i.json)).toEqual([
 			{
 				EventType: 'ProposalApproved',
 				Action: 'UPDATE',
-				Object: expect.objectContaining({ Id: 61001, Number: 'P-61001', Status: 'Approved', WorkOrderId: 90000006, Amount: 1200, UpdatedBy: expect.objectContaining({ UserName: 'demo.manager' }) }),
+				Object: expect.objectContaining({
+					Id: 61001,
+					Number: 'P-61001',
+					Status: 'Approved',
+					WorkOrderId: 90000006,
+					Amount: 1200,
+					UpdatedBy: expect.objectContaining({ UserName: 'demo.manager' }),
+				}),
 				Type: 'GenericRootNotification',
 				Version: 1,
 			},
 		]);
 	});
 
-	test('note IDs beyond 2^53 come out exact, as decimal strings (read from the raw body, not n8n\'s parsed copy); small ones as strings too', async () => {
-		const { emu, hook } = await active({ events: ['WorkOrderNoteAdded', 'WorkOrderAttachmentAdded'] });
+	test("note IDs beyond 2^53 come out exact, as decimal strings (read from the raw body, not n8n's parsed copy); small ones as strings too", async () => {
+		const { emu, hook } = await active({
+			events: ['WorkOrderNoteAdded', 'WorkOrderAttachmentAdded'],
+		});
 		const note = emu.addNote(90000005, 'Roof leak above aisle 4', 'manager');
 		expect(note.Id > 2n ** 53n).toBe(true);
 		emu.emitWebhookEvent('WorkOrderNoteAdded', {
 			subscriberId: 1001,
-			object: { Id: 90000005, Notes: [{ Id: 9223372036854775807n, NoteData: 'max' }, { Id: 15001n, NoteData: 'small' }], Attachments: [{ Id: 880001, NoteId: 9007199254740993n }] },
+			object: {
+				Id: 90000005,
+				Notes: [
+					{ Id: 9223372036854775807n, NoteData: 'max' },
+					{ Id: 15001n, NoteData: 'small' },
+				],
+				Attachments: [{ Id: 880001, NoteId: 9007199254740993n }],
+			},
 		});
 		const executions = await hook.waitForExecutions(2);
 		const raw = (await H.deliveries(emu, 2)).map((d) => d.body);
 		expect(raw[0]).toContain(`"Id":${note.Id}`);
 		const first = executions[0].items[0].json.Object;
-		expect(first.Notes).toEqual([expect.objectContaining({ Id: note.Id.toString(), NoteData: 'Roof leak above aisle 4' })]);
+		expect(first.Notes).toEqual([
+			expect.objectContaining({ Id: note.Id.toString(), NoteData: 'Roof leak above aisle 4' }),
+		]);
 		const second = executions[1].items[0].json.Object;
 		expect(second.Notes.map((n) => n.Id)).toEqual(['9223372036854775807', '15001']);
 		expect(second.Attachments).toEqual([{ Id: 880001, NoteId: '9007199254740993' }]);
@@ -90,13 +135,21 @@ describe('items', () => {
 
 	test('event types not chosen: 200 without an execution', async () => {
 		const { emu, hook } = await active({ events: ['WorkOrderCreated'] });
-		const answer = await H.deliver(hook.url, { EventType: 'ProposalApproved', Action: 'UPDATE', Object: { Id: 61001 } }, { key: H.keyOf(emu) });
+		const answer = await H.deliver(
+			hook.url,
+			{ EventType: 'ProposalApproved', Action: 'UPDATE', Object: { Id: 61001 } },
+			{ key: H.keyOf(emu) },
+		);
 		expect(answer.status).toBe(200);
 		expect(JSON.parse(answer.text)).toEqual({ message: 'Webhook call received' });
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		expect(hook.executions).toEqual([]);
 		// the service's test event in production is an event like others (WorkOrderCreated chosen here)
-		const test = await H.deliver(hook.url, { EventType: 'WorkOrderCreated', Action: 'NEW', Object: { Id: 0, Source: 'WebhookTest' } }, { key: H.keyOf(emu) });
+		const test = await H.deliver(
+			hook.url,
+			{ EventType: 'WorkOrderCreated', Action: 'NEW', Object: { Id: 0, Source: 'WebhookTest' } },
+			{ key: H.keyOf(emu) },
+		);
 		expect(test.status).toBe(200);
 		await hook.waitForExecutions(1);
 	});
@@ -104,17 +157,27 @@ describe('items', () => {
 
 describe('every event the trigger offers', () => {
 	test('one webhook subscribes to all of them; an event of each type the service raises starts one execution with its EventType and Object', async () => {
-		const { WorkOrderServiceTrigger } = require(`${require('../support').ROOT}/dist/nodes/WorkOrderService/WorkOrderServiceTrigger.node.js`);
-		const offered = new WorkOrderServiceTrigger().description.properties.find((p) => p.name === 'events').options.map((o) => o.value);
+		const { WorkOrderServiceTrigger } = require(
+			`${require('../support').ROOT}/dist/nodes/WorkOrderService/WorkOrderServiceTrigger.node.js`,
+		);
+		const offered = new WorkOrderServiceTrigger().description.properties
+			.find((p) => p.name === 'events')
+			.options.map((o) => o.value);
 		expect(offered.length).toBeGreaterThanOrEqual(18);
 		const { emu, hook } = await active({ events: offered });
 		const [registered] = H.registered(emu);
-		expect(registered.Subscriptions.flatMap((x) => x.EventTypes).sort()).toEqual([...offered].sort());
-		offered.forEach((eventType, n) => emu.emitWebhookEvent(eventType, { subscriberId: 1001, object: { Id: 70000 + n } }));
+		expect(registered.Subscriptions.flatMap((x) => x.EventTypes).sort()).toEqual(
+			[...offered].sort(),
+		);
+		offered.forEach((eventType, n) =>
+			emu.emitWebhookEvent(eventType, { subscriberId: 1001, object: { Id: 70000 + n } }),
+		);
 		const executions = await hook.waitForExecutions(offered.length);
 		expect(executions.map((e) => e.status)).toEqual(offered.map(() => 'success'));
 		const seen = executions.map((e) => e.items.map((i) => [i.json.EventType, i.json.Object.Id]));
-		expect(seen.flat().sort()).toEqual(offered.map((eventType, n) => [eventType, 70000 + n]).sort());
+		expect(seen.flat().sort()).toEqual(
+			offered.map((eventType, n) => [eventType, 70000 + n]).sort(),
+		);
 		expect(seen.every((items) => items.length === 1)).toBe(true);
 	});
 });
@@ -123,27 +186,49 @@ describe('verification', () => {
 	test('a tampered delivery (body changed after signing), a missing or malformed Sign-Data: 401, no execution, no error execution', async () => {
 		const { emu, hook } = await active({ events: ['WorkOrderCreated'] });
 		const key = H.keyOf(emu);
-		const body = JSON.stringify({ EventType: 'WorkOrderCreated', Action: 'NEW', Object: { Id: 90000001, Nte: 500 } });
-		const signature = crypto.createHmac('sha256', Buffer.from(key, 'utf8')).update(body).digest('base64');
-		const tampered = await H.deliver(hook.url, body.replace('"Nte":500', '"Nte":99999'), { signature });
+		const body = JSON.stringify({
+			EventType: 'WorkOrderCreated',
+			Action: 'NEW',
+			Object: { Id: 90000001, Nte: 500 },
+		});
+		const signature = crypto
+			.createHmac('sha256', Buffer.from(key, 'utf8'))
+			.update(body)
+			.digest('base64');
+		const tampered = await H.deliver(hook.url, body.replace('"Nte":500', '"Nte":99999'), {
+			signature,
+		});
 		const missing = await H.deliver(hook.url, body, { signature: null });
 		const malformed = await H.deliver(hook.url, body, { signature: 'not base64!' });
-		const short = await H.deliver(hook.url, body, { signature: Buffer.from('abc').toString('base64') });
-		const otherKey = await H.deliver(hook.url, body, { key: crypto.randomBytes(32).toString('base64') });
+		const short = await H.deliver(hook.url, body, {
+			signature: Buffer.from('abc').toString('base64'),
+		});
+		const otherKey = await H.deliver(hook.url, body, {
+			key: crypto.randomBytes(32).toString('base64'),
+		});
 		for (const answer of [tampered, missing, malformed, short, otherKey]) {
 			expect(answer.status).toBe(401);
 			expect(JSON.parse(answer.text).message).toMatch(/^Delivery refused/);
 		}
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		expect(hook.executions).toEqual([]);
-		expect(hook.deliveries.map((d) => d.error)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+		expect(hook.deliveries.map((d) => d.error)).toEqual([
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+		]);
 		// the untouched body is accepted
 		expect((await H.deliver(hook.url, body, { signature })).status).toBe(200);
 		await hook.waitForExecutions(1);
 	});
 
-	test('both key readings are accepted: the key string\'s UTF-8 bytes and the base64-decoded key', async () => {
-		const { emu, hook } = await active({ events: ['WorkOrderCreated'] }, { webhookOptions: { signWithDecodedKey: true } });
+	test("both key readings are accepted: the key string's UTF-8 bytes and the base64-decoded key", async () => {
+		const { emu, hook } = await active(
+			{ events: ['WorkOrderCreated'] },
+			{ webhookOptions: { signWithDecodedKey: true } },
+		);
 		emu.createWorkOrder({});
 		const [delivery] = await H.deliveries(emu, 1);
 		expect(delivery.status).toBe(200);
@@ -155,10 +240,18 @@ describe('verification', () => {
 	});
 
 	test('the service sending a wrong or no signature: every attempt refused (401), re-sent, never run', async () => {
-		const { emu, hook } = await active({ events: ['WorkOrderCreated'] }, { webhookOptions: { signature: 'wrong' } });
+		const { emu, hook } = await active(
+			{ events: ['WorkOrderCreated'] },
+			{ webhookOptions: { signature: 'wrong' } },
+		);
 		emu.createWorkOrder({});
 		const attempts = await H.deliveries(emu, 4);
-		expect(attempts.map((d) => [d.attempt, d.status])).toEqual([[1, 401], [2, 401], [3, 401], [4, 401]]);
+		expect(attempts.map((d) => [d.attempt, d.status])).toEqual([
+			[1, 401],
+			[2, 401],
+			[3, 401],
+			[4, 401],
+		]);
 		expect(hook.executions).toEqual([]);
 	});
 
@@ -181,7 +274,11 @@ describe('verification', () => {
 		const { emu, hook } = await active({ events: ['WorkOrderCreated'] });
 		const readsBefore = H.keyReads(emu);
 		// a delivery that does not verify (here: signed with another key) makes the node read the key again ...
-		const refused = await H.deliver(hook.url, { EventType: 'WorkOrderCreated', Action: 'NEW', Object: { Id: 1 } }, { key: crypto.randomBytes(32).toString('base64') });
+		const refused = await H.deliver(
+			hook.url,
+			{ EventType: 'WorkOrderCreated', Action: 'NEW', Object: { Id: 1 } },
+			{ key: crypto.randomBytes(32).toString('base64') },
+		);
 		expect(refused.status).toBe(401);
 		expect(H.keyReads(emu)).toBe(readsBefore + 1);
 		// ... and the account's key is rotated right after: the next delivery carries the new key
@@ -205,15 +302,33 @@ describe('verification', () => {
 		const readsBefore = H.keyReads(emu);
 		const started = Date.now();
 		const forged = [];
-		for (let i = 0; i < 12; i++) forged.push(H.deliver(hook.url, { EventType: 'WorkOrderCreated', Object: { Id: i } }, { key: crypto.randomBytes(32).toString('base64') }));
+		for (let i = 0; i < 12; i++)
+			forged.push(
+				H.deliver(
+					hook.url,
+					{ EventType: 'WorkOrderCreated', Object: { Id: i } },
+					{ key: crypto.randomBytes(32).toString('base64') },
+				),
+			);
 		const answers = await Promise.all(forged);
 		expect(H.keyReads(emu)).toBe(readsBefore + 1);
-		for (let i = 0; i < 3; i++) answers.push(await H.deliver(hook.url, { EventType: 'WorkOrderCreated', Object: { Id: 100 + i } }, { key: 'forged-key-0123456789' }));
+		for (let i = 0; i < 3; i++)
+			answers.push(
+				await H.deliver(
+					hook.url,
+					{ EventType: 'WorkOrderCreated', Object: { Id: 100 + i } },
+					{ key: 'forged-key-0123456789' },
+				),
+			);
 		const elapsed = Date.now() - started;
 		expect(answers.map((a) => a.status)).toEqual(Array(15).fill(401));
-		const reads = emu.requests.filter((r) => r.path === H.SIGNING_KEY && r.method === 'GET').slice(Math.max(0, readsBefore - 1)).map((r) => r.startedMs);
+		const reads = emu.requests
+			.filter((r) => r.path === H.SIGNING_KEY && r.method === 'GET')
+			.slice(Math.max(0, readsBefore - 1))
+			.map((r) => r.startedMs);
 		expect(reads.length - 1).toBeLessThanOrEqual(1 + Math.floor(elapsed / MIN_READ_INTERVAL_MS));
-		for (let i = 1; i < reads.length; i++) expect(reads[i] - reads[i - 1]).toBeGreaterThanOrEqual(MIN_READ_INTERVAL_MS - 50);
+		for (let i = 1; i < reads.length; i++)
+			expect(reads[i] - reads[i - 1]).toBeGreaterThanOrEqual(MIN_READ_INTERVAL_MS - 50);
 		for (const a of answers) expect(a.ms).toBeLessThan(4000);
 		expect(hook.executions).toEqual([]);
 	});
@@ -221,19 +336,29 @@ describe('verification', () => {
 
 describe('each event once', () => {
 	test('the service delivering every event twice starts one execution per event', async () => {
-		const { emu, hook } = await active({ events: ['WorkOrderCreated', 'WorkOrderStatusChanged'] }, { webhookOptions: { deliverTwice: true } });
+		const { emu, hook } = await active(
+			{ events: ['WorkOrderCreated', 'WorkOrderStatusChanged'] },
+			{ webhookOptions: { deliverTwice: true } },
+		);
 		const wo = emu.createWorkOrder({});
 		emu.setWorkOrderStatus(wo.Id, 'IN PROGRESS', 'ON SITE');
 		const attempts = await H.deliveries(emu, 4);
 		expect(attempts.map((d) => d.status)).toEqual([200, 200, 200, 200]);
 		await new Promise((resolve) => setTimeout(resolve, 150));
-		expect(hook.executions.map((e) => e.items[0].json.EventType).sort()).toEqual(['WorkOrderCreated', 'WorkOrderStatusChanged']);
+		expect(hook.executions.map((e) => e.items[0].json.EventType).sort()).toEqual([
+			'WorkOrderCreated',
+			'WorkOrderStatusChanged',
+		]);
 		expect(hook.deliveries.filter((d) => d.executionStarted)).toHaveLength(2);
 	});
 
 	test('a re-send after a lost answer (the first delivery ran, but the service saw a failure) starts nothing again', async () => {
 		const { emu, hook } = await active({ events: ['WorkOrderCreated'] });
-		const body = JSON.stringify({ EventType: 'WorkOrderCreated', Action: 'NEW', Object: { Id: 5 } });
+		const body = JSON.stringify({
+			EventType: 'WorkOrderCreated',
+			Action: 'NEW',
+			Object: { Id: 5 },
+		});
 		const key = H.keyOf(emu);
 		const first = await H.deliver(hook.url, body, { key });
 		const again = await H.deliver(hook.url, body, { key });
@@ -264,8 +389,11 @@ describe('answers within 5 s', () => {
 		expect(new Set(executions.map((e) => e.items[0].json.Object.Id)).size).toBe(20);
 	});
 
-	test('a key that cannot be read in time: 503 within about 3 s and a log line without the key; the service\'s re-send then runs the workflow once', async () => {
-		const { emu, hook } = await active({ events: ['WorkOrderCreated'] }, { webhookOptions: { retryDelayMs: 200 } });
+	test("a key that cannot be read in time: 503 within about 3 s and a log line without the key; the service's re-send then runs the workflow once", async () => {
+		const { emu, hook } = await active(
+			{ events: ['WorkOrderCreated'] },
+			{ webhookOptions: { retryDelayMs: 200 } },
+		);
 		await H.restart(env.harness, hook);
 		emu.setFaults({ latencyMs: 4500 });
 		const logStart = env.harness.logs.length;
@@ -280,7 +408,9 @@ describe('answers within 5 s', () => {
 		await emu.webhooksIdle();
 		expect(emu.deliveries.filter((d) => d.ok)).toHaveLength(1);
 		const lines = env.harness.logs.slice(logStart).join('\n');
-		expect(lines).toMatch(/the signing key not read within 3 s; answered 503 so that the service sends the event again/);
+		expect(lines).toMatch(
+			/the signing key not read within 3 s; answered 503 so that the service sends the event again/,
+		);
 		expect(lines).not.toContain(H.keyOf(emu));
 	});
 });
@@ -293,13 +423,23 @@ describe('key reads that fail', () => {
 		const readsBefore = H.keyReads(emu);
 		const key = H.keyOf(emu);
 		const logStart = env.harness.logs.length;
-		const first = await H.deliver(hook.url, { EventType: 'WorkOrderCreated', Object: { Id: 1 } }, { key });
-		const second = await H.deliver(hook.url, { EventType: 'WorkOrderCreated', Object: { Id: 2 } }, { key });
+		const first = await H.deliver(
+			hook.url,
+			{ EventType: 'WorkOrderCreated', Object: { Id: 1 } },
+			{ key },
+		);
+		const second = await H.deliver(
+			hook.url,
+			{ EventType: 'WorkOrderCreated', Object: { Id: 2 } },
+			{ key },
+		);
 		expect([first.status, second.status]).toEqual([503, 503]);
 		expect(H.keyReads(emu)).toBe(readsBefore + 1);
 		expect(hook.executions).toEqual([]);
 		const lines = env.harness.logs.slice(logStart).join('\n');
-		expect(lines).toMatch(/the signing key could not be read \(The Work Order Service answered 403 Forbidden/);
+		expect(lines).toMatch(
+			/the signing key could not be read \(The Work Order Service answered 403 Forbidden/,
+		);
 		expect(lines).not.toContain(key);
 	});
 });
@@ -314,7 +454,12 @@ describe('the key is a secret', () => {
 		await hook.waitForExecutions(1);
 		expect(H.keyReads(emu)).toBe(readsBefore + 1);
 		const forms = [key, Buffer.from(key, 'base64').toString('hex'), encodeURIComponent(key)];
-		const everything = JSON.stringify([hook.savedStaticData, hook.staticData, hook.executions.map((e) => e.run.data), env.harness.logs]);
+		const everything = JSON.stringify([
+			hook.savedStaticData,
+			hook.staticData,
+			hook.executions.map((e) => e.run.data),
+			env.harness.logs,
+		]);
 		for (const form of forms) expect(everything).not.toContain(form);
 	});
 });

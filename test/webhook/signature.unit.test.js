@@ -14,11 +14,19 @@ describe('signature', () => {
 	const body = Buffer.from('{"EventType":"WorkOrderCreated","Object":{"Id":1}}');
 	const key = crypto.randomBytes(32).toString('base64');
 
-	test('accepts the HMAC under the key string\'s UTF-8 bytes and under the base64-decoded key; nothing else', () => {
+	test("accepts the HMAC under the key string's UTF-8 bytes and under the base64-decoded key; nothing else", () => {
 		expect(signature.verifySignature(body, hmac(Buffer.from(key, 'utf8'), body), key)).toBe(true);
 		expect(signature.verifySignature(body, hmac(Buffer.from(key, 'base64'), body), key)).toBe(true);
-		expect(signature.verifySignature(body, hmac(Buffer.from(`${key}x`, 'utf8'), body), key)).toBe(false);
-		expect(signature.verifySignature(Buffer.concat([body, Buffer.from(' ')]), hmac(Buffer.from(key, 'utf8'), body), key)).toBe(false);
+		expect(signature.verifySignature(body, hmac(Buffer.from(`${key}x`, 'utf8'), body), key)).toBe(
+			false,
+		);
+		expect(
+			signature.verifySignature(
+				Buffer.concat([body, Buffer.from(' ')]),
+				hmac(Buffer.from(key, 'utf8'), body),
+				key,
+			),
+		).toBe(false);
 		expect(signature.verifySignature(body, undefined, key)).toBe(false);
 		expect(signature.verifySignature(body, hmac(Buffer.from(key, 'utf8'), body), '')).toBe(false);
 	});

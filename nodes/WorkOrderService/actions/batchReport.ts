@@ -25,7 +25,10 @@ export function itemList(indices: number[]): string {
 		ranges.push(end === k ? String(sorted[k]) : `${sorted[k]}-${sorted[end]}`);
 		k = end + 1;
 	}
-	const joined = ranges.length > 1 ? `${ranges.slice(0, -1).join(', ')} and ${ranges[ranges.length - 1]}` : ranges[0];
+	const joined =
+		ranges.length > 1
+			? `${ranges.slice(0, -1).join(', ')} and ${ranges[ranges.length - 1]}`
+			: ranges[0];
 	return `${sorted.length === 1 ? 'item' : 'items'} ${joined}`;
 }
 
@@ -45,7 +48,8 @@ const RERUN =
  * error is shown. `verb`: the operation's `meta.verb`, undefined for a read.
  */
 export function batchReport(states: ItemState[], failed: number, verb: string | undefined): string {
-	const of = (state: ItemState) => states.flatMap((s, i) => (s === state && i !== failed ? [i] : []));
+	const of = (state: ItemState) =>
+		states.flatMap((s, i) => (s === state && i !== failed ? [i] : []));
 	const done = of('done');
 	const maybe = of('maybe');
 	const notRecorded = of('notRecorded');
@@ -55,8 +59,12 @@ export function batchReport(states: ItemState[], failed: number, verb: string | 
 	if (verb === undefined) {
 		parts.push(`Item ${failed} of ${total} failed.`);
 		if (done.length) parts.push(`${capital(itemList(done))} succeeded.`);
-		if (notRecorded.length || maybe.length) parts.push(`${capital(itemList([...notRecorded, ...maybe]))} failed too.`);
-		if (notSent.length) parts.push(`${capital(itemList(notSent))} ${were(notSent)} not started (no item starts after a failure).`);
+		if (notRecorded.length || maybe.length)
+			parts.push(`${capital(itemList([...notRecorded, ...maybe]))} failed too.`);
+		if (notSent.length)
+			parts.push(
+				`${capital(itemList(notSent))} ${were(notSent)} not started (no item starts after a failure).`,
+			);
 		parts.push(`Reading is safe to repeat: fix item ${failed} and run again, or ${RERUN}.`);
 		return parts.join(' ');
 	}
@@ -70,10 +78,23 @@ export function batchReport(states: ItemState[], failed: number, verb: string | 
 					: `; it was not ${verb}`
 		}.`,
 	);
-	parts.push(done.length ? `${capital(itemList(done))} ${were(done)} ${verb} (the service recorded ${them(done)}).` : `No other item was ${verb}.`);
-	if (maybe.length) parts.push(`${capital(itemList(maybe))} got no answer after being sent and may have been ${verb}: check ${them(maybe)} in the service before sending ${them(maybe)} again.`);
-	if (notRecorded.length) parts.push(`${capital(itemList(notRecorded))} failed too and ${were(notRecorded)} not ${verb}.`);
-	if (notSent.length) parts.push(`${capital(itemList(notSent))} ${were(notSent)} not sent (no item starts after a failure).`);
+	parts.push(
+		done.length
+			? `${capital(itemList(done))} ${were(done)} ${verb} (the service recorded ${them(done)}).`
+			: `No other item was ${verb}.`,
+	);
+	if (maybe.length)
+		parts.push(
+			`${capital(itemList(maybe))} got no answer after being sent and may have been ${verb}: check ${them(maybe)} in the service before sending ${them(maybe)} again.`,
+		);
+	if (notRecorded.length)
+		parts.push(
+			`${capital(itemList(notRecorded))} failed too and ${were(notRecorded)} not ${verb}.`,
+		);
+	if (notSent.length)
+		parts.push(
+			`${capital(itemList(notSent))} ${were(notSent)} not sent (no item starts after a failure).`,
+		);
 	const again = states.flatMap((s, i) => (s !== 'done' && s !== 'maybe' ? [i] : []));
 	parts.push(
 		`To re-run safely, ${RERUN}, and run only the items that were not ${verb} (${itemList(again)})${

@@ -20,7 +20,11 @@ export interface OperationMeta {
 	file?: { parameter: string; required: boolean };
 }
 
-export type OperationExecute = (this: IExecuteFunctions, i: number, client: WorkOrderServiceClient) => Promise<IDataObject[]>;
+export type OperationExecute = (
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+) => Promise<IDataObject[]>;
 
 /** An operation file (`<resource>/<operation>.operation.ts`): the router's map requires all three. */
 export interface OperationModule {

@@ -39,24 +39,41 @@ const operations: OperationMap = {
 export const SAFE_CONCURRENCY = 20;
 
 function moduleOf(resource: string, operation: string): OperationModule | undefined {
-	const group = (operations as Record<string, Record<string, OperationModule | undefined> | undefined>)[resource];
-	return group && Object.prototype.hasOwnProperty.call(group, operation) ? group[operation] : undefined;
+	const group = (
+		operations as Record<string, Record<string, OperationModule | undefined> | undefined>
+	)[resource];
+	return group && Object.prototype.hasOwnProperty.call(group, operation)
+		? group[operation]
+		: undefined;
 }
 
-function findOperation(ctx: IExecuteFunctions, resource: string, operation: string): OperationExecute {
+function findOperation(
+	ctx: IExecuteFunctions,
+	resource: string,
+	operation: string,
+): OperationExecute {
 	const module = moduleOf(resource, operation);
 	if (typeof module?.execute !== 'function') {
-		throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" is not known for the resource "${resource}"`, {
-			description: 'Open the node and choose a resource and an operation from the lists.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The operation "${operation}" is not known for the resource "${resource}"`,
+			{
+				description: 'Open the node and choose a resource and an operation from the lists.',
+			},
+		);
 	}
 	// called by an AI agent (n8n's `<type>Tool` variant): answers a model can act on (helpers/toolMode.ts)
-	return ctx.getNode().type.endsWith('Tool') ? forToolCalls(ctx, resource, operation, module) : module.execute;
+	return ctx.getNode().type.endsWith('Tool')
+		? forToolCalls(ctx, resource, operation, module)
+		: module.execute;
 }
 
 /** The declaration of the operation item `i` runs (undefined when unknown: its own error says so). */
 function metaOf(ctx: IExecuteFunctions, i: number): OperationMeta | undefined {
-	return moduleOf(ctx.getNodeParameter('resource', i, '') as string, ctx.getNodeParameter('operation', i, '') as string)?.meta;
+	return moduleOf(
+		ctx.getNodeParameter('resource', i, '') as string,
+		ctx.getNodeParameter('operation', i, '') as string,
+	)?.meta;
 }
 
 /** The Concurrency when Request Options set none: 1 when any item's operation is not safe to repeat. */
@@ -142,7 +159,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const out: INodeExecutionData[] = new Array(records.length);
 			for (let k = 0; k < records.length; k++) {
 				const binary = binaryOutputs.get(records[k]);
-				out[k] = binary ? { json: records[k], binary, pairedItem: { item: i } } : { json: records[k], pairedItem: { item: i } };
+				out[k] = binary
+					? { json: records[k], binary, pairedItem: { item: i } }
+					: { json: records[k], pairedItem: { item: i } };
 			}
 			perItem[i] = out;
 			states[i] = 'done';

@@ -23,13 +23,25 @@ export function secretForms(value: string): string[] {
 	const forms = new Set<string>([value]);
 	const percent = encodeURIComponent(value);
 	// application/x-www-form-urlencoded as URLSearchParams writes it, encodeURI, '+' for spaces; hex escapes in either case
-	for (const encoded of [percent, new URLSearchParams({ v: value }).toString().slice(2), encodeURI(value), percent.replace(/%20/g, '+')]) {
+	for (const encoded of [
+		percent,
+		new URLSearchParams({ v: value }).toString().slice(2),
+		encodeURI(value),
+		percent.replace(/%20/g, '+'),
+	]) {
 		forms.add(encoded).add(encoded.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
 	}
 	const json = jsonEscape(value);
-	forms.add(json).add(json.replace(/\//g, '\\/')).add(jsonEscapeStrict(value, false)).add(jsonEscapeStrict(value, true));
+	forms
+		.add(json)
+		.add(json.replace(/\//g, '\\/'))
+		.add(jsonEscapeStrict(value, false))
+		.add(jsonEscapeStrict(value, true));
 	const base64 = Buffer.from(value, 'utf8').toString('base64');
-	forms.add(base64).add(base64.replace(/=+$/, '')).add(Buffer.from(value, 'utf8').toString('base64url'));
+	forms
+		.add(base64)
+		.add(base64.replace(/=+$/, ''))
+		.add(Buffer.from(value, 'utf8').toString('base64url'));
 	return [...forms].filter((f) => f.length >= MIN_SECRET_LENGTH);
 }
 
@@ -49,7 +61,10 @@ export class SecretSet {
 	/** Adds the secret of a pair, and `BASE64(user:secret)` as a Basic header carries it (with and without padding). */
 	addBasic(user: unknown, secret: unknown): this {
 		if (typeof secret !== 'string' || secret === '') return this;
-		const encoded = Buffer.from(`${typeof user === 'string' ? user : ''}:${secret}`, 'utf8').toString('base64');
+		const encoded = Buffer.from(
+			`${typeof user === 'string' ? user : ''}:${secret}`,
+			'utf8',
+		).toString('base64');
 		return this.add(secret).add(encoded).add(encoded.replace(/=+$/, '')).add(`Basic ${encoded}`);
 	}
 
@@ -63,17 +78,32 @@ export class SecretSet {
 	redact(text: string): string {
 		if (typeof text !== 'string' || text === '') return text;
 		// longest first, so that an encoding that contains another one is removed whole
-		this.sorted ??= [...new Set([...this.values].flatMap(secretForms))].sort((a, b) => b.length - a.length);
+		this.sorted ??= [...new Set([...this.values].flatMap(secretForms))].sort(
+			(a, b) => b.length - a.length,
+		);
 		let result = text;
-		for (const form of this.sorted) if (result.includes(form)) result = result.split(form).join('[redacted]');
+		for (const form of this.sorted)
+			if (result.includes(form)) result = result.split(form).join('[redacted]');
 		return result.replace(/\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi, '$1 [redacted]');
 	}
 }
 
 /** The secrets a credential holds: client secret (also as Basic), password, stored tokens (its own fields and n8n's OAuth2 token data). */
-export function credentialSecrets(credentials: Record<string, unknown>, secrets = new SecretSet()): SecretSet {
-	secrets.addBasic(credentials.clientId, credentials.clientSecret).addBasic(credentials.username, credentials.password);
+export function credentialSecrets(
+	credentials: Record<string, unknown>,
+	secrets = new SecretSet(),
+): SecretSet {
+	secrets
+		.addBasic(credentials.clientId, credentials.clientSecret)
+		.addBasic(credentials.username, credentials.password);
 	const oauth = (credentials.oauthTokenData ?? {}) as Record<string, unknown>;
-	for (const value of [credentials.accessToken, credentials.refreshToken, oauth.access_token, oauth.refresh_token, oauth.id_token]) secrets.add(value);
+	for (const value of [
+		credentials.accessToken,
+		credentials.refreshToken,
+		oauth.access_token,
+		oauth.refresh_token,
+		oauth.id_token,
+	])
+		secrets.add(value);
 	return secrets;
 }

@@ -1,4 +1,9 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 import { createHash } from 'crypto';
 
 import {
@@ -10,7 +15,14 @@ import {
 	type TokenAnswerClass,
 	type TokenAsked,
 } from '../transport/errors';
-import { asObject, bodyToText, headerValue, jsonOf, originOf, parseRetryAfter } from '../transport/policy';
+import {
+	asObject,
+	bodyToText,
+	headerValue,
+	jsonOf,
+	originOf,
+	parseRetryAfter,
+} from '../transport/policy';
 import { SecretSet } from './secrets';
 
 /**
@@ -25,7 +37,15 @@ export type LoginKind = 'password' | 'contractor';
 
 export type LoginConfig = ReturnType<typeof loginConfig>;
 
-const TOKEN_FIELDS = ['accessToken', 'refreshToken', 'accessTokenExpiresAt', 'accessTokenIssuedAt', 'refreshTokenExpiresAt', 'tokenIdentity', 'tokenScope'] as const;
+const TOKEN_FIELDS = [
+	'accessToken',
+	'refreshToken',
+	'accessTokenExpiresAt',
+	'accessTokenIssuedAt',
+	'refreshTokenExpiresAt',
+	'tokenIdentity',
+	'tokenScope',
+] as const;
 /** The hidden fields a login writes into the credential (n8n persists them); times in ms since epoch as text, '' when unknown. */
 export type StoredToken = Record<(typeof TOKEN_FIELDS)[number], string>;
 
@@ -36,7 +56,10 @@ export interface TokenRequest extends TokenAsked {
 	authorization: string;
 }
 
-export type TokenAnswerReading = { kind: 'token'; token: TokenResponse } | { kind: 'throttled'; status: number; retryAfterMs?: number } | { kind: 'error'; error: WorkOrderServiceAuthError };
+export type TokenAnswerReading =
+	| { kind: 'token'; token: TokenResponse }
+	| { kind: 'throttled'; status: number; retryAfterMs?: number }
+	| { kind: 'error'; error: WorkOrderServiceAuthError };
 export type HttpRequestFn = IHttpRequestHelper['helpers']['httpRequest'];
 
 /** Spec, section 8. */
@@ -59,7 +82,8 @@ const MAX_REMEMBERED = 32;
  */
 export const TEST_HEADER = 'X-Work-Order-Service-Credential-Test';
 
-const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
+const text = (value: unknown) =>
+	typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
 const configError = (message: string) => new WorkOrderServiceAuthError('configuration', message);
 /** A positive finite number, also from text (token lifetimes, stored times); else undefined. */
 const positive = (value: unknown) => {
@@ -69,7 +93,10 @@ const positive = (value: unknown) => {
 
 export function requireUrl(value: unknown, label: string): string {
 	const url = text(value).trim();
-	if (!/^https?:\/\/[^\s/]+/i.test(url)) throw configError(`The credential's ${label} must be an http(s) URL, e.g. https://login.example.com`);
+	if (!/^https?:\/\/[^\s/]+/i.test(url))
+		throw configError(
+			`The credential's ${label} must be an http(s) URL, e.g. https://login.example.com`,
+		);
 	return url.replace(/\/+$/, '');
 }
 
@@ -90,11 +117,24 @@ export function loginConfig(kind: LoginKind, credentials: ICredentialDataDecrypt
 	const clientId = requireText(credentials.clientId, 'Client ID');
 	const username = requireText(credentials.username, 'Username');
 	const subsidiary = kind === 'password' ? text(credentials.subsidiaryId).trim() : '';
-	if (subsidiary !== '' && !/^[1-9]\d{0,18}$/.test(subsidiary)) throw configError("The credential's Child Subscriber ID must be a positive whole number (or empty)");
+	if (subsidiary !== '' && !/^[1-9]\d{0,18}$/.test(subsidiary))
+		throw configError(
+			"The credential's Child Subscriber ID must be a positive whole number (or empty)",
+		);
 	const clientSecret = requireText(credentials.clientSecret, 'Client Secret', false);
 	const password = requireText(credentials.password, 'Password', false);
-	const sameUrl = (url: string) => url.replace(/^[a-z]+:\/\/[^/]+/i, (prefix) => prefix.toLowerCase());
-	const parts = [kind, sameUrl(authServerUrl), sameUrl(baseUrl), clientId, username.toLowerCase(), subsidiary, clientSecret, password];
+	const sameUrl = (url: string) =>
+		url.replace(/^[a-z]+:\/\/[^/]+/i, (prefix) => prefix.toLowerCase());
+	const parts = [
+		kind,
+		sameUrl(authServerUrl),
+		sameUrl(baseUrl),
+		clientId,
+		username.toLowerCase(),
+		subsidiary,
+		clientSecret,
+		password,
+	];
 	return {
 		kind,
 		authServerUrl,
@@ -112,7 +152,9 @@ export function loginConfig(kind: LoginKind, credentials: ICredentialDataDecrypt
 
 /** The secrets a login's messages must never show: the client secret, the password, and every token this process saw for the identity. */
 export function loginSecrets(config: LoginConfig): SecretSet {
-	const secrets = new SecretSet().addBasic(config.clientId, config.clientSecret).addBasic(config.username, config.password);
+	const secrets = new SecretSet()
+		.addBasic(config.clientId, config.clientSecret)
+		.addBasic(config.username, config.password);
 	for (const token of entries.get(config.identity)?.seen.keys() ?? []) secrets.add(token);
 	return secrets;
 }
@@ -122,15 +164,23 @@ export function storedTokenOf(data: IDataObject | undefined): StoredToken | unde
 	return Object.fromEntries(TOKEN_FIELDS.map((key) => [key, text(data[key])])) as StoredToken;
 }
 
-export function storedTokenFields(token: TokenResponse, identity: string, previousRefresh: string | undefined, refreshLifetimeMs: number | undefined, now = Date.now()): StoredToken {
+export function storedTokenFields(
+	token: TokenResponse,
+	identity: string,
+	previousRefresh: string | undefined,
+	refreshLifetimeMs: number | undefined,
+	now = Date.now(),
+): StoredToken {
 	const refreshToken = token.refreshToken ?? previousRefresh ?? '';
-	const refreshMs = token.refreshExpiresIn !== undefined ? token.refreshExpiresIn * 1000 : refreshLifetimeMs;
+	const refreshMs =
+		token.refreshExpiresIn !== undefined ? token.refreshExpiresIn * 1000 : refreshLifetimeMs;
 	return {
 		accessToken: token.accessToken,
 		refreshToken,
 		accessTokenExpiresAt: token.expiresIn !== undefined ? String(now + token.expiresIn * 1000) : '',
 		accessTokenIssuedAt: String(now),
-		refreshTokenExpiresAt: refreshToken !== '' && refreshMs !== undefined ? String(now + refreshMs) : '',
+		refreshTokenExpiresAt:
+			refreshToken !== '' && refreshMs !== undefined ? String(now + refreshMs) : '',
 		tokenIdentity: identity,
 		tokenScope: token.scope ?? '',
 	};
@@ -141,20 +191,50 @@ export function storedTokenFields(token: TokenResponse, identity: string, previo
 /** A login (spec 4.1 password grant, 4.3 contractor JWT: no grant type), the client as Basic. */
 export function loginRequest(config: LoginConfig): TokenRequest {
 	const form = { username: config.username, password: config.password };
-	if (config.kind === 'contractor') return { form, authorization: config.basic, purpose: 'JWT login', grantRefusalKind: 'invalidUser' };
-	return { form: { grant_type: 'password', ...form }, authorization: config.basic, purpose: 'password grant', grantRefusalKind: 'invalidUser' };
+	if (config.kind === 'contractor')
+		return {
+			form,
+			authorization: config.basic,
+			purpose: 'JWT login',
+			grantRefusalKind: 'invalidUser',
+		};
+	return {
+		form: { grant_type: 'password', ...form },
+		authorization: config.basic,
+		purpose: 'password grant',
+		grantRefusalKind: 'invalidUser',
+	};
 }
 
 /** A renewal with the refresh token (single-use; the contractor's carries no grant type). */
 export function renewalRequest(config: LoginConfig, refreshToken: string): TokenRequest {
 	const form = { refresh_token: refreshToken };
-	if (config.kind === 'contractor') return { form, authorization: config.basic, purpose: 'JWT renewal', grantRefusalKind: 'invalidGrant' };
-	return { form: { grant_type: 'refresh_token', ...form }, authorization: config.basic, purpose: 'token refresh', grantRefusalKind: 'invalidGrant' };
+	if (config.kind === 'contractor')
+		return {
+			form,
+			authorization: config.basic,
+			purpose: 'JWT renewal',
+			grantRefusalKind: 'invalidGrant',
+		};
+	return {
+		form: { grant_type: 'refresh_token', ...form },
+		authorization: config.basic,
+		purpose: 'token refresh',
+		grantRefusalKind: 'invalidGrant',
+	};
 }
 
 /** Child-subscriber exchange (spec 5.8): a universal user's token, as Bearer, for one scoped to the subsidiary. */
-export function childSubscriberExchange(universalAccessToken: string, subsidiaryId: string): TokenRequest {
-	return { form: { subsidiary_id: subsidiaryId }, authorization: `Bearer ${universalAccessToken}`, purpose: `child subscriber selection (subsidiary ${subsidiaryId})`, grantRefusalKind: 'subsidiary' };
+export function childSubscriberExchange(
+	universalAccessToken: string,
+	subsidiaryId: string,
+): TokenRequest {
+	return {
+		form: { subsidiary_id: subsidiaryId },
+		authorization: `Bearer ${universalAccessToken}`,
+		purpose: `child subscriber selection (subsidiary ${subsidiaryId})`,
+		grantRefusalKind: 'subsidiary',
+	};
 }
 
 /** What an answer means, from its HTTP status and the OAuth `error` code of its body ('' when none). */
@@ -164,7 +244,8 @@ export function classifyTokenAnswer(status: number, errorCode: string): TokenAns
 	if (status >= 300 && status < 400) return 'redirected';
 	if (status === 200 || status === 201) return 'token';
 	const clientRefused = errorCode === 'invalid_client' || errorCode === 'unauthorized_client';
-	if (!clientRefused && (errorCode === 'invalid_grant' || status === 400 || status === 403)) return 'grantRefused';
+	if (!clientRefused && (errorCode === 'invalid_grant' || status === 400 || status === 403))
+		return 'grantRefused';
 	return status === 401 || clientRefused ? 'clientRefused' : 'failed';
 }
 
@@ -174,7 +255,8 @@ export function readToken(json: IDataObject | undefined) {
 	const refreshToken = json?.refresh_token;
 	return {
 		accessToken,
-		refreshToken: typeof refreshToken === 'string' && refreshToken !== '' ? refreshToken : undefined,
+		refreshToken:
+			typeof refreshToken === 'string' && refreshToken !== '' ? refreshToken : undefined,
 		expiresIn: positive(json?.expires_in),
 		refreshExpiresIn: positive(json?.refresh_token_expires_in ?? json?.refresh_expires_in),
 		scope: typeof json?.scope === 'string' ? json.scope : undefined,
@@ -182,23 +264,42 @@ export function readToken(json: IDataObject | undefined) {
 }
 
 /** An answer of the token endpoint: the token, `throttled` with what Retry-After says, or the error that explains it. */
-export function readTokenAnswer(answer: { status: number; headers: Record<string, unknown>; body: string }, request: TokenAsked, redact: (text: string) => string): TokenAnswerReading {
+export function readTokenAnswer(
+	answer: { status: number; headers: Record<string, unknown>; body: string },
+	request: TokenAsked,
+	redact: (text: string) => string,
+): TokenAnswerReading {
 	const json = asObject(jsonOf(answer.body)) as IDataObject | undefined;
 	const errorCode = typeof json?.error === 'string' ? json.error : '';
 	const answerClass = classifyTokenAnswer(answer.status, errorCode);
-	if (answerClass === 'throttled') return { kind: 'throttled', status: answer.status, retryAfterMs: parseRetryAfter(headerValue(answer.headers, 'retry-after')) };
+	if (answerClass === 'throttled')
+		return {
+			kind: 'throttled',
+			status: answer.status,
+			retryAfterMs: parseRetryAfter(headerValue(answer.headers, 'retry-after')),
+		};
 	const token = answerClass === 'token' ? readToken(json) : undefined;
-	return token ? { kind: 'token', token } : { kind: 'error', error: refusalError(answerClass, answer, errorCode, request, redact) };
+	return token
+		? { kind: 'token', token }
+		: { kind: 'error', error: refusalError(answerClass, answer, errorCode, request, redact) };
 }
 
 /** One token request: POSTs the form (never following a redirect: a wrong client can be sent to a login page) and reads the answer; throws the error that explains a refusal. */
-export async function requestToken(http: HttpRequestFn, config: LoginConfig, request: TokenRequest): Promise<Exclude<TokenAnswerReading, { kind: 'error' }>> {
+export async function requestToken(
+	http: HttpRequestFn,
+	config: LoginConfig,
+	request: TokenRequest,
+): Promise<Exclude<TokenAnswerReading, { kind: 'error' }>> {
 	const redact = (words: string) => loginSecrets(config).redact(words);
 	const response = (await http({
 		method: 'POST',
 		url: config.tokenUrl,
 		body: new URLSearchParams(request.form).toString(),
-		headers: { Authorization: request.authorization, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+		headers: {
+			Authorization: request.authorization,
+			'Content-Type': 'application/x-www-form-urlencoded',
+			Accept: 'application/json',
+		},
 		disableFollowRedirect: true,
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
@@ -206,9 +307,23 @@ export async function requestToken(http: HttpRequestFn, config: LoginConfig, req
 		json: false,
 		timeout: TOKEN_REQUEST_TIMEOUT_MS,
 	}).catch((networkError: unknown) => {
-		throw unreachableError(new URL(config.tokenUrl).origin, networkError, TOKEN_REQUEST_TIMEOUT_MS, request, redact);
+		throw unreachableError(
+			new URL(config.tokenUrl).origin,
+			networkError,
+			TOKEN_REQUEST_TIMEOUT_MS,
+			request,
+			redact,
+		);
 	})) as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
-	const reading = readTokenAnswer({ status: response.statusCode, headers: response.headers ?? {}, body: bodyToText(response.body) }, request, redact);
+	const reading = readTokenAnswer(
+		{
+			status: response.statusCode,
+			headers: response.headers ?? {},
+			body: bodyToText(response.body),
+		},
+		request,
+		redact,
+	);
 	if (reading.kind === 'error') throw reading.error;
 	return reading;
 }
@@ -244,7 +359,17 @@ function keepNewest<T>(map: Map<string, T>, key: string, value: T, max: number):
 }
 
 function entryOf(identity: string): Entry {
-	return keepNewest(entries, identity, entries.get(identity) ?? { rejected: new Map(), sent: new Map(), throttledUntil: 0, seen: new Map() }, MAX_ENTRIES);
+	return keepNewest(
+		entries,
+		identity,
+		entries.get(identity) ?? {
+			rejected: new Map(),
+			sent: new Map(),
+			throttledUntil: 0,
+			seen: new Map(),
+		},
+		MAX_ENTRIES,
+	);
 }
 
 /** A token and when it was last seen, among the newest MAX_REMEMBERED. */
@@ -253,12 +378,19 @@ function remember(list: Map<string, number>, key: string | undefined): void {
 }
 
 /** A token for this identity that was not rejected and does not expire within the margin. */
-export function isUsable(token: StoredToken | undefined, config: LoginConfig, now = Date.now()): token is StoredToken {
+export function isUsable(
+	token: StoredToken | undefined,
+	config: LoginConfig,
+	now = Date.now(),
+): token is StoredToken {
 	if (!token || token.accessToken === '' || token.tokenIdentity !== config.identity) return false;
 	if (entries.get(config.identity)?.rejected.has(token.accessToken)) return false;
 	const expiry = positive(token.accessTokenExpiresAt);
 	const issued = positive(token.accessTokenIssuedAt);
-	const margin = expiry !== undefined && issued !== undefined && issued < expiry ? Math.min(ACCESS_TOKEN_MARGIN_MS, (expiry - issued) / 10) : 0;
+	const margin =
+		expiry !== undefined && issued !== undefined && issued < expiry
+			? Math.min(ACCESS_TOKEN_MARGIN_MS, (expiry - issued) / 10)
+			: 0;
 	return expiry === undefined || expiry > now + margin;
 }
 
@@ -274,19 +406,34 @@ export function knownTokens(config: LoginConfig): string[] {
  * fresh login (or the one in flight).
  */
 export function preAuthenticator(kind: LoginKind) {
-	return async function (this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
+	return async function (
+		this: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<IDataObject> {
 		const config = loginConfig(kind, credentials);
 		const presented = storedTokenOf(credentials);
 		const entry = entryOf(config.identity);
 		remember(entry.seen, presented?.accessToken);
 		remember(entry.seen, presented?.refreshToken);
 		const sentAt = presented && entry.sent.get(presented.accessToken);
-		const refused = presented !== undefined && (entry.rejected.has(presented.accessToken) || (sentAt !== undefined && Date.now() - sentAt < SENT_RECENTLY_MS));
-		if (refused && !entry.rejected.has(presented.accessToken)) remember(entry.rejected, presented.accessToken);
+		const refused =
+			presented !== undefined &&
+			(entry.rejected.has(presented.accessToken) ||
+				(sentAt !== undefined && Date.now() - sentAt < SENT_RECENTLY_MS));
+		if (refused && !entry.rejected.has(presented.accessToken))
+			remember(entry.rejected, presented.accessToken);
 		if (entry.inflight) return { ...(await entry.inflight) };
 		// a token obtained since the refusal was first seen (one obtained before may be revoked with it)
-		const since = refused ? (entry.rejected.get(presented.accessToken) ?? 0) : presented ? Infinity : 0;
-		if (isUsable(entry.current, config) && (positive(entry.current.accessTokenIssuedAt) ?? 0) >= since) return { ...entry.current };
+		const since = refused
+			? (entry.rejected.get(presented.accessToken) ?? 0)
+			: presented
+				? Infinity
+				: 0;
+		if (
+			isUsable(entry.current, config) &&
+			(positive(entry.current.accessTokenIssuedAt) ?? 0) >= since
+		)
+			return { ...entry.current };
 		const refresh = refused ? refreshTokenOf(presented, config) : undefined;
 		const flight = login(config, this.helpers.httpRequest, entry, refresh).finally(() => {
 			if (entry.inflight === flight) entry.inflight = undefined;
@@ -300,32 +447,63 @@ export function preAuthenticator(kind: LoginKind) {
 function refreshTokenOf(token: StoredToken, config: LoginConfig): string | undefined {
 	const expiry = positive(token.refreshTokenExpiresAt);
 	if (token.refreshToken === '' || token.tokenIdentity !== config.identity) return undefined;
-	return expiry !== undefined && expiry <= Date.now() + REFRESH_TOKEN_MARGIN_MS ? undefined : token.refreshToken;
+	return expiry !== undefined && expiry <= Date.now() + REFRESH_TOKEN_MARGIN_MS
+		? undefined
+		: token.refreshToken;
 }
 
 /** One login: the refresh token when there is one (refused: the password), then the child-subscriber exchange. */
-async function login(config: LoginConfig, http: HttpRequestFn, entry: Entry, refreshToken: string | undefined): Promise<StoredToken> {
-	let token = refreshToken !== undefined ? await step(config, http, entry, renewalRequest(config, refreshToken), true) : undefined;
+async function login(
+	config: LoginConfig,
+	http: HttpRequestFn,
+	entry: Entry,
+	refreshToken: string | undefined,
+): Promise<StoredToken> {
+	let token =
+		refreshToken !== undefined
+			? await step(config, http, entry, renewalRequest(config, refreshToken), true)
+			: undefined;
 	const renewed = token !== undefined;
 	if (!renewed && config.subsidiaryId !== undefined) {
-		const kept = entry.universal && Date.now() - entry.universal.at < UNIVERSAL_KEEP_MS ? entry.universal.token : undefined;
-		const universal = (kept ?? (await step(config, http, entry, loginRequest(config)))) as TokenResponse;
+		const kept =
+			entry.universal && Date.now() - entry.universal.at < UNIVERSAL_KEEP_MS
+				? entry.universal.token
+				: undefined;
+		const universal = (kept ??
+			(await step(config, http, entry, loginRequest(config)))) as TokenResponse;
 		entry.universal = { token: universal, at: Date.now() };
-		token = await step(config, http, entry, childSubscriberExchange(universal.accessToken, config.subsidiaryId));
+		token = await step(
+			config,
+			http,
+			entry,
+			childSubscriberExchange(universal.accessToken, config.subsidiaryId),
+		);
 		entry.universal = undefined;
 	}
 	token ??= await step(config, http, entry, loginRequest(config));
 	const lifetime = config.kind === 'password' ? MAIN_REFRESH_TOKEN_LIFETIME_MS : undefined;
-	entry.current = storedTokenFields(token as TokenResponse, config.identity, renewed ? refreshToken : undefined, lifetime);
+	entry.current = storedTokenFields(
+		token as TokenResponse,
+		config.identity,
+		renewed ? refreshToken : undefined,
+		lifetime,
+	);
 	return entry.current;
 }
 
 /** One token request; a refused refresh gives undefined (when `refusable`); throttling fails with the wait. */
-async function step(config: LoginConfig, http: HttpRequestFn, entry: Entry, request: TokenRequest, refusable = false): Promise<TokenResponse | undefined> {
+async function step(
+	config: LoginConfig,
+	http: HttpRequestFn,
+	entry: Entry,
+	request: TokenRequest,
+	refusable = false,
+): Promise<TokenResponse | undefined> {
 	const waitMs = entry.throttledUntil - Date.now();
 	if (waitMs > 0) throw throttledLoginError(request.purpose, undefined, waitMs);
 	const reading = await requestToken(http, config, request).catch((error: unknown) => {
-		if (refusable && isWorkOrderServiceAuthError(error) && error.kind === 'invalidGrant') return undefined;
+		if (refusable && isWorkOrderServiceAuthError(error) && error.kind === 'invalidGrant')
+			return undefined;
 		throw error;
 	});
 	if (reading?.kind === 'token') {
@@ -345,8 +523,14 @@ async function step(config: LoginConfig, http: HttpRequestFn, entry: Entry, requ
  * (also in n8n's HTTP Request node); n8n's request layer carries no credential across origins.
  */
 export function bearerAuthentication(kind: LoginKind) {
-	return async (credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> => {
-		const options = requestOptions as IHttpRequestOptions & { sendCredentialsOnCrossOriginRedirect?: boolean; uri?: unknown };
+	return async (
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> => {
+		const options = requestOptions as IHttpRequestOptions & {
+			sendCredentialsOnCrossOriginRedirect?: boolean;
+			uri?: unknown;
+		};
 		options.sendCredentialsOnCrossOriginRedirect = false;
 		// the credential Test's own request (see TEST_HEADER): the marker never goes on the wire
 		const { [TEST_HEADER]: test, ...headers } = (options.headers ?? {}) as IDataObject;
@@ -360,7 +544,13 @@ export function bearerAuthentication(kind: LoginKind) {
 		}
 		// n8n's request helpers use `url` (+ `baseURL`); its legacy request API (the HTTP Request node) uses `uri`
 		const targetOrigin = originOf(String(options.url ?? options.uri ?? ''), options.baseURL);
-		if (token === '' || credentials.tokenIdentity !== config.identity || targetOrigin === undefined || targetOrigin !== originOf(config.baseUrl)) return options;
+		if (
+			token === '' ||
+			credentials.tokenIdentity !== config.identity ||
+			targetOrigin === undefined ||
+			targetOrigin !== originOf(config.baseUrl)
+		)
+			return options;
 		if (test === undefined) remember(entryOf(config.identity).sent, token);
 		options.headers = { ...headers, Authorization: `Bearer ${token}` };
 		return options;

@@ -32,17 +32,20 @@ export const authenticationProperty: INodeProperties = {
 		{
 			name: 'Authorization Code (OAuth2)',
 			value: 'oAuth2',
-			description: 'A user signs in on the service\'s own page (Connect button); credential "Work Order Service Authorization Code OAuth2 API"',
+			description:
+				'A user signs in on the service\'s own page (Connect button); credential "Work Order Service Authorization Code OAuth2 API"',
 		},
 		{
 			name: 'Contractor (JWT)',
 			value: 'contractor',
-			description: 'A contractor (provider) user logs in to the contractor API with a JWT; credential "Work Order Service Contractor JWT API"',
+			description:
+				'A contractor (provider) user logs in to the contractor API with a JWT; credential "Work Order Service Contractor JWT API"',
 		},
 		{
 			name: 'Password Grant',
 			value: 'password',
-			description: 'A subscriber user logs in with name and password (OAuth2 password grant); credential "Work Order Service Password Grant API"',
+			description:
+				'A subscriber user logs in with name and password (OAuth2 password grant); credential "Work Order Service Password Grant API"',
 		},
 	],
 	default: 'password',

@@ -11,7 +11,10 @@ const LIST_FILTERS = {
 	trades: { displayName: 'Trades', placeholder: 'HVAC, PLUMBING' },
 } as const;
 
-export function listFilterOption(name: keyof typeof LIST_FILTERS, description: string): INodeProperties {
+export function listFilterOption(
+	name: keyof typeof LIST_FILTERS,
+	description: string,
+): INodeProperties {
 	const { displayName, placeholder } = LIST_FILTERS[name];
 	return { displayName, name, type: 'string', default: '', placeholder, description };
 }

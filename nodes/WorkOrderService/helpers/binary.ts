@@ -14,7 +14,12 @@ export interface FileToSend {
  * item) or in a binary data store (an `id`). Either way the bytes are written once, straight into
  * the request body, so a 100 MB photo costs 100 MB, not 200.
  */
-async function fileSource(ctx: IExecuteFunctions, itemIndex: number, name: string, binary: IBinaryData): Promise<FileSource> {
+async function fileSource(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	binary: IBinaryData,
+): Promise<FileSource> {
 	if (binary.id) {
 		const id = binary.id;
 		const { fileSize } = await ctx.helpers.getBinaryMetadata(id);
@@ -34,7 +39,8 @@ async function fileSource(ctx: IExecuteFunctions, itemIndex: number, name: strin
 	}
 	const base64 = binary.data ?? '';
 	const size = Buffer.byteLength(base64, 'base64');
-	const decodedExactly = (target: Buffer, offset: number) => target.write(base64, offset, size, 'base64');
+	const decodedExactly = (target: Buffer, offset: number) =>
+		target.write(base64, offset, size, 'base64');
 	return {
 		size,
 		copyTo: async (target, offset) => {
@@ -66,7 +72,13 @@ export async function readBinaryFile(
 ): Promise<FileToSend> {
 	const node = ctx.getNode();
 	if (typeof propertyName !== 'string' || propertyName.trim() === '') {
-		throw invalid(node, itemIndex, field, 'must name the binary property that holds the file', propertyName);
+		throw invalid(
+			node,
+			itemIndex,
+			field,
+			'must name the binary property that holds the file',
+			propertyName,
+		);
 	}
 	const name = propertyName.trim();
 	const item = ctx.getInputData()[itemIndex];
@@ -86,17 +98,31 @@ export async function readBinaryFile(
 	}
 	const mimeType = (binary.mimeType ?? '').trim();
 	if (!isMimeType(mimeType)) {
-		throw invalid(node, itemIndex, field, `the file "${binary.fileName ?? name}" has no valid MIME type`, mimeType);
+		throw invalid(
+			node,
+			itemIndex,
+			field,
+			`the file "${binary.fileName ?? name}" has no valid MIME type`,
+			mimeType,
+		);
 	}
 	const why = rules.mimeRule?.(mimeType);
 	if (why) throw invalid(node, itemIndex, field, why, mimeType);
 	const data = await fileSource(ctx, itemIndex, name, binary);
 	if (data.size === 0) {
-		throw invalid(node, itemIndex, field, `the file "${binary.fileName ?? name}" is empty (0 bytes)`, name);
+		throw invalid(
+			node,
+			itemIndex,
+			field,
+			`the file "${binary.fileName ?? name}" is empty (0 bytes)`,
+			name,
+		);
 	}
 	let fileName = (binary.fileName ?? '').trim();
 	if (fileName === '') {
-		fileName = binary.fileExtension ? `${rules.defaultFileName}.${binary.fileExtension}` : rules.defaultFileName;
+		fileName = binary.fileExtension
+			? `${rules.defaultFileName}.${binary.fileExtension}`
+			: rules.defaultFileName;
 	}
 	return { data, fileName, mimeType };
 }

@@ -11,7 +11,12 @@ import { ownRecord, isRecord } from './values';
  */
 
 /** The node's question types (the Question Type parameter of Submit / Update), by the service's number. */
-const QUESTION_TYPES: Record<number, string> = { 0: 'acknowledgement', 1: 'selector', 2: 'textEntry', 4: 'numericInput' };
+const QUESTION_TYPES: Record<number, string> = {
+	0: 'acknowledgement',
+	1: 'selector',
+	2: 'textEntry',
+	4: 'numericInput',
+};
 const QUESTION_TYPE_NAMES = ['checkbox', 'radiobutton', 'textentry', 'tristate', 'numericinput'];
 const PICTURE_FLAGS = ['optional', 'notRequired', 'required'];
 const PICTURE_FLAG_NAMES = ['optional', 'no', 'required'];
@@ -51,7 +56,8 @@ export interface ChecklistQuestion {
 	options: ChecklistOption[];
 }
 
-const listOf = (value: unknown): IDataObject[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+const listOf = (value: unknown): IDataObject[] =>
+	Array.isArray(value) ? value.filter(isRecord) : [];
 
 /** The checklists of an answer (`CheckListDetails`; a bare list is read too). */
 export function checklistsOf(body: unknown): IDataObject[] {
@@ -70,7 +76,11 @@ export function questionsOf(checklists: IDataObject[]): ChecklistQuestion[] {
 			pictureFlag: pictureFlagOf(q.PictureFlag),
 			answerRequired: q.AnswerRequired ?? null,
 			timing: q.CheckListTimingType ?? null,
-			options: listOf(q.CheckListQuestionOptions).map((o) => ({ optionId: o.Id, label: o.Answer ?? null, asksForComment: o.IsConditionalFollowUp === true })),
+			options: listOf(q.CheckListQuestionOptions).map((o) => ({
+				optionId: o.Id,
+				label: o.Answer ?? null,
+				asksForComment: o.IsConditionalFollowUp === true,
+			})),
 		})),
 	);
 }

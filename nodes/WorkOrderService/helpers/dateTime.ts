@@ -36,9 +36,22 @@ export function parseDateTime(text: string): WallTime | undefined {
 	const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '', zone] = match;
 	const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
 	if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
-	const wallMs = Date.UTC(year, month - 1, day, hour, minute, second, Number(fraction.padEnd(3, '0').slice(0, 3)));
+	const wallMs = Date.UTC(
+		year,
+		month - 1,
+		day,
+		hour,
+		minute,
+		second,
+		Number(fraction.padEnd(3, '0').slice(0, 3)),
+	);
 	const check = new Date(wallMs);
-	if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
+	if (
+		check.getUTCFullYear() !== year ||
+		check.getUTCMonth() !== month - 1 ||
+		check.getUTCDate() !== day
+	)
+		return undefined;
 	if (zone === undefined) return { wallMs };
 	const offsetMinutes = offsetOf(zone);
 	return offsetMinutes === undefined ? undefined : { wallMs, offsetMinutes };
@@ -78,7 +91,14 @@ export function zoneOffsetMs(zone: string, instantMs: number): number {
 	for (const part of formatter(zone).formatToParts(new Date(instantMs))) {
 		if (part.type !== 'literal') parts[part.type] = Number(part.value);
 	}
-	const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+	const asUtc = Date.UTC(
+		parts.year,
+		parts.month - 1,
+		parts.day,
+		parts.hour,
+		parts.minute,
+		parts.second,
+	);
 	const wholeSeconds = instantMs - (((instantMs % 1000) + 1000) % 1000);
 	return asUtc - wholeSeconds;
 }
@@ -91,7 +111,9 @@ export function zoneOffsetMs(zone: string, instantMs: number): number {
 export function zonedWallTimeToInstant(wallMs: number, zone: string): number {
 	const before = zoneOffsetMs(zone, wallMs - 86_400_000);
 	const after = zoneOffsetMs(zone, wallMs + 86_400_000);
-	const candidates = [wallMs - before, wallMs - after].filter((ms) => ms + zoneOffsetMs(zone, ms) === wallMs);
+	const candidates = [wallMs - before, wallMs - after].filter(
+		(ms) => ms + zoneOffsetMs(zone, ms) === wallMs,
+	);
 	if (candidates.length) return Math.min(...candidates);
 	// In a gap: the wall time does not exist; read it with the offset before the change.
 	return wallMs - before;
@@ -144,10 +166,15 @@ export function serviceDateTime(ms: number): string {
  */
 export function userInstant(value: unknown, zone: string | undefined): number | undefined {
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
-	const iso = typeof (value as { toISO?: unknown })?.toISO === 'function' ? String((value as { toISO: () => string }).toISO()) : value;
+	const iso =
+		typeof (value as { toISO?: unknown })?.toISO === 'function'
+			? String((value as { toISO: () => string }).toISO())
+			: value;
 	if (typeof iso !== 'string') return undefined;
 	const parsed = parseDateTime(iso);
 	if (!parsed) return undefined;
 	if (parsed.offsetMinutes !== undefined) return parsed.wallMs - parsed.offsetMinutes * 60_000;
-	return zone && isKnownZone(zone) ? zonedWallTimeToInstant(parsed.wallMs, zone) : zonedWallTimeToInstant(parsed.wallMs, SERVICE_TIME_ZONE);
+	return zone && isKnownZone(zone)
+		? zonedWallTimeToInstant(parsed.wallMs, zone)
+		: zonedWallTimeToInstant(parsed.wallMs, SERVICE_TIME_ZONE);
 }

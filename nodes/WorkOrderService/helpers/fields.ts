@@ -78,7 +78,7 @@ export const noteIdField: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. 9007199254740993',
 	description:
-		'ID of the work order note (a 64-bit number). Map it from a previous step\'s note ID: this node outputs note IDs as text, so no digit is lost.',
+		"ID of the work order note (a 64-bit number). Map it from a previous step's note ID: this node outputs note IDs as text, so no digit is lost.",
 };
 
 const returnAllField: INodeProperties = {

@@ -7,5 +7,10 @@ import { limitField } from './fields';
 export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	if (returnAll) return undefined;
-	return positiveInteger(ctx.getNode(), itemIndex, fieldOf(limitField), ctx.getNodeParameter(limitField.name, itemIndex, 50));
+	return positiveInteger(
+		ctx.getNode(),
+		itemIndex,
+		fieldOf(limitField),
+		ctx.getNodeParameter(limitField.name, itemIndex, 50),
+	);
 }

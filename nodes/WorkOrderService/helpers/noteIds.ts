@@ -25,7 +25,12 @@ function withNoteIdsAsText(record: IDataObject, idIsNoteId: boolean): IDataObjec
 		else if (key === 'Attachments' && Array.isArray(value)) {
 			mapped = value.map((a) => (isRecord(a) ? withNoteIdsAsText(a, false) : a));
 		}
-		Object.defineProperty(out, key, { value: mapped, enumerable: true, writable: true, configurable: true });
+		Object.defineProperty(out, key, {
+			value: mapped,
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	}
 	return out;
 }

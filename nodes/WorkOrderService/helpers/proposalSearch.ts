@@ -44,8 +44,12 @@ export function proposalListName(record: IDataObject): string {
 	const number = textOf(record.Number);
 	const head = number === undefined || number === id ? id : `${number} (ID ${id})`;
 	const status = record.Status as IDataObject | string | undefined;
-	const statusText = typeof status === 'object' && status !== null ? textOf(status.Primary) : textOf(status);
+	const statusText =
+		typeof status === 'object' && status !== null ? textOf(status.Primary) : textOf(status);
 	const description = textOf(record.Description);
-	const short = description && description.length > 60 ? `${description.slice(0, 57)}...` : description;
-	return [head, short, textOf(record.Amount), statusText].filter((part) => part !== undefined && part !== '').join(' · ');
+	const short =
+		description && description.length > 60 ? `${description.slice(0, 57)}...` : description;
+	return [head, short, textOf(record.Amount), statusText]
+		.filter((part) => part !== undefined && part !== '')
+		.join(' · ');
 }

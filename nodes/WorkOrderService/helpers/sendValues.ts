@@ -24,13 +24,24 @@ export const dateTimeToSend: Check<string | undefined> = optionalDateTime;
  * one without an offset is a wall time in the workflow's time zone, one with an offset that
  * instant; both go out as US Eastern with its offset (`2026-06-01T04:00:00.000-04:00`).
  */
-export function withOffsets(ctx: IExecuteFunctions, itemIndex: number, body: IDataObject, keys: string[]): IDataObject {
+export function withOffsets(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	body: IDataObject,
+	keys: string[],
+): IDataObject {
 	for (const key of keys) {
 		const value = body[key];
 		if (value === undefined) continue;
 		const ms = userInstant(value, ctx.getTimezone());
 		if (ms === undefined) {
-			throw invalid(ctx.getNode(), itemIndex, { name: key, label: key }, 'must be an ISO 8601 date-time', value);
+			throw invalid(
+				ctx.getNode(),
+				itemIndex,
+				{ name: key, label: key },
+				'must be an ISO 8601 date-time',
+				value,
+			);
 		}
 		body[key] = serviceDateTime(ms);
 	}

@@ -46,7 +46,10 @@ function own(record: IDataObject, key: string): boolean {
 }
 
 /** The record with only the compact fields (nested objects cut to their listed subfields). */
-export function compactRecord(record: IDataObject, fields: Record<string, readonly string[] | undefined>): IDataObject {
+export function compactRecord(
+	record: IDataObject,
+	fields: Record<string, readonly string[] | undefined>,
+): IDataObject {
 	const entries: Array<[string, unknown]> = [];
 	for (const [key, sub] of Object.entries(fields)) {
 		if (!own(record, key)) continue;
@@ -61,7 +64,12 @@ export function compactRecord(record: IDataObject, fields: Record<string, readon
  * Work order records as the Simplify parameter of item i asks: compact when on (the default),
  * unchanged when off. `applies` false (e.g. the user chose the fields with $select) keeps them.
  */
-export function simplifyWorkOrders(ctx: IExecuteFunctions, i: number, records: IDataObject[], applies = true): IDataObject[] {
+export function simplifyWorkOrders(
+	ctx: IExecuteFunctions,
+	i: number,
+	records: IDataObject[],
+	applies = true,
+): IDataObject[] {
 	const simplify = ctx.getNodeParameter(simplifyProperty.name, i, true) as unknown;
 	if (!applies || simplify === false || simplify === 'false') return records;
 	return records.map((record) => compactRecord(record, WORK_ORDER_COMPACT));

@@ -30,7 +30,12 @@ type Execute = OperationModule['execute'];
  * The operation as it runs: unchanged in workflows; in a tool call with self-contained answers.
  * Its `meta` says which file it sends (`file`) and whether a failed call may be repeated.
  */
-export function forToolCalls(ctx: IExecuteFunctions, resource: string, operation: string, module: OperationModule): Execute {
+export function forToolCalls(
+	ctx: IExecuteFunctions,
+	resource: string,
+	operation: string,
+	module: OperationModule,
+): Execute {
 	if (!isToolCall(ctx)) return module.execute;
 	const label = operation.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase());
 	return async function (this, itemIndex, client) {
@@ -52,7 +57,12 @@ const answered = new WeakSet<Error>();
  * A tool call's input item is the model's arguments: it never holds a file. An operation set to
  * send one answers that, and what to do instead, before anything is read or sent.
  */
-function refuseMissingFile(ctx: IExecuteFunctions, itemIndex: number, module: OperationModule, label: string): void {
+function refuseMissingFile(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	module: OperationModule,
+	label: string,
+): void {
 	const file = module.meta.file;
 	const property = file && module.description.find((p) => p.name === file.parameter);
 	if (!file || !property) return;
@@ -79,7 +89,10 @@ function refuseMissingFile(ctx: IExecuteFunctions, itemIndex: number, module: Op
 			? `Call the tool again with ${quoted(keys)} empty to submit the answer without a photo, unless the question requires one; an answer that needs a photo must be given by a workflow that has the file: tell the user.`
 			: `To answer without a photo, the user must clear "${property.displayName}" in this tool; an answer that needs a photo must be given by a workflow that has the file. Tell the user.`;
 	}
-	const error = new NodeOperationError(node, `${message} ${change}`, { itemIndex, description: change });
+	const error = new NodeOperationError(node, `${message} ${change}`, {
+		itemIndex,
+		description: change,
+	});
 	answered.add(error);
 	throw error;
 }
@@ -95,13 +108,19 @@ const MAYBE_RECORDED =
  * wraps any other error in a new one, which swaps a message naming a network code (ECONNRESET,
  * ...) for generic text; a NodeOperationError it hands on unchanged.
  */
-function forModel(ctx: IExecuteFunctions, error: unknown, meta: OperationMeta, itemIndex: number): unknown {
+function forModel(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	meta: OperationMeta,
+	itemIndex: number,
+): unknown {
 	if (!(error instanceof Error) || answered.has(error)) return error;
 	const node = ctx.getNode();
 	const input = invalidInputOf(error);
 	const { message, change } = input ? inputAnswer(node, input) : serviceAnswer(error, meta);
 	const text = change && !message.includes(change) ? `${message} ${change}` : message;
-	const answer = error instanceof NodeOperationError ? error : new NodeOperationError(node, text, { itemIndex });
+	const answer =
+		error instanceof NodeOperationError ? error : new NodeOperationError(node, text, { itemIndex });
 	// Set after construction: the constructor would replace a message that names a network code.
 	answer.message = text;
 	answer.description = change || undefined;
@@ -142,34 +161,70 @@ function serviceAnswer(error: Error, meta: OperationMeta): { message: string; ch
 	const message = error.message.replace(/[.\s]*$/, '.');
 	const known = toolAnswers.get(error);
 	if (known !== undefined) return { message, change: known };
-	const description = typeof (error as NodeApiError).description === 'string' ? ((error as NodeApiError).description as string) : '';
+	const description =
+		typeof (error as NodeApiError).description === 'string'
+			? ((error as NodeApiError).description as string)
+			: '';
 	const status = Number((error as NodeApiError).httpCode);
 	const posts = !meta.safeToRepeat;
 	if (Number.isInteger(status) && status >= 100) {
 		if (status === 400 || status === 422) {
-			const photo = meta.file?.required === false ? ' If the question requires a photo, a tool call cannot send one: tell the user.' : '';
-			return { message, change: `The service refused the values sent, so nothing changed. Correct the value its reason names and call again.${photo}` };
+			const photo =
+				meta.file?.required === false
+					? ' If the question requires a photo, a tool call cannot send one: tell the user.'
+					: '';
+			return {
+				message,
+				change: `The service refused the values sent, so nothing changed. Correct the value its reason names and call again.${photo}`,
+			};
 		}
 		if (status === 401) {
-			return { message, change: 'The service refused this account for this operation (a missing permission), so nothing changed. Calling again will not help: tell the user.' };
+			return {
+				message,
+				change:
+					'The service refused this account for this operation (a missing permission), so nothing changed. Calling again will not help: tell the user.',
+			};
 		}
 		if (status === 403 || status === 409) {
-			return { message, change: 'The service refused it, so nothing changed. The same call will be refused again: tell the user the service\'s reason.' };
+			return {
+				message,
+				change:
+					"The service refused it, so nothing changed. The same call will be refused again: tell the user the service's reason.",
+			};
 		}
 		if (status === 404) {
-			return { message, change: 'Nothing changed. Check the IDs you passed: the record does not exist or this account cannot see it (a record created in the last 30 seconds or so may not be readable yet).' };
+			return {
+				message,
+				change:
+					'Nothing changed. Check the IDs you passed: the record does not exist or this account cannot see it (a record created in the last 30 seconds or so may not be readable yet).',
+			};
 		}
 		if (status === 429 || /throttl/i.test(description)) {
-			return { message, change: 'The service is throttling requests, so it was not done. Wait a minute before calling again.' };
+			return {
+				message,
+				change:
+					'The service is throttling requests, so it was not done. Wait a minute before calling again.',
+			};
 		}
-		if (status >= 500) return { message, change: posts ? MAYBE_RECORDED : 'The service failed, so it was not done. Try again later.' };
+		if (status >= 500)
+			return {
+				message,
+				change: posts ? MAYBE_RECORDED : 'The service failed, so it was not done. Try again later.',
+			};
 		return { message, change: `It was not done. ${description}`.trim() };
 	}
 	if (/^Login to the Work Order Service failed/.test(error.message)) {
-		return { message, change: 'Nothing was sent: the tool\'s credential could not log in. Calling again will not help: tell the user to fix the credential.' };
+		return {
+			message,
+			change:
+				"Nothing was sent: the tool's credential could not log in. Calling again will not help: tell the user to fix the credential.",
+		};
 	}
 	if (/^No answer from the Work Order Service/.test(error.message)) {
-		return { message, change: posts ? MAYBE_RECORDED : 'Nothing changed as far as is known. Try again later.' };
+		return {
+			message,
+			change: posts ? MAYBE_RECORDED : 'Nothing changed as far as is known. Try again later.',
+		};
 	}
 	return { message, change: description };
 }
@@ -192,7 +247,8 @@ export function fromAiKeys(raw: unknown): string[] {
 	const keys = new Set<string>();
 	const visit = (value: unknown, depth: number) => {
 		if (typeof value === 'string') for (const match of value.matchAll(FROM_AI)) keys.add(match[1]);
-		else if (value !== null && typeof value === 'object' && depth < 5) for (const v of Object.values(value)) visit(v, depth + 1);
+		else if (value !== null && typeof value === 'object' && depth < 5)
+			for (const v of Object.values(value)) visit(v, depth + 1);
 	};
 	visit(raw, 0);
 	return [...keys];

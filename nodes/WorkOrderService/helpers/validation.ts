@@ -73,7 +73,9 @@ export function invalid(
 		`Invalid ${field.label} (parameter "${field.name}") in item ${itemIndex}: ${problem}, got ${shown}`,
 		{
 			itemIndex,
-			description: hint ?? `Fix the "${field.label}" parameter for item ${itemIndex}. Nothing was sent to the service for this item.`,
+			description:
+				hint ??
+				`Fix the "${field.label}" parameter for item ${itemIndex}. Nothing was sent to the service for this item.`,
 		},
 	);
 	invalidInputs.set(error, { field, problem, shown, rule });
@@ -82,7 +84,9 @@ export function invalid(
 
 /** Nothing given: undefined, null, or text that is empty or only spaces. */
 export function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 /**
@@ -90,8 +94,14 @@ export function isBlank(value: unknown): boolean {
  * counts: every one the reference types int32), given as a number or as a string of digits (parameters are text; expressions return either). Nothing is ever
  * clamped or rounded: 0, negatives, fractions and anything but digits are refused.
  */
-export function positiveInteger(node: INode, itemIndex: number, field: Field, value: unknown): number {
-	const refuse = (problem: string, rule = WHOLE_NUMBER) => invalid(node, itemIndex, field, problem, value, undefined, rule);
+export function positiveInteger(
+	node: INode,
+	itemIndex: number,
+	field: Field,
+	value: unknown,
+): number {
+	const refuse = (problem: string, rule = WHOLE_NUMBER) =>
+		invalid(node, itemIndex, field, problem, value, undefined, rule);
 	if (isBlank(value)) throw refuse('must be a positive whole number, not empty');
 	let n: number | undefined;
 	if (typeof value === 'number') n = value;
@@ -102,12 +112,18 @@ export function positiveInteger(node: INode, itemIndex: number, field: Field, va
 	}
 	if (n < 1) throw refuse('must be 1 or greater');
 	// the service's IDs, counts and ordinals are int32 (service-reference.md); note IDs have int64Id
-	if (n > INT32_MAX) throw refuse(`is too large (at most ${INT32_MAX}, the service's 32-bit range)`, INT32_RULE);
+	if (n > INT32_MAX)
+		throw refuse(`is too large (at most ${INT32_MAX}, the service's 32-bit range)`, INT32_RULE);
 	return n;
 }
 
 /** As positiveInteger, but an empty field (or null/undefined from an expression) means "not given". */
-export function optionalPositiveInteger(node: INode, itemIndex: number, field: Field, value: unknown): number | undefined {
+export function optionalPositiveInteger(
+	node: INode,
+	itemIndex: number,
+	field: Field,
+	value: unknown,
+): number | undefined {
 	if (isBlank(value)) return undefined;
 	return positiveInteger(node, itemIndex, field, value);
 }
@@ -117,7 +133,8 @@ export function optionalPositiveInteger(node: INode, itemIndex: number, field: F
  * A number beyond 2^53 has already lost digits, so it is refused with advice to pass a string.
  */
 export function int64Id(node: INode, itemIndex: number, field: Field, value: unknown): string {
-	const refuse = (problem: string, hint?: string) => invalid(node, itemIndex, field, problem, value, hint, INT64_RULE);
+	const refuse = (problem: string, hint?: string) =>
+		invalid(node, itemIndex, field, problem, value, hint, INT64_RULE);
 	if (isBlank(value)) throw refuse('must be a positive whole number, not empty');
 	let text: string | undefined;
 	if (typeof value === 'string') text = value.trim();
@@ -139,22 +156,37 @@ export function int64Id(node: INode, itemIndex: number, field: Field, value: unk
 	}
 	const digits = text.replace(/^0+(?=\d)/, '');
 	if (digits === '0') throw refuse('must be 1 or greater');
-	if (digits.length > INT64_MAX.length || (digits.length === INT64_MAX.length && digits > INT64_MAX)) {
+	if (
+		digits.length > INT64_MAX.length ||
+		(digits.length === INT64_MAX.length && digits > INT64_MAX)
+	) {
 		throw refuse(`is beyond the 64-bit maximum ${INT64_MAX}`);
 	}
 	return digits;
 }
 
 /** As int64Id, but an empty field (or null/undefined from an expression) means "not given". */
-export function optionalInt64Id(node: INode, itemIndex: number, field: Field, value: unknown): string | undefined {
+export function optionalInt64Id(
+	node: INode,
+	itemIndex: number,
+	field: Field,
+	value: unknown,
+): string | undefined {
 	return isBlank(value) ? undefined : int64Id(node, itemIndex, field, value);
 }
 
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL =
+	/^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
-export function optionalEmail(node: INode, itemIndex: number, field: Field, value: unknown): string | undefined {
+export function optionalEmail(
+	node: INode,
+	itemIndex: number,
+	field: Field,
+	value: unknown,
+): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
-	if (typeof value !== 'string') throw invalid(node, itemIndex, field, 'must be an e-mail address', value);
+	if (typeof value !== 'string')
+		throw invalid(node, itemIndex, field, 'must be an e-mail address', value);
 	const text = value.trim();
 	if (text.length > 254 || !EMAIL.test(text) || text.includes('..')) {
 		throw invalid(node, itemIndex, field, 'must be an e-mail address like name@example.com', value);
@@ -163,10 +195,18 @@ export function optionalEmail(node: INode, itemIndex: number, field: Field, valu
 }
 
 /** E-mail addresses separated by semicolons or commas, each checked; sent joined by semicolons. */
-export function optionalEmailList(node: INode, itemIndex: number, field: Field, value: unknown): string | undefined {
+export function optionalEmailList(
+	node: INode,
+	itemIndex: number,
+	field: Field,
+	value: unknown,
+): string | undefined {
 	const text = optionalText(node, itemIndex, field, value);
 	if (text === undefined) return undefined;
-	const addresses = text.split(/[;,]/).map((a) => a.trim()).filter((a) => a !== '');
+	const addresses = text
+		.split(/[;,]/)
+		.map((a) => a.trim())
+		.filter((a) => a !== '');
 	for (const address of addresses) optionalEmail(node, itemIndex, field, address);
 	return addresses.length ? addresses.join(';') : undefined;
 }
@@ -178,7 +218,8 @@ export function oneOf<T extends string>(
 	value: unknown,
 	allowed: readonly T[],
 ): T {
-	if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+	if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
+		return value as T;
 	throw invalid(node, itemIndex, field, `must be one of ${allowed.join(', ')}`, value);
 }
 
@@ -197,18 +238,36 @@ export function optionalText(
 	// Blank text means "not given", as the service treats it.
 	if (text.trim() === '') return undefined;
 	if (maxLength !== undefined && text.length > maxLength) {
-		throw invalid(node, itemIndex, field, `is ${text.length} characters long, at most ${maxLength} are allowed`, `${text.slice(0, 20)}...`);
+		throw invalid(
+			node,
+			itemIndex,
+			field,
+			`is ${text.length} characters long, at most ${maxLength} are allowed`,
+			`${text.slice(0, 20)}...`,
+		);
 	}
 	return text;
 }
 
-export function requiredText(node: INode, itemIndex: number, field: Field, value: unknown, maxLength?: number): string {
+export function requiredText(
+	node: INode,
+	itemIndex: number,
+	field: Field,
+	value: unknown,
+	maxLength?: number,
+): string {
 	const text = optionalText(node, itemIndex, field, value, maxLength);
-	if (text === undefined || text.trim() === '') throw invalid(node, itemIndex, field, 'must not be empty', value);
+	if (text === undefined || text.trim() === '')
+		throw invalid(node, itemIndex, field, 'must not be empty', value);
 	return text;
 }
 
-export function optionalBoolean(node: INode, itemIndex: number, field: Field, value: unknown): boolean | undefined {
+export function optionalBoolean(
+	node: INode,
+	itemIndex: number,
+	field: Field,
+	value: unknown,
+): boolean | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	if (typeof value === 'boolean') return value;
 	if (value === 'true') return true;
@@ -217,17 +276,31 @@ export function optionalBoolean(node: INode, itemIndex: number, field: Field, va
 }
 
 /** A date-time the service can read: ISO 8601 (n8n's date pickers and Luxon produce it). */
-export function optionalDateTime(node: INode, itemIndex: number, field: Field, value: unknown): string | undefined {
+export function optionalDateTime(
+	node: INode,
+	itemIndex: number,
+	field: Field,
+	value: unknown,
+): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
-	const iso = value instanceof Date ? value.toISOString() : typeof (value as { toISO?: unknown })?.toISO === 'function'
-		? String((value as { toISO: () => string }).toISO())
-		: value;
+	const iso =
+		value instanceof Date
+			? value.toISOString()
+			: typeof (value as { toISO?: unknown })?.toISO === 'function'
+				? String((value as { toISO: () => string }).toISO())
+				: value;
 	const match =
 		typeof iso === 'string'
-			? /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(iso.trim())
+			? /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(
+					iso.trim(),
+				)
 			: null;
-	const [year, month, day, hour = '0', minute = '0', second = '0'] = match ? match.slice(1).map((p) => p ?? undefined) : [];
-	const calendar = match ? new Date(Date.UTC(Number(year), Number(month) - 1, Number(day))) : undefined;
+	const [year, month, day, hour = '0', minute = '0', second = '0'] = match
+		? match.slice(1).map((p) => p ?? undefined)
+		: [];
+	const calendar = match
+		? new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)))
+		: undefined;
 	const realDay =
 		calendar !== undefined &&
 		calendar.getUTCFullYear() === Number(year) &&
@@ -237,7 +310,13 @@ export function optionalDateTime(node: INode, itemIndex: number, field: Field, v
 		Number(minute) < 60 &&
 		Number(second) < 60;
 	if (!realDay || typeof iso !== 'string') {
-		throw invalid(node, itemIndex, field, 'must be a real ISO 8601 date-time such as 2026-05-01T09:30:00Z', value);
+		throw invalid(
+			node,
+			itemIndex,
+			field,
+			'must be a real ISO 8601 date-time such as 2026-05-01T09:30:00Z',
+			value,
+		);
 	}
 	return iso.trim();
 }
@@ -245,18 +324,34 @@ export function optionalDateTime(node: INode, itemIndex: number, field: Field, v
 /** Acknowledgement answers the service accepts (spec 2.2); booleans from expressions map to true/false. */
 export const ACKNOWLEDGEMENT_WORDS = ['on', 'off', '1', '0', 'true', 'false', 'yes', 'no'] as const;
 
-export function acknowledgementAnswer(node: INode, itemIndex: number, field: Field, value: unknown): string {
+export function acknowledgementAnswer(
+	node: INode,
+	itemIndex: number,
+	field: Field,
+	value: unknown,
+): string {
 	if (typeof value === 'boolean') return value ? 'true' : 'false';
 	if (value === 1 || value === 0) return String(value);
 	if (typeof value === 'string') {
 		const word = value.trim().toLowerCase();
 		if ((ACKNOWLEDGEMENT_WORDS as readonly string[]).includes(word)) return word;
 	}
-	throw invalid(node, itemIndex, field, `must be one of ${ACKNOWLEDGEMENT_WORDS.join(', ')} (or a boolean)`, value);
+	throw invalid(
+		node,
+		itemIndex,
+		field,
+		`must be one of ${ACKNOWLEDGEMENT_WORDS.join(', ')} (or a boolean)`,
+		value,
+	);
 }
 
 /** A finite number, given as a number or as numeric text; returned as a JSON number. */
-export function numericAnswer(node: INode, itemIndex: number, field: Field, value: unknown): number {
+export function numericAnswer(
+	node: INode,
+	itemIndex: number,
+	field: Field,
+	value: unknown,
+): number {
 	let n: number | undefined;
 	if (typeof value === 'number') n = value;
 	else if (typeof value === 'string' && DECIMAL.test(value)) n = Number(value);
@@ -279,15 +374,23 @@ export function optionalNumber(
 	value: unknown,
 	rules: { min: number; max: number; integer?: boolean },
 ): number | undefined {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+		return undefined;
 	let n: number | undefined;
 	if (typeof value === 'number') n = value;
 	else if (typeof value === 'string' && DECIMAL.test(value)) n = Number(value);
 	const range = `from ${rules.min} to ${rules.max}`;
 	if (n === undefined || !Number.isFinite(n) || (rules.integer && !Number.isInteger(n))) {
-		throw invalid(node, itemIndex, field, `must be ${rules.integer ? 'a whole number' : 'a number'} ${range}`, value);
+		throw invalid(
+			node,
+			itemIndex,
+			field,
+			`must be ${rules.integer ? 'a whole number' : 'a number'} ${range}`,
+			value,
+		);
 	}
-	if (n < rules.min || n > rules.max) throw invalid(node, itemIndex, field, `must be ${range}`, value);
+	if (n < rules.min || n > rules.max)
+		throw invalid(node, itemIndex, field, `must be ${range}`, value);
 	return n;
 }
 
@@ -307,8 +410,11 @@ export function pathSegment(value: string | number): string {
  * return a number or a string of digits: all of them are accepted, nothing else.
  */
 export function readLocatorId(ctx: IExecuteFunctions, itemIndex: number, field: Field): number {
-	let value: unknown = ctx.getNodeParameter(field.name, itemIndex, undefined, { extractValue: true });
-	if (value !== null && typeof value === 'object' && '__rl' in value && 'value' in value) value = (value as { value: unknown }).value;
+	let value: unknown = ctx.getNodeParameter(field.name, itemIndex, undefined, {
+		extractValue: true,
+	});
+	if (value !== null && typeof value === 'object' && '__rl' in value && 'value' in value)
+		value = (value as { value: unknown }).value;
 	return positiveInteger(ctx.getNode(), itemIndex, field, value);
 }
 
@@ -321,7 +427,12 @@ export function readLocatorId(ctx: IExecuteFunctions, itemIndex: number, field: 
  */
 
 /** Checks one parameter value: what to send, or undefined for "not given" (nothing is sent). */
-export type Check<T = unknown> = (node: INode, itemIndex: number, field: Field, value: unknown) => T;
+export type Check<T = unknown> = (
+	node: INode,
+	itemIndex: number,
+	field: Field,
+	value: unknown,
+) => T;
 
 export interface FieldSpec {
 	/** The parameter as the editor shows it. */
@@ -343,7 +454,11 @@ const COLLECTIONS = {
 export type CollectionName = keyof typeof COLLECTIONS;
 
 /** The field (internal name, label) a parameter's errors name; inside a collection `collection.name`. */
-export function fieldOf(property: INodeProperties, collection?: CollectionName, label?: string): Field {
+export function fieldOf(
+	property: INodeProperties,
+	collection?: CollectionName,
+	label?: string,
+): Field {
 	return {
 		name: collection === undefined ? property.name : `${collection}.${property.name}`,
 		label: label ?? property.displayName,
@@ -351,11 +466,22 @@ export function fieldOf(property: INodeProperties, collection?: CollectionName, 
 }
 
 /** The options set in a collection parameter (none set: an empty object). */
-function collectionValues(ctx: IExecuteFunctions, itemIndex: number, collection?: CollectionName): IDataObject | undefined {
-	return collection === undefined ? undefined : ((ctx.getNodeParameter(collection, itemIndex, {}) ?? {}) as IDataObject);
+function collectionValues(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	collection?: CollectionName,
+): IDataObject | undefined {
+	return collection === undefined
+		? undefined
+		: ((ctx.getNodeParameter(collection, itemIndex, {}) ?? {}) as IDataObject);
 }
 
-function valueOf(ctx: IExecuteFunctions, itemIndex: number, name: string, values: IDataObject | undefined): unknown {
+function valueOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	values: IDataObject | undefined,
+): unknown {
 	return values === undefined ? ctx.getNodeParameter(name, itemIndex, undefined) : values[name];
 }
 
@@ -367,7 +493,12 @@ export function readParameter<T>(
 	check: Check<T>,
 	collection?: CollectionName,
 ): T {
-	const value = valueOf(ctx, itemIndex, property.name, collectionValues(ctx, itemIndex, collection));
+	const value = valueOf(
+		ctx,
+		itemIndex,
+		property.name,
+		collectionValues(ctx, itemIndex, collection),
+	);
 	return check(ctx.getNode(), itemIndex, fieldOf(property, collection), value);
 }
 
@@ -388,13 +519,17 @@ export function readFields(
 	for (const { property, key, check, label, in: target } of fields) {
 		const value = valueOf(ctx, itemIndex, property.name, values);
 		const checked = check(node, itemIndex, fieldOf(property, collection, label), value);
-		if (checked !== undefined) (target === 'query' ? qs : body)[key] = checked as IDataObject[string];
+		if (checked !== undefined)
+			(target === 'query' ? qs : body)[key] = checked as IDataObject[string];
 	}
 	return { body, qs };
 }
 
 /** A collection parameter ("Additional Fields", "Options") holding these fields, sorted by name. */
-export function collectionOf(name: CollectionName, fields: Array<FieldSpec | INodeProperties>): INodeProperties {
+export function collectionOf(
+	name: CollectionName,
+	fields: Array<FieldSpec | INodeProperties>,
+): INodeProperties {
 	const options = fields.map((f) => ('property' in f ? f.property : f));
 	return {
 		...COLLECTIONS[name],
@@ -407,22 +542,32 @@ export function collectionOf(name: CollectionName, fields: Array<FieldSpec | INo
 
 /* Checks that take a setting, in the shape of a Check. */
 
-export const textUpTo = (maxLength: number): Check<string | undefined> => (node, itemIndex, field, value) =>
-	optionalText(node, itemIndex, field, value, maxLength);
+export const textUpTo =
+	(maxLength: number): Check<string | undefined> =>
+	(node, itemIndex, field, value) =>
+		optionalText(node, itemIndex, field, value, maxLength);
 
-export const requiredTextUpTo = (maxLength: number): Check<string> => (node, itemIndex, field, value) =>
-	requiredText(node, itemIndex, field, value, maxLength);
+export const requiredTextUpTo =
+	(maxLength: number): Check<string> =>
+	(node, itemIndex, field, value) =>
+		requiredText(node, itemIndex, field, value, maxLength);
 
 /** Optional text without surrounding spaces (OData clauses). */
 export const trimmedText: Check<string | undefined> = (node, itemIndex, field, value) =>
 	optionalText(node, itemIndex, field, value)?.trim();
 
-export const numberBetween = (min: number, max: number, integer?: boolean): Check<number | undefined> =>
-	(node, itemIndex, field, value) => optionalNumber(node, itemIndex, field, value, { min, max, integer });
+export const numberBetween =
+	(min: number, max: number, integer?: boolean): Check<number | undefined> =>
+	(node, itemIndex, field, value) =>
+		optionalNumber(node, itemIndex, field, value, { min, max, integer });
 
-export const oneOfValues = <T extends string>(allowed: readonly T[]): Check<T> => (node, itemIndex, field, value) =>
-	oneOf(node, itemIndex, field, value, allowed);
+export const oneOfValues =
+	<T extends string>(allowed: readonly T[]): Check<T> =>
+	(node, itemIndex, field, value) =>
+		oneOf(node, itemIndex, field, value, allowed);
 
 /** As oneOfValues, but empty (or not set) means "not given". */
-export const optionalOneOf = <T extends string>(allowed: readonly T[]): Check<T | undefined> =>
-	(node, itemIndex, field, value) => (value === undefined || value === '' ? undefined : oneOf(node, itemIndex, field, value, allowed));
+export const optionalOneOf =
+	<T extends string>(allowed: readonly T[]): Check<T | undefined> =>
+	(node, itemIndex, field, value) =>
+		value === undefined || value === '' ? undefined : oneOf(node, itemIndex, field, value, allowed);

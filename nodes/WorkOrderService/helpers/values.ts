@@ -31,18 +31,28 @@ export function fieldIgnoringCase(record: unknown, name: string): unknown {
 /** A plain object with the same own properties; no key (`__proto__` included) can touch a prototype. */
 export function ownRecord(entries: Iterable<[string, unknown]>): IDataObject {
 	const record: IDataObject = {};
-	for (const [key, value] of entries) Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+	for (const [key, value] of entries)
+		Object.defineProperty(record, key, {
+			value,
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	return record;
 }
 
 /** The body as one record: an object as it came, anything else wrapped as `{ value }`, nothing as undefined. */
 export function asRecord(body: unknown): IDataObject | undefined {
 	if (body === undefined) return undefined;
-	return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : { value: body as string };
+	return body !== null && typeof body === 'object' && !Array.isArray(body)
+		? (body as IDataObject)
+		: { value: body as string };
 }
 
 /** A single OData entity without its `@odata.*` annotations (keys copied as own properties). */
 export function withoutODataAnnotations(body: unknown): IDataObject {
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return { value: body as string };
-	return ownRecord(Object.entries(body as IDataObject).filter(([key]) => !key.startsWith('@odata.')));
+	return ownRecord(
+		Object.entries(body as IDataObject).filter(([key]) => !key.startsWith('@odata.')),
+	);
 }

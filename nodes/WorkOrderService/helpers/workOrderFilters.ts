@@ -25,9 +25,21 @@ function anyOf(path: string, literals: string[]): string | undefined {
 }
 
 /** A text list filter on `path`. */
-function textList(displayName: string, name: string, path: string, placeholder: string): FilterSpec {
+function textList(
+	displayName: string,
+	name: string,
+	path: string,
+	placeholder: string,
+): FilterSpec {
 	return {
-		property: { displayName, name, type: 'string', default: '', placeholder, description: `Only work orders whose ${path} is one of these (comma-separated)` },
+		property: {
+			displayName,
+			name,
+			type: 'string',
+			default: '',
+			placeholder,
+			description: `Only work orders whose ${path} is one of these (comma-separated)`,
+		},
 		clause: (_ctx, _i, value) => anyOf(path, commaList(value).map(odataString)),
 	};
 }
@@ -45,7 +57,14 @@ function dateBound(displayName: string, name: string, path: string, op: 'ge' | '
 		clause: (ctx, i, value, label) => {
 			if (value === undefined || value === null || value === '') return undefined;
 			const ms = userInstant(value, ctx.getTimezone());
-			if (ms === undefined) throw invalid(ctx.getNode(), i, { name: `filters.${name}`, label }, 'must be an ISO 8601 date-time such as 2026-05-01T09:30:00', value);
+			if (ms === undefined)
+				throw invalid(
+					ctx.getNode(),
+					i,
+					{ name: `filters.${name}`, label },
+					'must be an ISO 8601 date-time such as 2026-05-01T09:30:00',
+					value,
+				);
 			return `${path} ${op} ${serviceDateTime(ms)}`;
 		},
 	};
@@ -59,7 +78,8 @@ const FILTERS: FilterSpec[] = [
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. Dallas',
-			description: 'Text found in any part of the work order number, location name or store number; digits also find the work order ID',
+			description:
+				'Text found in any part of the work order number, location name or store number; digits also find the work order ID',
 		},
 		clause: (ctx, i, value, label) => {
 			const text = optionalText(ctx.getNode(), i, { name: 'filters.search', label }, value);
@@ -74,13 +94,30 @@ const FILTERS: FilterSpec[] = [
 	textList('Priority', 'priority', 'Priority', 'P3 - Normal'),
 	textList('Store ID', 'storeId', 'Location/StoreId', 'S501, S502'),
 	{
-		property: { displayName: 'Location IDs', name: 'locationIds', type: 'string', default: '', placeholder: '501, 502', description: 'Only work orders of these locations (LocationId, comma-separated)' },
+		property: {
+			displayName: 'Location IDs',
+			name: 'locationIds',
+			type: 'string',
+			default: '',
+			placeholder: '501, 502',
+			description: 'Only work orders of these locations (LocationId, comma-separated)',
+		},
 		clause: (ctx, i, value, label) => {
 			const ids = commaList(value);
 			for (const id of ids) {
-				if (!/^\d{1,10}$/.test(id) || /^0+$/.test(id)) throw invalid(ctx.getNode(), i, { name: 'filters.locationIds', label }, 'must be positive whole numbers, comma-separated', id);
+				if (!/^\d{1,10}$/.test(id) || /^0+$/.test(id))
+					throw invalid(
+						ctx.getNode(),
+						i,
+						{ name: 'filters.locationIds', label },
+						'must be positive whole numbers, comma-separated',
+						id,
+					);
 			}
-			return anyOf('LocationId', ids.map((id) => id.replace(/^0+/, '')));
+			return anyOf(
+				'LocationId',
+				ids.map((id) => id.replace(/^0+/, '')),
+			);
 		},
 	},
 	dateBound('Updated After', 'updatedAfter', 'UpdatedDate', 'ge'),
@@ -92,11 +129,20 @@ const FILTERS: FilterSpec[] = [
 export const workOrderFilterProperties: INodeProperties[] = FILTERS.map((f) => f.property);
 
 /** The clauses of item i's Filters, in the order of the list above. */
-export function workOrderFilterClauses(ctx: IExecuteFunctions, i: number, collection: CollectionName = 'filters'): string[] {
+export function workOrderFilterClauses(
+	ctx: IExecuteFunctions,
+	i: number,
+	collection: CollectionName = 'filters',
+): string[] {
 	const values = (ctx.getNodeParameter(collection, i, {}) ?? {}) as Record<string, unknown>;
 	const clauses: string[] = [];
 	for (const spec of FILTERS) {
-		const clause = spec.clause(ctx, i, values[spec.property.name], fieldOf(spec.property, collection).label);
+		const clause = spec.clause(
+			ctx,
+			i,
+			values[spec.property.name],
+			fieldOf(spec.property, collection).label,
+		);
 		if (clause !== undefined) clauses.push(clause);
 	}
 	return clauses;

@@ -10,7 +10,8 @@ import type { IDataObject } from 'n8n-workflow';
 /** What the list reads of each work order: the work order's own properties (Location is the nested object). */
 export const WORK_ORDER_LIST_SELECT = 'Id,Number,Trade,Category,Status,Location';
 /** What the search box matches, as the list's hint says. */
-export const WORK_ORDER_SEARCH_HINT = 'Searches any part of the work order number, location name or store number; digits also find the work order ID';
+export const WORK_ORDER_SEARCH_HINT =
+	'Searches any part of the work order number, location name or store number; digits also find the work order ID';
 /** Longer digit strings are no work order ID (the node holds IDs as exact JavaScript numbers). */
 const MAX_ID_DIGITS = 15;
 /** The property paths a text search looks into. */
@@ -43,7 +44,10 @@ export function textOf(value: unknown): string | undefined {
 /** The location's name of a work order: `Location.Name` (a flat `LocationName` of an older answer is read too). */
 function locationName(record: IDataObject): string | undefined {
 	const location = record.Location as IDataObject | undefined | null;
-	return (location && typeof location === 'object' ? textOf(location.Name) : undefined) ?? textOf(record.LocationName);
+	return (
+		(location && typeof location === 'object' ? textOf(location.Name) : undefined) ??
+		textOf(record.LocationName)
+	);
 }
 
 /** "90000001 · HVAC / PREVENTIVE MAINTENANCE · Store #501 Dallas Downtown · OPEN" */
@@ -53,6 +57,9 @@ export function workOrderListName(record: IDataObject): string {
 	const head = number === undefined || number === id ? id : `${number} (ID ${id})`;
 	const trade = [textOf(record.Trade), textOf(record.Category)].filter(Boolean).join(' / ');
 	const status = record.Status as IDataObject | string | undefined;
-	const statusText = typeof status === 'object' && status !== null ? textOf(status.Primary) : textOf(status);
-	return [head, trade, locationName(record), statusText].filter((part) => part !== undefined && part !== '').join(' · ');
+	const statusText =
+		typeof status === 'object' && status !== null ? textOf(status.Primary) : textOf(status);
+	return [head, trade, locationName(record), statusText]
+		.filter((part) => part !== undefined && part !== '')
+		.join(' · ');
 }

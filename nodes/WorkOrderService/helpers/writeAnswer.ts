@@ -12,8 +12,16 @@ import type { ApiResponse } from '../transport/client';
  * ID, the ID at its end becomes `id`. Nothing the user passed or `success`/`operation` is ever
  * overwritten by the answer. Never fails on an empty or non-JSON body.
  */
-export function writeAnswer(operation: string, passed: IDataObject, response: Pick<ApiResponse, 'body' | 'headers'>): IDataObject {
-	const fixed = new Map<string, unknown>([['success', true], ['operation', operation], ...Object.entries(passed)]);
+export function writeAnswer(
+	operation: string,
+	passed: IDataObject,
+	response: Pick<ApiResponse, 'body' | 'headers'>,
+): IDataObject {
+	const fixed = new Map<string, unknown>([
+		['success', true],
+		['operation', operation],
+		...Object.entries(passed),
+	]);
 	const returned = new Map<string, unknown>(answerEntries(response.body));
 	const location = locationHeader(response.headers);
 	if (location !== undefined && location !== '') {
@@ -30,7 +38,8 @@ function answerEntries(body: unknown): Array<[string, unknown]> {
 	if (body === undefined || body === null) return [];
 	if (isRecord(body)) return Object.entries(body);
 	if (Array.isArray(body)) return [['ids', body]];
-	if (typeof body === 'number' || (typeof body === 'string' && /^\s*\d+\s*$/.test(body))) return [['id', typeof body === 'string' ? body.trim() : body]];
+	if (typeof body === 'number' || (typeof body === 'string' && /^\s*\d+\s*$/.test(body)))
+		return [['id', typeof body === 'string' ? body.trim() : body]];
 	return [['response', body]];
 }
 

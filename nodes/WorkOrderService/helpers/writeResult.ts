@@ -23,7 +23,10 @@ import { isRecord } from './values';
 type Id = string | number;
 
 function isId(value: unknown): value is Id {
-	return (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && /^\d{1,19}$/.test(value.trim()));
+	return (
+		(typeof value === 'number' && Number.isInteger(value)) ||
+		(typeof value === 'string' && /^\d{1,19}$/.test(value.trim()))
+	);
 }
 
 function text(value: Id, asText: boolean): Id {
@@ -42,7 +45,8 @@ export function idFromLocation(location: string | undefined): string | undefined
 function fromBody(body: unknown, asText: boolean): IDataObject {
 	if (body === undefined || body === null || body === '') return {};
 	if (isId(body)) return { Id: text(body, asText) };
-	if (Array.isArray(body) && body.length > 0 && body.every(isId)) return { Ids: body.map((id) => text(id, asText)) };
+	if (Array.isArray(body) && body.length > 0 && body.every(isId))
+		return { Ids: body.map((id) => text(id, asText)) };
 	if (isRecord(body)) {
 		const out: IDataObject = {};
 		for (const [key, value] of Object.entries(body)) {
@@ -57,12 +61,23 @@ function fromBody(body: unknown, asText: boolean): IDataObject {
  * The item for a write answered `answer`: `{ success, operation, ...passed, <ID(s)> }`.
  * @param passed the IDs the user passed (e.g. `{ workOrderId }`), in the order to show them
  */
-export function writeResult(operation: string, passed: IDataObject, answer: ApiResponse, options: { idsAsText?: boolean } = {}): IDataObject {
+export function writeResult(
+	operation: string,
+	passed: IDataObject,
+	answer: ApiResponse,
+	options: { idsAsText?: boolean } = {},
+): IDataObject {
 	const asText = options.idsAsText === true;
-	const item: IDataObject = { success: true, operation, ...passed, ...fromBody(answer.body, asText) };
+	const item: IDataObject = {
+		success: true,
+		operation,
+		...passed,
+		...fromBody(answer.body, asText),
+	};
 	if (item.Id === undefined && item.id === undefined && item.Ids === undefined) {
 		const id = idFromLocation(headerValue(answer.headers, 'location'));
-		if (id !== undefined) item.Id = asText ? id : Number.isSafeInteger(Number(id)) ? Number(id) : id;
+		if (id !== undefined)
+			item.Id = asText ? id : Number.isSafeInteger(Number(id)) ? Number(id) : id;
 	}
 	return item;
 }

@@ -13,13 +13,19 @@ function firstString(record: IDataObject, keys: string[]): string | undefined {
 }
 
 /** Rejection reason codes (GET /proposals/RejectionReasons) for the Reject operation's dropdown. */
-export async function getRejectionReasons(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getRejectionReasons(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const client = WorkOrderServiceClient.forNode(this);
 	const options: INodePropertyOptions[] = [];
-	for (const record of await readList(this, client, WHOLE_LIST, { path: '/proposals/RejectionReasons' })) {
-		const id = record.Id ?? record.ID ?? record.id ?? record.RejectReasonCodeId ?? record.ReasonCodeId;
+	for (const record of await readList(this, client, WHOLE_LIST, {
+		path: '/proposals/RejectionReasons',
+	})) {
+		const id =
+			record.Id ?? record.ID ?? record.id ?? record.RejectReasonCodeId ?? record.ReasonCodeId;
 		if (typeof id !== 'number' && typeof id !== 'string') continue;
-		const name = firstString(record, ['Description', 'Name', 'Reason', 'Text', 'Code']) ?? `Reason ${id}`;
+		const name =
+			firstString(record, ['Description', 'Name', 'Reason', 'Text', 'Code']) ?? `Reason ${id}`;
 		const code = firstString(record, ['Code']);
 		options.push({ name: code && code !== name ? `${name} (${code})` : name, value: id });
 	}

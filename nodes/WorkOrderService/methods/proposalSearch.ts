@@ -1,7 +1,23 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 
-import { PROPOSAL_LIST_SELECT, proposalListName, proposalSearchFilter } from '../helpers/proposalSearch';
-import { ODATA_LIST, PAGE_SIZE, isLastPage, readPage, toRecords, type ListShape } from '../transport/paging';
+import {
+	PROPOSAL_LIST_SELECT,
+	proposalListName,
+	proposalSearchFilter,
+} from '../helpers/proposalSearch';
+import {
+	ODATA_LIST,
+	PAGE_SIZE,
+	isLastPage,
+	readPage,
+	toRecords,
+	type ListShape,
+} from '../transport/paging';
 import { WorkOrderServiceClient } from '../transport/client';
 
 /** The OData proposal list, read leniently: an answer without a `value` list gives no error here. */
@@ -17,14 +33,23 @@ export async function searchProposals(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const skip = typeof paginationToken === 'string' && /^\d+$/.test(paginationToken) ? Number(paginationToken) : 0;
+	const skip =
+		typeof paginationToken === 'string' && /^\d+$/.test(paginationToken)
+			? Number(paginationToken)
+			: 0;
 	const qs: IDataObject = { $orderby: 'UpdatedDateDto desc', $select: PROPOSAL_LIST_SELECT };
 	const search = proposalSearchFilter(filter ?? '');
 	if (search !== undefined) qs.$filter = search;
 
 	const client = WorkOrderServiceClient.forNode(this);
 	const position = { page: Math.floor(skip / PAGE_SIZE), offset: skip, size: PAGE_SIZE };
-	const page = await readPage(this, client, PICKER_LIST, { path: '/odata/proposals', qs }, position);
+	const page = await readPage(
+		this,
+		client,
+		PICKER_LIST,
+		{ path: '/odata/proposals', qs },
+		position,
+	);
 	const results: INodeListSearchItems[] = [];
 	for (const record of page.records) {
 		if (record.Id === undefined || record.Id === null || record.Id === '') continue;

@@ -1,6 +1,13 @@
 import * as workflow from 'n8n-workflow';
 
-import { backoffMs, headerValue, isThrottle, parseRetryAfter, type Attempt, type Request } from './policy';
+import {
+	backoffMs,
+	headerValue,
+	isThrottle,
+	parseRetryAfter,
+	type Attempt,
+	type Request,
+} from './policy';
 import { ServiceWindow, type Model } from './window';
 
 /**
@@ -60,7 +67,9 @@ export class MaxWaitExceeded extends Error {
 
 /** n8n's sleep, ended early by `signal` (n8n 2.x: `sleep(ms, signal)`; n8n 1.x: `sleepWithAbort`); an aborted sleep clears its timer. */
 export async function pause(ms: number, signal: AbortSignal): Promise<void> {
-	const withAbort = (workflow as unknown as { sleepWithAbort?: typeof workflow.sleep }).sleepWithAbort ?? workflow.sleep;
+	const withAbort =
+		(workflow as unknown as { sleepWithAbort?: typeof workflow.sleep }).sleepWithAbort ??
+		workflow.sleep;
 	await withAbort(Math.max(0, ms), signal).catch(() => undefined);
 }
 
@@ -121,7 +130,11 @@ export class Budget {
 	}
 
 	lane(concurrency: number, requestsPerMinute: number): Lane {
-		return new Lane(this, Math.max(1, Math.floor(concurrency)), requestsPerMinute > 0 ? 60_000 / requestsPerMinute : 0);
+		return new Lane(
+			this,
+			Math.max(1, Math.floor(concurrency)),
+			requestsPerMinute > 0 ? 60_000 / requestsPerMinute : 0,
+		);
 	}
 
 	get model(): Model | undefined {
@@ -139,7 +152,8 @@ export class Budget {
 	/** After a throttled answer: how long this request waits before it may be sent again, whether that is a charged pause, and its own throttles. */
 	throttleWait(request: Request, now = Date.now()): { ms: number; charged: boolean; own: number } {
 		let own = 0;
-		for (const episode of request.episodes) if (episode.owners.size === 1) own += episode.owners.get(request) ?? 0;
+		for (const episode of request.episodes)
+			if (episode.owners.size === 1) own += episode.owners.get(request) ?? 0;
 		const charged = this.episode?.charged === true;
 		return { ms: Math.max(0, (charged ? this.pausedUntil : this.gateUntil) - now), charged, own };
 	}
@@ -148,7 +162,8 @@ export class Budget {
 		// a new execution on an idle budget: what it learned belonged to executions that are over
 		if (firstOfLane && this.idle) this.forget(waiter.lane.concurrency);
 		if (!this.lanes.includes(waiter.lane)) this.lanes.push(waiter.lane);
-		if (waiter.request.resend) waiter.lane.queue.splice(waiter.lane.queue.filter((w) => w.request.resend).length, 0, waiter);
+		if (waiter.request.resend)
+			waiter.lane.queue.splice(waiter.lane.queue.filter((w) => w.request.resend).length, 0, waiter);
 		else waiter.lane.queue.push(waiter);
 		if (this.withinAllowance(waiter, Date.now())) this.dispatch();
 	}
@@ -170,7 +185,8 @@ export class Budget {
 			this.window.bisected(start.at, start.from, accepted, throttled, retryAfterMs, now);
 		} else if (accepted) this.accept(start.at, now);
 		else if (throttled) this.throttled(request, start, retryAfterMs, grainMs, now);
-		else if (start.probe && this.episode) this.extendWait(this.episode, now + backoffMs(this.episode.probesFailed));
+		else if (start.probe && this.episode)
+			this.extendWait(this.episode, now + backoffMs(this.episode.probesFailed));
 		this.lastBusyAt = now;
 		this.dispatch();
 	}
@@ -217,7 +233,11 @@ export class Budget {
 	}
 
 	private wakeOne(): void {
-		if (this.dueAt !== undefined) this.lanes.flatMap((l) => l.queue).find((w) => w.wake)?.wake?.();
+		if (this.dueAt !== undefined)
+			this.lanes
+				.flatMap((l) => l.queue)
+				.find((w) => w.wake)
+				?.wake?.();
 	}
 
 	/* ------------------------------------------------------------ starting */
@@ -231,9 +251,13 @@ export class Budget {
 			if (!this.lanes.some((l) => l.queue.length > 0)) return;
 			const readyAt = Math.max(this.pausedUntil, this.gateUntil, this.nextSlot);
 			const windowAt = this.window?.freeAt(now, this.inFlight) ?? 0;
-			if (windowAt > now && windowAt !== Infinity && readyAt <= now) this.window?.noteSaturated(now, this.episode !== undefined);
+			if (windowAt > now && windowAt !== Infinity && readyAt <= now)
+				this.window?.noteSaturated(now, this.episode !== undefined);
 			const at = Math.max(readyAt, windowAt);
-			const early = at > now && readyAt <= now ? this.window?.bisectPoint(this.inFlight, this.episode !== undefined) : undefined;
+			const early =
+				at > now && readyAt <= now
+					? this.window?.bisectPoint(this.inFlight, this.episode !== undefined)
+					: undefined;
 			if (at > now && (early === undefined || early.at > now)) {
 				// Infinity: a request in flight holds the last place; its answer dispatches again
 				const wake = Math.min(at, early?.at ?? at);
@@ -264,7 +288,15 @@ export class Budget {
 	private inFlightCap(): number {
 		const concurrency = this.lanes.map((l) => l.concurrency);
 		const limit = this.throttledOnce ? this.limit : Math.max(this.limit, ...concurrency);
-		return Math.max(1, Math.floor(Math.min(limit, concurrency.reduce((a, b) => a + b, 0))));
+		return Math.max(
+			1,
+			Math.floor(
+				Math.min(
+					limit,
+					concurrency.reduce((a, b) => a + b, 0),
+				),
+			),
+		);
 	}
 
 	private nextWaiter(): Waiter | undefined {
@@ -291,8 +323,23 @@ export class Budget {
 	/** The service may have changed while the budget was idle. */
 	private forget(concurrency: number): void {
 		if (this.pauseSince !== undefined) this.pauseClosedMs += Date.now() - this.pauseSince;
-		Object.assign(this, { limit: concurrency, throttledOnce: false, pauseSince: undefined, window: undefined, accepted: [], episode: undefined });
-		Object.assign(this, { lastEpisode: undefined, pausedUntil: 0, gateUntil: 0, probeFirst: false, probeInFlight: false, cycleStart: undefined, cycleFloor: 0 });
+		Object.assign(this, {
+			limit: concurrency,
+			throttledOnce: false,
+			pauseSince: undefined,
+			window: undefined,
+			accepted: [],
+			episode: undefined,
+		});
+		Object.assign(this, {
+			lastEpisode: undefined,
+			pausedUntil: 0,
+			gateUntil: 0,
+			probeFirst: false,
+			probeInFlight: false,
+			cycleStart: undefined,
+			cycleFloor: 0,
+		});
 	}
 
 	/* ------------------------------------------------------------ episodes */
@@ -307,14 +354,25 @@ export class Budget {
 		}
 		const episode = this.episode;
 		if (episode && sentAt >= episode.startedAt) this.endEpisode(episode, sentAt, now);
-		if (this.cycleStart === undefined || (sentAt < this.cycleStart && sentAt >= this.cycleFloor)) this.cycleStart = sentAt;
+		if (this.cycleStart === undefined || (sentAt < this.cycleStart && sentAt >= this.cycleFloor))
+			this.cycleStart = sentAt;
 		const ceiling = this.lanes.reduce((sum, l) => sum + l.concurrency, 0);
-		if (this.limit < ceiling) this.limit = Math.min(ceiling, this.limit + 1 / Math.floor(this.limit));
+		if (this.limit < ceiling)
+			this.limit = Math.min(ceiling, this.limit + 1 / Math.floor(this.limit));
 	}
 
-	private throttled(request: Request, start: NonNullable<Request['start']>, retryAfterMs: number | undefined, grainMs: number, now: number): void {
+	private throttled(
+		request: Request,
+		start: NonNullable<Request['start']>,
+		retryAfterMs: number | undefined,
+		grainMs: number,
+		now: number,
+	): void {
 		// an answer to a request sent before the last episode began, arriving after it ended, belongs to it
-		const stale = this.episode === undefined && this.lastEpisode !== undefined && start.at < this.lastEpisode.startedAt;
+		const stale =
+			this.episode === undefined &&
+			this.lastEpisode !== undefined &&
+			start.at < this.lastEpisode.startedAt;
 		const known = stale ? this.lastEpisode : this.episode;
 		const episode = known ?? this.beginEpisode(start.at, now, retryAfterMs, grainMs);
 		episode.owners.set(request, (episode.owners.get(request) ?? 0) + 1);
@@ -325,17 +383,33 @@ export class Budget {
 			this.extendWait(episode, now + retryAfterMs);
 			// rounded at another moment, this Retry-After may bound the reopening more closely
 			if (episode.reopen) {
-				episode.reopen = { at: Math.min(episode.reopen.at, now + retryAfterMs), after: Math.max(episode.reopen.after, start.at + retryAfterMs - grainMs) };
+				episode.reopen = {
+					at: Math.min(episode.reopen.at, now + retryAfterMs),
+					after: Math.max(episode.reopen.after, start.at + retryAfterMs - grainMs),
+				};
 				this.window?.teachFrom(episode);
 			}
 		}
 	}
 
-	private beginEpisode(sentAt: number, now: number, retryAfterMs: number | undefined, grainMs: number): Episode {
+	private beginEpisode(
+		sentAt: number,
+		now: number,
+		retryAfterMs: number | undefined,
+		grainMs: number,
+	): Episode {
 		// requests were flowing side by side: a window filled up, not one stray refusal
 		const saturated = this.inFlight > 0 || this.lanes.some((l) => l.queue.length > 0);
 		const model = this.model;
-		const episode: Episode = { startedAt: now, owners: new Map(), charged: !model, saturated, probing: retryAfterMs === undefined, probesFailed: 0, cycleStart: this.cycleStart };
+		const episode: Episode = {
+			startedAt: now,
+			owners: new Map(),
+			charged: !model,
+			saturated,
+			probing: retryAfterMs === undefined,
+			probesFailed: 0,
+			cycleStart: this.cycleStart,
+		};
 		this.episode = episode;
 		this.throttledOnce = true;
 		this.limit = Math.max(1, this.limit / 2);
@@ -357,7 +431,12 @@ export class Budget {
 		return episode;
 	}
 
-	private probeRefused(episode: Episode, sentAt: number, retryAfterMs: number | undefined, now: number): void {
+	private probeRefused(
+		episode: Episode,
+		sentAt: number,
+		retryAfterMs: number | undefined,
+		now: number,
+	): void {
 		episode.probesFailed++;
 		episode.lastRefusedProbeAt = sentAt;
 		if (!episode.charged) {
@@ -370,7 +449,8 @@ export class Budget {
 		episode.probing = true;
 		let delay = backoffMs(episode.probesFailed);
 		// the service takes requests in windows: probe at most a quarter of the window late
-		if (episode.saturated && episode.cycleStart !== undefined) delay = Math.min(delay, Math.max(1000, (now - episode.cycleStart) / 4));
+		if (episode.saturated && episode.cycleStart !== undefined)
+			delay = Math.min(delay, Math.max(1000, (now - episode.cycleStart) / 4));
 		this.extendWait(episode, now + delay);
 	}
 
@@ -386,7 +466,13 @@ export class Budget {
 
 	private endEpisode(episode: Episode, sentAt: number, now: number): void {
 		// it reopened after the last refused probe was sent, and before this probe's answer
-		if (episode.probing && episode.saturated && !this.model) (this.window ??= new ServiceWindow(this.accepted)).learn(now, episode.startedAt, episode.cycleStart, episode.lastRefusedProbeAt ?? episode.startedAt);
+		if (episode.probing && episode.saturated && !this.model)
+			(this.window ??= new ServiceWindow(this.accepted)).learn(
+				now,
+				episode.startedAt,
+				episode.cycleStart,
+				episode.lastRefusedProbeAt ?? episode.startedAt,
+			);
 		if (this.pauseSince !== undefined) this.pauseClosedMs += now - this.pauseSince;
 		this.pauseSince = undefined;
 		this.lastEpisode = episode;
@@ -413,9 +499,9 @@ const budgets = new Map<string, Budget>();
 /** The budget of an application in this process; a new one after FORGET_AFTER_IDLE_MS idle. */
 export function budgetFor(key: string, concurrency: number, now = Date.now()): Budget {
 	const existing = budgets.get(key);
-	if (existing && (!existing.idle || now - existing.lastBusyAt < FORGET_AFTER_IDLE_MS)) return existing;
+	if (existing && (!existing.idle || now - existing.lastBusyAt < FORGET_AFTER_IDLE_MS))
+		return existing;
 	const budget = new Budget(concurrency);
 	budgets.set(key, budget);
 	return budget;
 }
-

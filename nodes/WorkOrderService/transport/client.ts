@@ -14,10 +14,28 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { SecretSet, credentialSecrets } from '../auth/secrets';
 import { knownTokens, loginConfig, normalizeBaseUrl, type LoginConfig } from '../auth/tokens';
 import { MaxWaitExceeded, budgetFor, type Lane } from './budget';
-import { ERRORS_KEEP_RESPONSE, apiError, failureText, keptError, readHttpFailure, redirectText, routeOf, throttledTooLongText } from './errors';
+import {
+	ERRORS_KEEP_RESPONSE,
+	apiError,
+	failureText,
+	keptError,
+	readHttpFailure,
+	redirectText,
+	routeOf,
+	throttledTooLongText,
+} from './errors';
 import { parseBody } from './losslessJson';
 import { buildMultipart, type MultipartPart } from './multipart';
-import { READ_METHODS, bodyToText, isThrottle, maxWaitReason, next, originOf, type Attempt, type Request } from './policy';
+import {
+	READ_METHODS,
+	bodyToText,
+	isThrottle,
+	maxWaitReason,
+	next,
+	originOf,
+	type Attempt,
+	type Request,
+} from './policy';
 
 /**
  * The only code of the node that speaks HTTP to the API; one client per execution, trigger poll or
@@ -36,7 +54,12 @@ export const CREDENTIAL_TYPES: Record<AuthenticationMethod, string> = {
 	contractor: 'workOrderServiceContractorApi',
 };
 
-export type ClientContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions | IWebhookFunctions;
+export type ClientContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -56,12 +79,21 @@ export interface ApiResponse {
 	body: unknown;
 }
 
-const DEFAULT_SETTINGS = { maxRetries: 3, maxWaitMs: 120_000, requestsPerMinute: 0, timeoutMs: 60_000, concurrency: 20 };
+const DEFAULT_SETTINGS = {
+	maxRetries: 3,
+	maxWaitMs: 120_000,
+	requestsPerMinute: 0,
+	timeoutMs: 60_000,
+	concurrency: 20,
+};
 /** The node's Request Options (descriptions/requestOptions.ts). */
 export type RequestSettings = typeof DEFAULT_SETTINGS;
 
 /** The "Request Options" collection, read once per execution; `concurrency`: the default when it sets none. */
-export function readSettings(raw: IDataObject | undefined, concurrency = DEFAULT_SETTINGS.concurrency): RequestSettings {
+export function readSettings(
+	raw: IDataObject | undefined,
+	concurrency = DEFAULT_SETTINGS.concurrency,
+): RequestSettings {
 	const number = (value: unknown, fallback: number, min: number, max: number) => {
 		const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 		return typeof n === 'number' && Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : fallback;
@@ -70,7 +102,12 @@ export function readSettings(raw: IDataObject | undefined, concurrency = DEFAULT
 	return {
 		maxRetries: Math.floor(number(options.maxRetries, DEFAULT_SETTINGS.maxRetries, 0, 10)),
 		maxWaitMs: number(options.maxWaitSeconds, DEFAULT_SETTINGS.maxWaitMs / 1000, 0, 3600) * 1000,
-		requestsPerMinute: number(options.requestsPerMinute, DEFAULT_SETTINGS.requestsPerMinute, 0, 100_000),
+		requestsPerMinute: number(
+			options.requestsPerMinute,
+			DEFAULT_SETTINGS.requestsPerMinute,
+			0,
+			100_000,
+		),
 		timeoutMs: number(options.timeoutSeconds, DEFAULT_SETTINGS.timeoutMs / 1000, 1, 3600) * 1000,
 		concurrency: Math.floor(number(options.concurrency, concurrency, 1, 100)),
 	};
@@ -78,7 +115,12 @@ export function readSettings(raw: IDataObject | undefined, concurrency = DEFAULT
 
 /** What became of one item's requests, strongest first: a write answered with success, one that may have been processed (no answer after it was written, or a 5xx), a refusal, nothing sent. */
 export type ItemOutcome = 'recorded' | 'maybe' | 'answered' | 'notSent';
-const OUTCOME_RANK: Record<ItemOutcome, number> = { recorded: 3, maybe: 2, answered: 1, notSent: 0 };
+const OUTCOME_RANK: Record<ItemOutcome, number> = {
+	recorded: 3,
+	maybe: 2,
+	answered: 1,
+	notSent: 0,
+};
 const errorOutcomes = new WeakMap<object, ItemOutcome>();
 
 export function outcomeOfError(error: unknown): ItemOutcome | undefined {
@@ -86,7 +128,12 @@ export function outcomeOfError(error: unknown): ItemOutcome | undefined {
 }
 
 /** The credential as read once: `apiUrl` = {API Base URL}/v3; `login` (token credentials): the checked login settings. */
-type Resolved = { credentials: ICredentialDataDecryptedObject; apiUrl: string; apiOrigin: string; login?: LoginConfig };
+type Resolved = {
+	credentials: ICredentialDataDecryptedObject;
+	apiUrl: string;
+	apiOrigin: string;
+	login?: LoginConfig;
+};
 
 export class WorkOrderServiceClient {
 	readonly credentialType: string;
@@ -127,14 +174,26 @@ export class WorkOrderServiceClient {
 	private noteOutcome(itemIndex: number | undefined, outcome: ItemOutcome, error?: Error): void {
 		if (error) errorOutcomes.set(error, outcome);
 		const known = itemIndex === undefined ? undefined : this.outcomes.get(itemIndex);
-		if (itemIndex !== undefined && (known === undefined || OUTCOME_RANK[outcome] > OUTCOME_RANK[known])) this.outcomes.set(itemIndex, outcome);
+		if (
+			itemIndex !== undefined &&
+			(known === undefined || OUTCOME_RANK[outcome] > OUTCOME_RANK[known])
+		)
+			this.outcomes.set(itemIndex, outcome);
 	}
 
 	private async resolve(): Promise<Resolved> {
 		const pending = (this.resolved ??= (async () => {
-			const credentials = (await this.ctx.getCredentials(this.credentialType)) as ICredentialDataDecryptedObject;
+			const credentials = (await this.ctx.getCredentials(
+				this.credentialType,
+			)) as ICredentialDataDecryptedObject;
 			const base = apiBaseOf(this.ctx, credentials);
-			const login = this.authentication === 'oAuth2' ? undefined : loginConfig(this.authentication === 'password' ? 'password' : 'contractor', credentials);
+			const login =
+				this.authentication === 'oAuth2'
+					? undefined
+					: loginConfig(
+							this.authentication === 'password' ? 'password' : 'contractor',
+							credentials,
+						);
 			return { credentials, apiUrl: `${base}/v3`, apiOrigin: originOf(base) ?? base, login };
 		})());
 		// a failure is not kept: a later item (Continue On Fail) tries again
@@ -152,12 +211,17 @@ export class WorkOrderServiceClient {
 		const resolved = await this.resolve().catch(async (error: unknown) => {
 			throw await this.settingsError(request, error);
 		});
-		this.lane ??= budgetFor(`${resolved.apiUrl}\n${String(resolved.credentials.clientId ?? '')}`, this.settings.concurrency).lane(this.settings.concurrency, this.settings.requestsPerMinute);
+		this.lane ??= budgetFor(
+			`${resolved.apiUrl}\n${String(resolved.credentials.clientId ?? '')}`,
+			this.settings.concurrency,
+		).lane(this.settings.concurrency, this.settings.requestsPerMinute);
 		const state = await this.prepare(resolved, request);
 		for (;;) {
-			await this.lane.acquire(state, Math.max(0, this.settings.maxWaitMs - state.waitedMs)).catch(async (error: unknown) => {
-				throw await this.notStarted(request, state, error);
-			});
+			await this.lane
+				.acquire(state, Math.max(0, this.settings.maxWaitMs - state.waitedMs))
+				.catch(async (error: unknown) => {
+					throw await this.notStarted(request, state, error);
+				});
 			const attempt = await this.attempt(state);
 			this.lane.release(state, attempt);
 			const step = next(state, attempt, this.lane.budget.throttleWait(state));
@@ -210,12 +274,27 @@ export class WorkOrderServiceClient {
 		if (state.qs) options.qs = { ...state.qs };
 		if (state.body !== undefined) options.body = state.body;
 		try {
-			const answer = await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, this.credentialType, options);
+			const answer = await this.ctx.helpers.httpRequestWithAuthentication.call(
+				this.ctx,
+				this.credentialType,
+				options,
+			);
 			const { statusCode, headers = {}, body } = answer as ApiResponse;
-			return { status: statusCode, headers, body, bodyText: statusCode >= 200 && statusCode < 300 ? '' : bodyToText(body) };
+			return {
+				status: statusCode,
+				headers,
+				body,
+				bodyText: statusCode >= 200 && statusCode < 300 ? '' : bodyToText(body),
+			};
 		} catch (error) {
 			const failure = readHttpFailure(error);
-			if (failure.status !== undefined) return { status: failure.status, headers: failure.headers, bodyText: failure.bodyText, body: failure.bodyText };
+			if (failure.status !== undefined)
+				return {
+					status: failure.status,
+					headers: failure.headers,
+					bodyText: failure.bodyText,
+					body: failure.bodyText,
+				};
 			return { headers: failure.headers, bodyText: failure.bodyText, failure, error };
 		}
 	}
@@ -225,19 +304,47 @@ export class WorkOrderServiceClient {
 		// a 204 (or any empty answer) has nothing to parse
 		const raw = attempt.body as { length?: number } | undefined;
 		const empty = raw === undefined || raw === null || raw.length === 0;
-		return { statusCode: attempt.status as number, headers: attempt.headers, body: empty ? undefined : parseBody(attempt.headers, raw) };
+		return {
+			statusCode: attempt.status as number,
+			headers: attempt.headers,
+			body: empty ? undefined : parseBody(attempt.headers, raw),
+		};
 	}
 
 	/** The error of a request the policy gave up on: a redirect it did not follow, or the last failure. */
-	private async failed(request: ApiRequest, state: Request, waitedMs = state.waitedMs): Promise<Error> {
+	private async failed(
+		request: ApiRequest,
+		state: Request,
+		waitedMs = state.waitedMs,
+	): Promise<Error> {
 		const info = { attempts: state.attempts, waitedMs, gaveUp: state.gaveUp };
 		const last = state.last as Attempt;
 		const refused = state.redirectRefused;
 		const error =
 			refused !== undefined
-				? apiError(this.ctx.getNode(), redirectText(routeOf(request.method, request.path), last.status ?? 0, refused, info), request.itemIndex, await this.redactor())
-				: await this.failureError(request, last.failure ?? { status: last.status, headers: last.headers, bodyText: last.bodyText }, last.error, info);
-		this.noteOutcome(request.itemIndex, refused !== undefined ? 'answered' : state.maybeProcessed ? 'maybe' : state.answered ? 'answered' : 'notSent', error);
+				? apiError(
+						this.ctx.getNode(),
+						redirectText(routeOf(request.method, request.path), last.status ?? 0, refused, info),
+						request.itemIndex,
+						await this.redactor(),
+					)
+				: await this.failureError(
+						request,
+						last.failure ?? { status: last.status, headers: last.headers, bodyText: last.bodyText },
+						last.error,
+						info,
+					);
+		this.noteOutcome(
+			request.itemIndex,
+			refused !== undefined
+				? 'answered'
+				: state.maybeProcessed
+					? 'maybe'
+					: state.answered
+						? 'answered'
+						: 'notSent',
+			error,
+		);
 		return error;
 	}
 
@@ -247,24 +354,44 @@ export class WorkOrderServiceClient {
 		state.gaveUp = `the service kept throttling: ${maxWaitReason(error.nextWaitMs, this.settings.maxWaitMs)}`;
 		if (state.last) return await this.failed(request, state, error.waitedMs);
 		// never sent: the application's requests were paused for longer than this request's Max Wait
-		const built = apiError(this.ctx.getNode(), throttledTooLongText(routeOf(request.method, request.path), state.gaveUp, this.settings), request.itemIndex, await this.redactor());
+		const built = apiError(
+			this.ctx.getNode(),
+			throttledTooLongText(routeOf(request.method, request.path), state.gaveUp, this.settings),
+			request.itemIndex,
+			await this.redactor(),
+		);
 		this.noteOutcome(request.itemIndex, 'notSent', built);
 		return built;
 	}
 
 	private async settingsError(request: ApiRequest, error: unknown): Promise<Error> {
 		const failure = readHttpFailure(error);
-		if (failure.login) return await this.failureError(request, failure, error, { attempts: 1, waitedMs: 0 });
+		if (failure.login)
+			return await this.failureError(request, failure, error, { attempts: 1, waitedMs: 0 });
 		if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-		return new NodeOperationError(this.ctx.getNode(), error as Error, { itemIndex: request.itemIndex });
+		return new NodeOperationError(this.ctx.getNode(), error as Error, {
+			itemIndex: request.itemIndex,
+		});
 	}
 
-	private async failureError(request: ApiRequest, failure: ReturnType<typeof readHttpFailure>, original: unknown, info: { attempts: number; waitedMs: number; gaveUp?: string }): Promise<Error> {
+	private async failureError(
+		request: ApiRequest,
+		failure: ReturnType<typeof readHttpFailure>,
+		original: unknown,
+		info: { attempts: number; waitedMs: number; gaveUp?: string },
+	): Promise<Error> {
 		const redact = await this.redactor();
-		const notHttp = !failure.login && failure.status === undefined && failure.networkCode === undefined;
-		if (notHttp && (original instanceof NodeApiError || original instanceof NodeOperationError)) return keptError(this.ctx.getNode(), original, redact, request.itemIndex);
+		const notHttp =
+			!failure.login && failure.status === undefined && failure.networkCode === undefined;
+		if (notHttp && (original instanceof NodeApiError || original instanceof NodeOperationError))
+			return keptError(this.ctx.getNode(), original, redact, request.itemIndex);
 		const throttled = isThrottle(failure.status, failure.headers, failure.bodyText);
-		return apiError(this.ctx.getNode(), failureText(routeOf(request.method, request.path), failure, info, this.settings, throttled), request.itemIndex, redact);
+		return apiError(
+			this.ctx.getNode(),
+			failureText(routeOf(request.method, request.path), failure, info, this.settings, throttled),
+			request.itemIndex,
+			redact,
+		);
 	}
 
 	/** Removes every secret known now: the credential's (as read, and as stored now), every token seen in this process for it, and those added. */
@@ -285,9 +412,14 @@ export function apiBaseOf(ctx: ClientContext, credentials: IDataObject): string 
 	try {
 		return normalizeBaseUrl(credentials.baseUrl);
 	} catch {
-		throw new NodeOperationError(ctx.getNode(), "The credential's API Base URL must be an http(s) URL", {
-			description: 'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			"The credential's API Base URL must be an http(s) URL",
+			{
+				description:
+					'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
+			},
+		);
 	}
 }
 
@@ -301,6 +433,7 @@ export function readAuthentication(ctx: ClientContext): AuthenticationMethod {
 	const value = nodeParameter(ctx, 'authentication', 'password');
 	if (value === 'password' || value === 'oAuth2' || value === 'contractor') return value;
 	throw new NodeOperationError(ctx.getNode(), `Unknown authentication "${String(value)}"`, {
-		description: 'Choose Password Grant, Authorization Code (OAuth2) or Contractor (JWT) in the node.',
+		description:
+			'Choose Password Grant, Authorization Code (OAuth2) or Contractor (JWT) in the node.',
 	});
 }

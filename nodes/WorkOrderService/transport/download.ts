@@ -3,8 +3,19 @@ import { NodeApiError, NodeOperationError, fileTypeFromMimeType, sleep } from 'n
 
 import { credentialSecrets } from '../auth/secrets';
 import { apiBaseOf, type WorkOrderServiceClient } from './client';
-import { apiError as makeApiError, readHttpFailure, serviceMessage, type ErrorText } from './errors';
-import { MAX_REDIRECTS, headerValue as header, isThrottle, parseRetryAfter, webUrl } from './policy';
+import {
+	apiError as makeApiError,
+	readHttpFailure,
+	serviceMessage,
+	type ErrorText,
+} from './errors';
+import {
+	MAX_REDIRECTS,
+	headerValue as header,
+	isThrottle,
+	parseRetryAfter,
+	webUrl,
+} from './policy';
 
 /**
  * An attachment's file from its `Uri` (service reference, section 5) into n8n's binary data,
@@ -42,16 +53,30 @@ export interface Downloaded {
 	binary?: IBinaryData;
 }
 
-type Session = { ctx: IExecuteFunctions; client: WorkOrderServiceClient; apiOrigin: string; itemIndex: number };
+type Session = {
+	ctx: IExecuteFunctions;
+	client: WorkOrderServiceClient;
+	apiOrigin: string;
+	itemIndex: number;
+};
 
 const ERROR_TEXT_BYTES = 4096;
 
-export async function downloadFile(ctx: IExecuteFunctions, client: WorkOrderServiceClient, request: DownloadRequest): Promise<Downloaded> {
+export async function downloadFile(
+	ctx: IExecuteFunctions,
+	client: WorkOrderServiceClient,
+	request: DownloadRequest,
+): Promise<Downloaded> {
 	const credentials = await ctx.getCredentials(client.credentialType);
 	// the credential's secrets join those every error text is cleaned of
 	credentialSecrets(credentials, client.secrets);
 	const apiBase = apiBaseOf(ctx, credentials);
-	const session: Session = { ctx, client, apiOrigin: new URL(apiBase).origin, itemIndex: request.itemIndex };
+	const session: Session = {
+		ctx,
+		client,
+		apiOrigin: new URL(apiBase).origin,
+		itemIndex: request.itemIndex,
+	};
 	let url = resolveUri(session, request.uri, apiBase);
 	for (let redirects = 0; ; redirects++) {
 		const answer = await fetchOnce(session, url);
@@ -61,7 +86,8 @@ export async function downloadFile(ctx: IExecuteFunctions, client: WorkOrderServ
 			url = redirectTarget(session, url, answer.statusCode, location, redirects);
 			continue;
 		}
-		if (answer.statusCode < 200 || answer.statusCode >= 300) throw await refusal(session, url, answer);
+		if (answer.statusCode < 200 || answer.statusCode >= 300)
+			throw await refusal(session, url, answer);
 		return await receive(session, url, answer, request);
 	}
 }
@@ -71,10 +97,15 @@ function resolveUri(session: Session, uri: string, apiBase: string): URL {
 	const url = uri.trim() === '' ? undefined : webUrl(uri.trim(), `${apiBase}/v3/`);
 	if (url) return url;
 	const text = uri.length > 80 ? `${uri.slice(0, 77)}...` : uri;
-	throw new NodeOperationError(session.ctx.getNode(), `The attachment's Uri is not an http(s) address in item ${session.itemIndex}: "${text}"`, {
-		itemIndex: session.itemIndex,
-		description: 'Map the Uri of an attachment record (from Get Attachments), e.g. {{ $json.Uri }}. Nothing was downloaded.',
-	});
+	throw new NodeOperationError(
+		session.ctx.getNode(),
+		`The attachment's Uri is not an http(s) address in item ${session.itemIndex}: "${text}"`,
+		{
+			itemIndex: session.itemIndex,
+			description:
+				'Map the Uri of an attachment record (from Get Attachments), e.g. {{ $json.Uri }}. Nothing was downloaded.',
+		},
+	);
 }
 
 /** Never the query (signatures live there). */
@@ -92,15 +123,24 @@ async function fetchOnce(session: Session, url: URL): Promise<Answer> {
 			// Without ignoreHttpStatusErrors n8n renews the token on the 401 and sends it again.
 			return await send(session, url, true, false);
 		}
-		const waitMs = own && isThrottle(answer.statusCode, answer.headers, '') ? (parseRetryAfter(header(answer.headers, 'retry-after')) ?? 1000) : undefined;
-		if (waitMs === undefined || attempt >= maxRetries || waitedMs + waitMs > maxWaitMs) return answer;
+		const waitMs =
+			own && isThrottle(answer.statusCode, answer.headers, '')
+				? (parseRetryAfter(header(answer.headers, 'retry-after')) ?? 1000)
+				: undefined;
+		if (waitMs === undefined || attempt >= maxRetries || waitedMs + waitMs > maxWaitMs)
+			return answer;
 		discard(answer.body);
 		await sleep(waitMs);
 		waitedMs += waitMs;
 	}
 }
 
-async function send(session: Session, url: URL, own: boolean, keepStatus: boolean): Promise<Answer> {
+async function send(
+	session: Session,
+	url: URL,
+	own: boolean,
+	keepStatus: boolean,
+): Promise<Answer> {
 	const { ctx, client } = session;
 	const options: IHttpRequestOptions = {
 		method: 'GET',
@@ -113,7 +153,9 @@ async function send(session: Session, url: URL, own: boolean, keepStatus: boolea
 		ignoreHttpStatusErrors: keepStatus,
 		timeout: client.settings.timeoutMs,
 	};
-	const answer = own ? ctx.helpers.httpRequestWithAuthentication.call(ctx, client.credentialType, options) : ctx.helpers.httpRequest(options);
+	const answer = own
+		? ctx.helpers.httpRequestWithAuthentication.call(ctx, client.credentialType, options)
+		: ctx.helpers.httpRequest(options);
 	return (await answer.catch((error: unknown) => {
 		throw failure(session, url, error);
 	})) as Answer;
@@ -124,21 +166,34 @@ function discard(body: Stream | undefined): void {
 }
 
 /** The redirect's target (the next hop decides the token by its origin); an error past 5 or for a non-http(s) target. */
-function redirectTarget(session: Session, from: URL, status: number, location: string, redirects: number): URL {
+function redirectTarget(
+	session: Session,
+	from: URL,
+	status: number,
+	location: string,
+	redirects: number,
+): URL {
 	const target = webUrl(location, from);
 	if (target && redirects < MAX_REDIRECTS) return target;
 	throw apiError(session, {
 		message: `The file download from ${place(from)} was answered ${status} with ${target ? `more than ${MAX_REDIRECTS} redirects` : 'a redirect to an address that is not http(s)'}`,
-		description: 'Nothing was downloaded. Ask the service provider about the attachment, or fetch its Uri with an HTTP Request node.',
+		description:
+			'Nothing was downloaded. Ask the service provider about the attachment, or fetch its Uri with an HTTP Request node.',
 		httpCode: String(status),
 	});
 }
 
 /** The file: streamed into n8n's binary data, within the size limit. */
-async function receive(session: Session, url: URL, answer: Answer, request: DownloadRequest): Promise<Downloaded> {
+async function receive(
+	session: Session,
+	url: URL,
+	answer: Answer,
+	request: DownloadRequest,
+): Promise<Downloaded> {
 	const length = header(answer.headers, 'content-length');
 	const size = length !== undefined && /^\d+$/.test(length.trim()) ? Number(length) : undefined;
-	const mimeType = header(answer.headers, 'content-type')?.split(';')[0].trim().toLowerCase() || undefined;
+	const mimeType =
+		header(answer.headers, 'content-type')?.split(';')[0].trim().toLowerCase() || undefined;
 	const fileName = fileNameOf(request.fileName, header(answer.headers, 'content-disposition'), url);
 	if (size !== undefined && size > request.maxBytes) {
 		discard(answer.body);
@@ -156,7 +211,12 @@ async function receive(session: Session, url: URL, answer: Answer, request: Down
 		const binary = (await keepsFilesInItems(session.ctx))
 			? await intoItem(body, fileName, type)
 			: await session.ctx.helpers.prepareBinaryData(body, fileName, type);
-		return { fileName: binary.fileName ?? fileName, mimeType: binary.mimeType, size: binary.bytes ?? count.received, binary };
+		return {
+			fileName: binary.fileName ?? fileName,
+			mimeType: binary.mimeType,
+			size: binary.bytes ?? count.received,
+			binary,
+		};
 	} catch (error) {
 		if (count.tooLarge) throw tooLarge(session, url, request.maxBytes);
 		throw failure(session, url, error);
@@ -168,7 +228,11 @@ async function receive(session: Session, url: URL, answer: Answer, request: Down
  * a readable stream through its `push`, whoever reads it and however (n8n reads it with a pipe or
  * with 'data' events, depending on its binary data mode), so the count is taken there.
  */
-function limited(body: Stream, maxBytes: number, count: { received: number; tooLarge: boolean }): Stream {
+function limited(
+	body: Stream,
+	maxBytes: number,
+	count: { received: number; tooLarge: boolean },
+): Stream {
 	const push = body.push.bind(body);
 	body.push = (chunk: unknown, encoding?: string) => {
 		count.received += (chunk as { length?: number } | null | undefined)?.length ?? 0;
@@ -188,7 +252,9 @@ const inMemoryMode = new WeakMap<IExecuteFunctions, Promise<boolean>>();
 async function keepsFilesInItems(ctx: IExecuteFunctions): Promise<boolean> {
 	let known = inMemoryMode.get(ctx);
 	if (!known) {
-		known = ctx.helpers.prepareBinaryData(Buffer.alloc(0), 'probe', 'application/octet-stream').then((probe) => !probe.id);
+		known = ctx.helpers
+			.prepareBinaryData(Buffer.alloc(0), 'probe', 'application/octet-stream')
+			.then((probe) => !probe.id);
 		inMemoryMode.set(ctx, known);
 	}
 	return await known;
@@ -208,7 +274,15 @@ async function intoItem(body: Stream, fileName: string, mimeType: string): Promi
 		bytes += received.length;
 	}
 	if (carry) data += carry.toString('base64');
-	return { data, mimeType, fileType: fileTypeFromMimeType(mimeType), fileExtension: extensionOf(fileName), fileName, fileSize: sizeText(bytes), bytes };
+	return {
+		data,
+		mimeType,
+		fileType: fileTypeFromMimeType(mimeType),
+		fileExtension: extensionOf(fileName),
+		fileName,
+		fileSize: sizeText(bytes),
+		bytes,
+	};
 }
 
 /** A size as n8n writes it in `fileSize` ("130 B", "2.05 kB", "21 MB"). */
@@ -219,21 +293,40 @@ function sizeText(bytes: number): string {
 }
 
 const TYPES: Record<string, string> = {
-	pdf: 'application/pdf', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp',
-	heic: 'image/heic', tif: 'image/tiff', tiff: 'image/tiff', txt: 'text/plain', csv: 'text/csv', json: 'application/json',
-	xml: 'application/xml', zip: 'application/zip', mp4: 'video/mp4', mov: 'video/quicktime',
-	doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-	xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+	pdf: 'application/pdf',
+	jpg: 'image/jpeg',
+	jpeg: 'image/jpeg',
+	png: 'image/png',
+	gif: 'image/gif',
+	webp: 'image/webp',
+	heic: 'image/heic',
+	tif: 'image/tiff',
+	tiff: 'image/tiff',
+	txt: 'text/plain',
+	csv: 'text/csv',
+	json: 'application/json',
+	xml: 'application/xml',
+	zip: 'application/zip',
+	mp4: 'video/mp4',
+	mov: 'video/quicktime',
+	doc: 'application/msword',
+	docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+	xls: 'application/vnd.ms-excel',
+	xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
-const extensionOf = (fileName: string) => /\.([A-Za-z0-9]{1,10})$/.exec(fileName)?.[1].toLowerCase();
+const extensionOf = (fileName: string) =>
+	/\.([A-Za-z0-9]{1,10})$/.exec(fileName)?.[1].toLowerCase();
 
 /** The file name: the one asked for, else Content-Disposition's, else the address's last segment. */
 function fileNameOf(asked: string | undefined, disposition: string | undefined, url: URL): string {
 	const fromHeader = disposition ? dispositionName(disposition) : undefined;
 	const segment = decodeSafely(url.pathname.split('/').filter(Boolean).pop() ?? '');
 	for (const candidate of [asked, fromHeader, segment]) {
-		const name = [...((candidate ?? '').split(/[\\/]/).pop() ?? '')].filter((c) => c.charCodeAt(0) >= 32 && c.charCodeAt(0) !== 127).join('').trim();
+		const name = [...((candidate ?? '').split(/[\\/]/).pop() ?? '')]
+			.filter((c) => c.charCodeAt(0) >= 32 && c.charCodeAt(0) !== 127)
+			.join('')
+			.trim();
 		if (name !== '' && name !== '.' && name !== '..') return name.slice(0, 255);
 	}
 	return 'attachment';
@@ -260,7 +353,8 @@ function tooLarge(session: Session, url: URL, maxBytes: number, size?: number): 
 	const what = size === undefined ? `more than ${megabytes(maxBytes)}` : megabytes(size);
 	return apiError(session, {
 		message: `The file at ${place(url)} is larger than the size limit of ${megabytes(maxBytes)} (${what})`,
-		description: 'Nothing was kept. Raise Options → Max File Size (MB) if the file is expected to be this large.',
+		description:
+			'Nothing was kept. Raise Options → Max File Size (MB) if the file is expected to be this large.',
 	});
 }
 
@@ -281,22 +375,39 @@ async function errorText(body: Stream | undefined): Promise<string> {
 
 /** What a refused download means, in words a user can act on. */
 async function refusal(session: Session, url: URL, answer: Answer): Promise<NodeApiError> {
-	const words = serviceMessage(await errorText(answer.body), header(answer.headers, 'content-type'));
+	const words = serviceMessage(
+		await errorText(answer.body),
+		header(answer.headers, 'content-type'),
+	);
 	const status = answer.statusCode;
 	const other = url.origin !== session.apiOrigin;
-	let description = 'Nothing was downloaded. Try again later; if it persists, check the attachment in the service.';
+	let description =
+		'Nothing was downloaded. Try again later; if it persists, check the attachment in the service.';
 	if (status === 404 || status === 410) {
-		description = 'There is no file at this address (any more): the attachment may have been deleted, or the address is not its Uri. Read the attachment again (Get Attachments) for its current Uri.';
-	} else if (other && (status === 400 || status === 401 || status === 403) && /expire/i.test(words ?? '')) {
-		description = 'The link has expired: links to files on another server are valid for a short time. Read the attachment again (Get Attachments) and download at once, or download it by its owner and ID, which reads a fresh link.';
+		description =
+			'There is no file at this address (any more): the attachment may have been deleted, or the address is not its Uri. Read the attachment again (Get Attachments) for its current Uri.';
+	} else if (
+		other &&
+		(status === 400 || status === 401 || status === 403) &&
+		/expire/i.test(words ?? '')
+	) {
+		description =
+			'The link has expired: links to files on another server are valid for a short time. Read the attachment again (Get Attachments) and download at once, or download it by its owner and ID, which reads a fresh link.';
 	} else if (other && (status === 400 || status === 401 || status === 403)) {
-		description = 'The file server refused the link. Links to files on another server carry their own signature and expire: read the attachment again (Get Attachments), or download it by its owner and ID, which reads a fresh link.';
+		description =
+			'The file server refused the link. Links to files on another server carry their own signature and expire: read the attachment again (Get Attachments), or download it by its owner and ID, which reads a fresh link.';
 	} else if (status === 401 || status === 403) {
-		description = 'The service refused this credential for the file (a missing permission, or an attachment this user may not see).';
+		description =
+			'The service refused this credential for the file (a missing permission, or an attachment this user may not see).';
 	} else if (status === 429 || status === 503) {
-		description = 'The service is throttling requests; the node waited within Max Wait and Max Retries (Request Options). Try again later.';
+		description =
+			'The service is throttling requests; the node waited within Max Wait and Max Retries (Request Options). Try again later.';
 	}
-	return apiError(session, { message: `The file download from ${place(url)} was answered ${status}${words ? `: ${words}` : ''}`, description, httpCode: String(status) });
+	return apiError(session, {
+		message: `The file download from ${place(url)} was answered ${status}${words ? `: ${words}` : ''}`,
+		description,
+		httpCode: String(status),
+	});
 }
 
 /** An error thrown by n8n's request helpers: no answer, or an error status on the renewing path. */
@@ -306,17 +417,23 @@ function failure(session: Session, url: URL, error: unknown): Error {
 	if (status !== undefined) {
 		return apiError(session, {
 			message: `The file download from ${place(url)} was answered ${status} after the token was renewed`,
-			description: status === 401 ? 'The service refused the credential for this file. Check the credential (Test) and the user\'s permissions.' : 'Nothing was downloaded. Try again later.',
+			description:
+				status === 401
+					? "The service refused the credential for this file. Check the credential (Test) and the user's permissions."
+					: 'Nothing was downloaded. Try again later.',
 			httpCode: String(status),
 		});
 	}
 	return apiError(session, {
 		message: `No answer from ${url.origin} for the file download${networkCode ? ` (${networkCode})` : ''}`,
-		description: 'Nothing was kept: the server could not be reached, or stopped sending within the Timeout (Request Options). Try again later.',
+		description:
+			'Nothing was kept: the server could not be reached, or stopped sending within the Timeout (Request Options). Try again later.',
 		httpCode: networkCode,
 	});
 }
 
 function apiError(session: Session, text: ErrorText): NodeApiError {
-	return makeApiError(session.ctx.getNode(), text, session.itemIndex, (value) => session.client.secrets.redact(value));
+	return makeApiError(session.ctx.getNode(), text, session.itemIndex, (value) =>
+		session.client.secrets.redact(value),
+	);
 }

@@ -49,7 +49,12 @@ export const HAS_SOURCE_TEXT = ((): boolean => {
 /** `JSON.parse` with the source-text reviver (only where HAS_SOURCE_TEXT): an unsafe integer literal becomes its own source text. */
 export function parseWithSourceText(text: string): unknown {
 	const reviver = (_key: string, value: unknown, context?: { source?: string }) =>
-		typeof value === 'number' && !Number.isSafeInteger(value) && context?.source !== undefined && isUnsafeIntegerLiteral(context.source) ? context.source : value;
+		typeof value === 'number' &&
+		!Number.isSafeInteger(value) &&
+		context?.source !== undefined &&
+		isUnsafeIntegerLiteral(context.source)
+			? context.source
+			: value;
 	return JSON.parse(text, reviver as (key: string, value: unknown) => unknown) as unknown;
 }
 
@@ -62,7 +67,11 @@ function quoteRun(run: string, at: number, text: string, quoted: { count: number
 	let after = at + run.length;
 	while (isSpace(text.charCodeAt(after))) after++;
 	const a = text.charCodeAt(after);
-	if ((before >= 0 && b !== 91 && b !== 44 && b !== 58) || (after < text.length && a !== 44 && a !== 93 && a !== 125)) return run;
+	if (
+		(before >= 0 && b !== 91 && b !== 44 && b !== 58) ||
+		(after < text.length && a !== 44 && a !== 93 && a !== 125)
+	)
+		return run;
 	quoted.count++;
 	return `"${run}"`;
 }
@@ -77,7 +86,9 @@ export function parseJsonLossless(text: string): unknown {
 	LONG_RUN.lastIndex = 0;
 	if (!LONG_RUN.test(source)) return JSON.parse(source);
 	const quoted = { count: 0 };
-	const rewritten = source.replace(LONG_RUN, (run: string, at: number) => quoteRun(run, at, source, quoted));
+	const rewritten = source.replace(LONG_RUN, (run: string, at: number) =>
+		quoteRun(run, at, source, quoted),
+	);
 	if (quoted.count === 0) return JSON.parse(source);
 	try {
 		return JSON.parse(rewritten) as unknown;
@@ -87,7 +98,11 @@ export function parseJsonLossless(text: string): unknown {
 	if (HAS_SOURCE_TEXT) return parseWithSourceText(source);
 	// invalid JSON throws JSON.parse's own error here; valid JSON makes the string-skipping pass linear
 	JSON.parse(source);
-	return JSON.parse(source.replace(STRING_OR_LONG_RUN, (run: string, at: number) => quoteRun(run, at, source, quoted))) as unknown;
+	return JSON.parse(
+		source.replace(STRING_OR_LONG_RUN, (run: string, at: number) =>
+			quoteRun(run, at, source, quoted),
+		),
+	) as unknown;
 }
 
 /** An answer's body: JSON (exact int64) when it says or looks so, else its text; undefined when empty. */

@@ -27,18 +27,29 @@ function fileNameParameters(fileName: string): string {
 	return `filename=${quote(ascii)}; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
-const randomBoundary = () => `----n8nWorkOrderService${Array.from({ length: 24 }, () => Math.floor(Math.random() * 16).toString(16)).join('')}`;
+const randomBoundary = () =>
+	`----n8nWorkOrderService${Array.from({ length: 24 }, () => Math.floor(Math.random() * 16).toString(16)).join('')}`;
 
-const inMemory = (data: Buffer): FileSource => ({ size: data.length, copyTo: async (target, offset) => data.copy(target, offset) });
+const inMemory = (data: Buffer): FileSource => ({
+	size: data.length,
+	copyTo: async (target, offset) => data.copy(target, offset),
+});
 const text = (value: string) => inMemory(Buffer.from(value, 'utf8'));
 
-export async function buildMultipart(parts: MultipartPart[], boundary = randomBoundary()): Promise<{ contentType: string; body: Buffer }> {
+export async function buildMultipart(
+	parts: MultipartPart[],
+	boundary = randomBoundary(),
+): Promise<{ contentType: string; body: Buffer }> {
 	const segments: FileSource[] = [];
 	for (const part of parts) {
 		let head = `--${boundary}\r\nContent-Disposition: form-data; name=${quote(part.name)}`;
 		if ('data' in part) {
 			head += `; ${fileNameParameters(part.fileName)}\r\nContent-Type: ${part.contentType.replace(/[\r\n]+/g, ' ')}\r\n\r\n`;
-			segments.push(text(head), Buffer.isBuffer(part.data) ? inMemory(part.data) : part.data, text('\r\n'));
+			segments.push(
+				text(head),
+				Buffer.isBuffer(part.data) ? inMemory(part.data) : part.data,
+				text('\r\n'),
+			);
 		} else {
 			if (part.contentType) head += `\r\nContent-Type: ${part.contentType}`;
 			segments.push(text(`${head}\r\n\r\n${part.value}\r\n`));
@@ -49,7 +60,10 @@ export async function buildMultipart(parts: MultipartPart[], boundary = randomBo
 	let offset = 0;
 	for (const segment of segments) {
 		const written = await segment.copyTo(body, offset);
-		if (written !== segment.size) throw new RangeError(`File size changed while reading it (${written} of ${segment.size} bytes)`);
+		if (written !== segment.size)
+			throw new RangeError(
+				`File size changed while reading it (${written} of ${segment.size} bytes)`,
+			);
 		offset += written;
 	}
 	return { contentType: `multipart/form-data; boundary=${boundary}`, body };

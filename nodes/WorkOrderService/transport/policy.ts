@@ -71,8 +71,13 @@ export const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const MAX_REDIRECTS = 5;
 export const MAX_LOGIN_WAITS = 8;
 
-export function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
-	const value = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+export function headerValue(
+	headers: Record<string, unknown> | undefined,
+	name: string,
+): string | undefined {
+	const value = Object.entries(headers ?? {}).find(
+		([key]) => key.toLowerCase() === name.toLowerCase(),
+	)?.[1];
 	const first: unknown = Array.isArray(value) ? value[0] : value;
 	return first === undefined || first === null ? undefined : String(first);
 }
@@ -102,7 +107,8 @@ export function bodyToText(body: unknown): string {
 	if (body === undefined || body === null) return '';
 	if (typeof body === 'string') return body;
 	if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');
-	if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+	if (ArrayBuffer.isView(body))
+		return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 	try {
 		return JSON.stringify(body);
 	} catch {
@@ -117,18 +123,28 @@ export function backoffMs(attempt: number, random = Math.random): number {
 }
 
 /** A 429, or a 503 that says it throttles (a Retry-After header, or words to that effect). */
-export function isThrottle(status: number | undefined, headers: Record<string, unknown>, bodyText: string): boolean {
+export function isThrottle(
+	status: number | undefined,
+	headers: Record<string, unknown>,
+	bodyText: string,
+): boolean {
 	if (status !== 429 && status !== 503) return false;
-	return status === 429 || headerValue(headers, 'retry-after') !== undefined || /rate limit|too many requests|throttl/i.test(bodyText.slice(0, 2000));
+	return (
+		status === 429 ||
+		headerValue(headers, 'retry-after') !== undefined ||
+		/rate limit|too many requests|throttl/i.test(bodyText.slice(0, 2000))
+	);
 }
 
 /** A 5xx that is not a throttle, or no answer after the request was written (not a login failure). */
 export function mayHaveBeenProcessed(attempt: Attempt): boolean {
-	if (attempt.status === undefined) return attempt.failure?.networkCode !== undefined && attempt.failure.notSent !== true;
+	if (attempt.status === undefined)
+		return attempt.failure?.networkCode !== undefined && attempt.failure.notSent !== true;
 	return attempt.status >= 500 && !isThrottle(attempt.status, attempt.headers, attempt.bodyText);
 }
 
-export const maxWaitReason = (nextMs: number, maxWaitMs: number) => `the next wait (${Math.ceil(nextMs / 1000)} s) would exceed Max Wait (${Math.round(maxWaitMs / 1000)} s)`;
+export const maxWaitReason = (nextMs: number, maxWaitMs: number) =>
+	`the next wait (${Math.ceil(nextMs / 1000)} s) would exceed Max Wait (${Math.round(maxWaitMs / 1000)} s)`;
 
 type Step = 'done' | 'again' | 'fail';
 
@@ -163,7 +179,12 @@ function redirect(request: Request, attempt: Attempt): Step {
 				? `a redirect to another origin (${origin ?? target.split('/').slice(0, 3).join('/')}), which was not followed, so the credential's token was not sent there`
 				: request.redirects >= MAX_REDIRECTS
 					? `more than ${MAX_REDIRECTS} redirects`
-					: !(request.method === 'GET' || request.method === 'HEAD' || status === 307 || status === 308)
+					: !(
+								request.method === 'GET' ||
+								request.method === 'HEAD' ||
+								status === 307 ||
+								status === 308
+						  )
 						? `a redirect (HTTP ${status}) that would turn this ${request.method} into a different request, so it was not sent again`
 						: undefined;
 	if (request.redirectRefused !== undefined || target === undefined) {
@@ -179,10 +200,12 @@ function redirect(request: Request, attempt: Attempt): Step {
 
 /** Throttled: not processed, so sent again for every method, when the budget lets it start. */
 function throttled(request: Request, wait: ThrottleWait): Step {
-	if (wait.own + request.retries > request.maxRetries) return fail(request, `Max Retries (${request.maxRetries}) reached`);
+	if (wait.own + request.retries > request.maxRetries)
+		return fail(request, `Max Retries (${request.maxRetries}) reached`);
 	// a pause is charged to every waiting request by the budget; a gate is this request's own wait
 	if (wait.charged) return again(request, 0, false);
-	if (request.waitedMs + wait.ms > request.maxWaitMs) return fail(request, maxWaitReason(wait.ms, request.maxWaitMs));
+	if (request.waitedMs + wait.ms > request.maxWaitMs)
+		return fail(request, maxWaitReason(wait.ms, request.maxWaitMs));
 	return again(request, wait.ms, false);
 }
 
@@ -190,12 +213,24 @@ function throttled(request: Request, wait: ThrottleWait): Step {
 function failed(request: Request, attempt: Attempt, random: () => number): Step {
 	const { status, failure } = attempt;
 	const notSent = status === undefined && failure?.notSent === true;
-	const timedOut = status === undefined && !notSent && /TIMEDOUT|ECONNABORTED/.test(failure?.networkCode ?? '');
-	const transient = status !== undefined ? status >= 500 && status <= 599 : failure?.networkCode !== undefined && !timedOut;
-	if (failure?.login !== undefined || !(notSent || (transient && IDEMPOTENT_METHODS.has(request.method)))) return fail(request);
-	if (request.retries >= request.maxRetries) return fail(request, `Max Retries (${request.maxRetries}) reached`);
-	const delay = parseRetryAfter(headerValue(attempt.headers, 'retry-after')) ?? backoffMs(request.retries, random);
-	if (request.waitedMs + delay > request.maxWaitMs) return fail(request, maxWaitReason(delay, request.maxWaitMs));
+	const timedOut =
+		status === undefined && !notSent && /TIMEDOUT|ECONNABORTED/.test(failure?.networkCode ?? '');
+	const transient =
+		status !== undefined
+			? status >= 500 && status <= 599
+			: failure?.networkCode !== undefined && !timedOut;
+	if (
+		failure?.login !== undefined ||
+		!(notSent || (transient && IDEMPOTENT_METHODS.has(request.method)))
+	)
+		return fail(request);
+	if (request.retries >= request.maxRetries)
+		return fail(request, `Max Retries (${request.maxRetries}) reached`);
+	const delay =
+		parseRetryAfter(headerValue(attempt.headers, 'retry-after')) ??
+		backoffMs(request.retries, random);
+	if (request.waitedMs + delay > request.maxWaitMs)
+		return fail(request, maxWaitReason(delay, request.maxWaitMs));
 	request.retries++;
 	return again(request, delay, true);
 }
@@ -204,7 +239,12 @@ function failed(request: Request, attempt: Attempt, random: () => number): Step 
  * What the client does after an attempt (the table above): `done`, `again` (after `sleepMs` and the
  * budget's start; `wait`: what the budget set for a throttled answer) or `fail` (see `last`, `gaveUp`, `redirectRefused`).
  */
-export function next(request: Request, attempt: Attempt, wait: ThrottleWait, random: () => number = Math.random): Step {
+export function next(
+	request: Request,
+	attempt: Attempt,
+	wait: ThrottleWait,
+	random: () => number = Math.random,
+): Step {
 	const { status, failure } = attempt;
 	request.attempts++;
 	request.answered ||= status !== undefined;
@@ -219,16 +259,20 @@ export function next(request: Request, attempt: Attempt, wait: ThrottleWait, ran
 	}
 	const loginWait = failure?.login?.kind === 'throttled' ? failure.login.retryAfterMs : undefined;
 	if (loginWait !== undefined) {
-		if (request.loginWaits >= MAX_LOGIN_WAITS) return fail(request, `the token endpoint throttled ${MAX_LOGIN_WAITS} logins in a row`);
-		if (request.waitedMs + loginWait > request.maxWaitMs) return fail(request, maxWaitReason(loginWait, request.maxWaitMs));
+		if (request.loginWaits >= MAX_LOGIN_WAITS)
+			return fail(request, `the token endpoint throttled ${MAX_LOGIN_WAITS} logins in a row`);
+		if (request.waitedMs + loginWait > request.maxWaitMs)
+			return fail(request, maxWaitReason(loginWait, request.maxWaitMs));
 		request.loginWaits++;
 		return again(request, loginWait, true);
 	}
-	if (failure?.login === undefined && isThrottle(status, attempt.headers, attempt.bodyText)) return throttled(request, wait);
+	if (failure?.login === undefined && isThrottle(status, attempt.headers, attempt.bodyText))
+		return throttled(request, wait);
 	return failed(request, attempt, random);
 }
 
-export const asObject = (value: unknown) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined);
+export const asObject = (value: unknown) =>
+	value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
 
 /** `text` parsed as JSON; undefined when it is none. */
 export function jsonOf(text: string): unknown {

@@ -37,11 +37,15 @@ export interface Model {
  * accepted before it (ascending): each start s_j is a candidate for the oldest request in the
  * service's window (j+1 newest per reopenAt - s_j); the densest is taken (a burst, not a quiet spell).
  */
-export function learnWindow(accepted: number[], reopenAt: number): { count: number; windowMs: number } | undefined {
+export function learnWindow(
+	accepted: number[],
+	reopenAt: number,
+): { count: number; windowMs: number } | undefined {
 	let best: { count: number; windowMs: number; rate: number } | undefined;
 	for (let k = accepted.length - 1, count = 1; k >= 0; k--, count++) {
 		const windowMs = reopenAt - accepted[k];
-		if (windowMs > 0 && (best === undefined || count / windowMs > best.rate)) best = { count, windowMs, rate: count / windowMs };
+		if (windowMs > 0 && (best === undefined || count / windowMs > best.rate))
+			best = { count, windowMs, rate: count / windowMs };
 	}
 	return best && { count: best.count, windowMs: best.windowMs };
 }
@@ -60,10 +64,18 @@ export class ServiceWindow {
 	}
 
 	/** Learns the window from a reopening (at most at `reopenAt`, after `reopenAfter`) and the requests accepted in the busy cycle before `before`. */
-	learn(reopenAt: number, before: number, cycleStart: number | undefined, reopenAfter: number): void {
+	learn(
+		reopenAt: number,
+		before: number,
+		cycleStart: number | undefined,
+		reopenAfter: number,
+	): void {
 		if (cycleStart === undefined) return;
 		const accepted = this.accepted.filter((e) => e.s >= cycleStart && e.s < before);
-		const learned = learnWindow(accepted.map((e) => e.s), reopenAt);
+		const learned = learnWindow(
+			accepted.map((e) => e.s),
+			reopenAt,
+		);
 		if (!learned) return;
 		const oldest = accepted.find((e) => e.s === reopenAt - learned.windowMs) as Sent;
 		const lowMs = Math.min(learned.windowMs, Math.max(0, reopenAfter - oldest.a));
@@ -74,7 +86,12 @@ export class ServiceWindow {
 	/** (Re)learns from what the teaching episode's Retry-Afters say, until the window has been narrowed on its own. */
 	teachFrom(episode: Episode): void {
 		const model = this.model;
-		if (!episode.reopen || (model && (model.taughtBy !== episode || model.windowMs !== model.learnedMs || model.bisecting))) return;
+		if (
+			!episode.reopen ||
+			(model &&
+				(model.taughtBy !== episode || model.windowMs !== model.learnedMs || model.bisecting))
+		)
+			return;
 		this.learn(episode.reopen.at, episode.startedAt, episode.cycleStart, episode.reopen.after);
 		if (this.model) this.model.taughtBy = episode;
 	}
@@ -105,7 +122,10 @@ export class ServiceWindow {
 	/** The accepted requests that hold places in the window now, by answer time (the service saw each no later). */
 	private holders(model: Model, now: number): { held: Sent[]; windowMs: number } {
 		const windowMs = model.windowMs * WINDOW_MARGIN + WINDOW_MARGIN_MS;
-		return { held: this.accepted.filter((e) => e.a > now - windowMs).sort((x, y) => x.a - y.a), windowMs };
+		return {
+			held: this.accepted.filter((e) => e.a > now - windowMs).sort((x, y) => x.a - y.a),
+			windowMs,
+		};
 	}
 
 	/** When the window allows the next start (0: now; Infinity: when a request in flight comes back); requests in flight hold places too. */
@@ -119,20 +139,38 @@ export class ServiceWindow {
 	}
 
 	private narrowed(model: Model): boolean {
-		return model.refusals >= BISECT_REFUSALS || model.windowMs - model.lowMs <= Math.max(BISECT_DONE_MS, model.windowMs * BISECT_DONE_SHARE);
+		return (
+			model.refusals >= BISECT_REFUSALS ||
+			model.windowMs - model.lowMs <= Math.max(BISECT_DONE_MS, model.windowMs * BISECT_DONE_SHARE)
+		);
 	}
 
 	/** When one request may start early to narrow the window, measured from the start that holds the place it takes. */
 	bisectPoint(inFlight: number, inEpisode: boolean): { at: number; from: Sent } | undefined {
 		const model = this.model;
-		if (!model || model.bisecting || model.tryingFrom !== undefined || inEpisode || inFlight > 0 || this.narrowed(model)) return undefined;
+		if (
+			!model ||
+			model.bisecting ||
+			model.tryingFrom !== undefined ||
+			inEpisode ||
+			inFlight > 0 ||
+			this.narrowed(model)
+		)
+			return undefined;
 		const { held } = this.holders(model, Date.now());
 		const from = held[held.length - model.count];
 		return from && { at: from.a + model.lowMs + (model.windowMs - model.lowMs) * BISECT_AT, from };
 	}
 
 	/** An early request sent at `sentAt`: accepted, the window is at most `from`'s send to now; refused, more than `from`'s answer to `sentAt`. */
-	bisected(sentAt: number, from: Sent, accepted: boolean, throttled: boolean, retryAfterMs: number | undefined, now: number): void {
+	bisected(
+		sentAt: number,
+		from: Sent,
+		accepted: boolean,
+		throttled: boolean,
+		retryAfterMs: number | undefined,
+		now: number,
+	): void {
 		const model = this.model as Model;
 		model.bisecting = false;
 		if (accepted) model.windowMs = Math.max(model.lowMs, Math.min(model.windowMs, now - from.s));

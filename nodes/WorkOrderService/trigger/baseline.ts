@@ -4,7 +4,12 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { WorkOrderServiceClient } from '../transport/client';
 import { PAGE_SIZE } from '../transport/paging';
 import { isTransient, readBaselinePage, type BaselinePage } from './reader';
-import { statusSignature, type BaselineProgress, type StatusMemory, type TriggerState } from './state';
+import {
+	statusSignature,
+	type BaselineProgress,
+	type StatusMemory,
+	type TriggerState,
+} from './state';
 
 /**
  * Status Changed, while settling: the status every work order had at T0, read page by page
@@ -33,8 +38,15 @@ export interface BaselineBudget {
 }
 
 /** Whether everything below `before` was forgotten for the memory limit: no need to read it (settled). */
-export function belowForgotten(before: bigint | undefined, memory: Pick<StatusMemory, 'forgottenBelow'>): boolean {
-	return before !== undefined && memory.forgottenBelow !== undefined && before <= memory.forgottenBelow + 1n;
+export function belowForgotten(
+	before: bigint | undefined,
+	memory: Pick<StatusMemory, 'forgottenBelow'>,
+): boolean {
+	return (
+		before !== undefined &&
+		memory.forgottenBelow !== undefined &&
+		before <= memory.forgottenBelow + 1n
+	);
 }
 
 /**
@@ -51,46 +63,75 @@ export function afterBaselinePage(
 	const largest = progress.page;
 	let next = progress;
 	if (page.size > 0) {
-		if (page.lowest === undefined || (before !== undefined && page.lowest >= before)) return 'unfiltered';
+		if (page.lowest === undefined || (before !== undefined && page.lowest >= before))
+			return 'unfiltered';
 		next = { after: page.lowest.toString(), page: Math.max(largest ?? 0, page.size) };
 	}
-	if (page.size === 0 || (largest !== undefined && page.size < largest) || (page.size < PAGE_SIZE && largest === PAGE_SIZE)) return 'settled';
+	if (
+		page.size === 0 ||
+		(largest !== undefined && page.size < largest) ||
+		(page.size < PAGE_SIZE && largest === PAGE_SIZE)
+	)
+		return 'settled';
 	return next;
 }
 
 /** Learns the T0 statuses of a page: a status seen since T0 is newer; a forgotten id stays forgotten. */
-export function rememberT0Statuses(memory: StatusMemory, records: Array<{ id: string; record: IDataObject }>): void {
+export function rememberT0Statuses(
+	memory: StatusMemory,
+	records: Array<{ id: string; record: IDataObject }>,
+): void {
 	for (const { id, record } of records) {
 		if (!memory.has(id) && !memory.forgot(id)) memory.set(id, statusSignature(record));
 	}
 }
 
 function unfilteredError(ctx: IPollFunctions): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), 'The Work Order Service did not apply the Id filter of the status read', {
-		description: 'Reading the statuses of all work orders pages with "$filter=... and Id lt <Id>&$orderby=Id desc". The service answered with work orders it should have left out, so the read cannot go on.',
-	});
+	return new NodeOperationError(
+		ctx.getNode(),
+		'The Work Order Service did not apply the Id filter of the status read',
+		{
+			description:
+				'Reading the statuses of all work orders pages with "$filter=... and Id lt <Id>&$orderby=Id desc". The service answered with work orders it should have left out, so the read cannot go on.',
+		},
+	);
 }
 
 /** One status page, or undefined when a passing failure (throttling, 5xx, no answer) ends this poll's part. */
-async function readStatusPage(budget: BaselineBudget, originMs: number, before: bigint | undefined): Promise<BaselinePage | undefined> {
+async function readStatusPage(
+	budget: BaselineBudget,
+	originMs: number,
+	before: bigint | undefined,
+): Promise<BaselinePage | undefined> {
 	const { ctx } = budget;
-	const outcome = await readBaselinePage(ctx, budget.optionalClient, { clauses: budget.pollClauses, originMs, before }).then(
+	const outcome = await readBaselinePage(ctx, budget.optionalClient, {
+		clauses: budget.pollClauses,
+		originMs,
+		before,
+	}).then(
 		(read) => ({ read }),
 		(error: unknown) => ({ error }),
 	);
 	budget.requests++;
 	if (!('error' in outcome)) return outcome.read;
 	if (!isTransient(outcome.error)) throw outcome.error;
-	ctx.logger.warn('Work Order Service Polling Trigger: reading the statuses as of activation paused until the next poll', {
-		node: ctx.getNode().name,
-		error: (outcome.error as Error).message,
-	});
+	ctx.logger.warn(
+		'Work Order Service Polling Trigger: reading the statuses as of activation paused until the next poll',
+		{
+			node: ctx.getNode().name,
+			error: (outcome.error as Error).message,
+		},
+	);
 	return undefined;
 }
 
 /** Whether the status read may start another page (at least one per poll, so that a tiny poll budget still progresses). */
 function mayReadPage(budget: BaselineBudget, pages: number): boolean {
-	return budget.requests < budget.totalRequests && pages < MAX_BASELINE_REQUESTS_PER_POLL && (pages === 0 || Date.now() < budget.deadline);
+	return (
+		budget.requests < budget.totalRequests &&
+		pages < MAX_BASELINE_REQUESTS_PER_POLL &&
+		(pages === 0 || Date.now() < budget.deadline)
+	);
 }
 
 /**
@@ -98,7 +139,11 @@ function mayReadPage(budget: BaselineBudget, pages: number): boolean {
  * Throttling or a transient failure only ends this poll's part; the next poll continues. Moves
  * `state.baseline` on, and removes it when settled.
  */
-export async function pollBaseline(budget: BaselineBudget, state: TriggerState, memory: StatusMemory): Promise<void> {
+export async function pollBaseline(
+	budget: BaselineBudget,
+	state: TriggerState,
+	memory: StatusMemory,
+): Promise<void> {
 	const originMs = Date.parse(state.origin);
 	for (let pages = 0; state.baseline && mayReadPage(budget, pages); pages++) {
 		const before = state.baseline.after === undefined ? undefined : BigInt(state.baseline.after);

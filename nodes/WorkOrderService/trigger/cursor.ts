@@ -13,17 +13,23 @@ import { toODataInstant } from './time';
 type SortKey = { ms: number; idValue: bigint };
 
 /** Where a poll resumes the window: the last poll's offset and last record, if still inside the window. */
-export function resumePoint(state: TriggerState, fromMs: number): { offset: number; last: SortKey } | undefined {
+export function resumePoint(
+	state: TriggerState,
+	fromMs: number,
+): { offset: number; last: SortKey } | undefined {
 	const at = state.resume ? parseKey(state.resume.after) : undefined;
 	if (!state.resume || !at || at.ms < fromMs) return undefined;
 	return { offset: state.resume.skip, last: { ms: at.ms, idValue: BigInt(at.id) } };
 }
 
 /** The service clock when the read began: its Date header, else the newest date read. */
-export function serviceNowOf(window: Pick<WindowRead, 'serviceNow' | 'versions'>): number | undefined {
+export function serviceNowOf(
+	window: Pick<WindowRead, 'serviceNow' | 'versions'>,
+): number | undefined {
 	let serviceNow = window.serviceNow;
 	if (serviceNow === undefined) {
-		for (const version of window.versions) if (serviceNow === undefined || version.ms > serviceNow) serviceNow = version.ms;
+		for (const version of window.versions)
+			if (serviceNow === undefined || version.ms > serviceNow) serviceNow = version.ms;
 	}
 	return serviceNow;
 }
@@ -32,7 +38,12 @@ export function serviceNowOf(window: Pick<WindowRead, 'serviceNow' | 'versions'>
  * The next cursor: the service clock minus the lookback (the cursor as it is without a clock),
  * not beyond what an incomplete read reached, and never back.
  */
-export function nextCursorMs(fromMs: number, serviceNow: number | undefined, lookbackMs: number, window: Pick<WindowRead, 'complete' | 'safeMs'>): number {
+export function nextCursorMs(
+	fromMs: number,
+	serviceNow: number | undefined,
+	lookbackMs: number,
+	window: Pick<WindowRead, 'complete' | 'safeMs'>,
+): number {
 	let next = serviceNow === undefined ? fromMs : serviceNow - lookbackMs;
 	if (!window.complete) next = Math.min(next, window.safeMs ?? fromMs);
 	return Math.max(fromMs, next);
@@ -51,18 +62,31 @@ export function keysToKeep(keys: string[], nextMs: number): string[] {
  * the new cursor: the records dated before it (all handled, so in `keys`) leave the front.
  * Counting one that has moved away makes the offset smaller, which only re-reads a record or two.
  */
-export function resumeAfter(window: Pick<WindowRead, 'last' | 'nextOffset'>, keys: string[], fromMs: number, nextMs: number): TriggerState['resume'] {
+export function resumeAfter(
+	window: Pick<WindowRead, 'last' | 'nextOffset'>,
+	keys: string[],
+	fromMs: number,
+	nextMs: number,
+): TriggerState['resume'] {
 	if (!window.last) return undefined;
 	let dropped = 0;
 	for (const key of new Set(keys.map(keyWithoutDigest))) {
 		const at = parseKey(key)?.ms ?? Number.NaN;
 		if (at >= fromMs && at < nextMs) dropped++;
 	}
-	return { after: versionKey(String(window.last.idValue), window.last.ms), skip: Math.max(0, window.nextOffset - dropped) };
+	return {
+		after: versionKey(String(window.last.idValue), window.last.ms),
+		skip: Math.max(0, window.nextOffset - dropped),
+	};
 }
 
 /** The state after a poll that read `window` from `state` and handled the versions `handled`. */
-export function nextState(state: TriggerState, settings: Pick<Settings, 'event' | 'startDate' | 'lookbackMs'>, window: WindowRead, handled: string[]): TriggerState {
+export function nextState(
+	state: TriggerState,
+	settings: Pick<Settings, 'event' | 'startDate' | 'lookbackMs'>,
+	window: WindowRead,
+	handled: string[],
+): TriggerState {
 	const fromMs = Date.parse(state.cursor);
 	const next = nextCursorMs(fromMs, serviceNowOf(window), settings.lookbackMs, window);
 	const keys = [...state.seen, ...handled];
@@ -74,7 +98,8 @@ export function nextState(state: TriggerState, settings: Pick<Settings, 'event' 
 		cursor: toODataInstant(next),
 		seen: keysToKeep(keys, next),
 	};
-	if (!window.complete && window.last && window.last.ms >= next) result.resume = resumeAfter(window, keys, fromMs, next);
+	if (!window.complete && window.last && window.last.ms >= next)
+		result.resume = resumeAfter(window, keys, fromMs, next);
 	if (state.baseline) result.baseline = { ...state.baseline };
 	return result;
 }

@@ -25,7 +25,8 @@ export function handledBefore(seen: string[]): Handled {
 		const parts = parseKey(key);
 		if (!parts) continue;
 		handled.ids.add(parts.id);
-		if ((handled.newestMs.get(parts.id) ?? -Infinity) < parts.ms) handled.newestMs.set(parts.id, parts.ms);
+		if ((handled.newestMs.get(parts.id) ?? -Infinity) < parts.ms)
+			handled.newestMs.set(parts.id, parts.ms);
 	}
 	return handled;
 }
@@ -35,10 +36,15 @@ export function handledBefore(seen: string[]): Handled {
  * replica: skipped); 'seen' (this very version handled before). Created: a work order is created
  * once, whatever its date says later, so any version of a handled Id is 'seen'.
  */
-export function versionStatus(version: WorkOrderVersion, handled: Handled, byId: boolean): 'new' | 'older' | 'seen' {
+export function versionStatus(
+	version: WorkOrderVersion,
+	handled: Handled,
+	byId: boolean,
+): 'new' | 'older' | 'seen' {
 	if (byId) return handled.ids.has(version.id) ? 'seen' : 'new';
 	if ((handled.newestMs.get(version.id) ?? -Infinity) > version.ms) return 'older';
-	if (handled.keys.has(version.key) || handled.keys.has(keyWithoutDigest(version.key))) return 'seen';
+	if (handled.keys.has(version.key) || handled.keys.has(keyWithoutDigest(version.key)))
+		return 'seen';
 	return 'new';
 }
 
@@ -54,13 +60,19 @@ export interface Selection {
  * before tells the status last seen: `memory` (Status Changed) learns it when it has none (a
  * state of version 1 may not have remembered it).
  */
-export function selectNew(versions: WorkOrderVersion[], seen: string[], byId: boolean, memory?: StatusMemory): Selection {
+export function selectNew(
+	versions: WorkOrderVersion[],
+	seen: string[],
+	byId: boolean,
+	memory?: StatusMemory,
+): Selection {
 	const before = handledBefore(seen);
 	const handled: string[] = [];
 	const newest = new Map<string, WorkOrderVersion>();
 	for (const version of versions) {
 		const status = versionStatus(version, before, byId);
-		if (status === 'seen' && !byId && memory && !memory.has(version.id)) memory.set(version.id, statusSignature(version.record));
+		if (status === 'seen' && !byId && memory && !memory.has(version.id))
+			memory.set(version.id, statusSignature(version.record));
 		if (status !== 'new') continue;
 		handled.push(byId ? keyWithoutDigest(version.key) : version.key);
 		const previous = newest.get(version.id);
@@ -87,9 +99,15 @@ export interface StatusRule {
  * Status Changed: whether a work order's newest version is emitted ('emit'), emitted though its
  * earlier status is not known ('unknown'), or not ('skip'). `before` is the status remembered.
  */
-export function statusDecision(version: WorkOrderVersion, before: string | undefined, forgotten: boolean, rule: StatusRule): 'emit' | 'unknown' | 'skip' {
+export function statusDecision(
+	version: WorkOrderVersion,
+	before: string | undefined,
+	forgotten: boolean,
+	rule: StatusRule,
+): 'emit' | 'unknown' | 'skip' {
 	const matches = matchesStatus(version.record, rule.statuses);
-	if (before !== undefined) return before !== statusSignature(version.record) && matches ? 'emit' : 'skip';
+	if (before !== undefined)
+		return before !== statusSignature(version.record) && matches ? 'emit' : 'skip';
 	// It existed at T0, but its status before this change is not known (not read yet while
 	// settling, not in the lists then, or forgotten): it may have changed.
 	if (!existedBefore(version.record, rule.originMs) && !forgotten) return 'skip';
@@ -110,7 +128,12 @@ export function statusOfSignature(signature: string | undefined): IDataObject | 
 function statusChangedItem(record: IDataObject, before: string | undefined): IDataObject {
 	const item: IDataObject = {};
 	for (const [key, value] of Object.entries(record)) {
-		Object.defineProperty(item, key, { value, enumerable: true, writable: true, configurable: true });
+		Object.defineProperty(item, key, {
+			value,
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	}
 	item.PreviousStatus = statusOfSignature(before);
 	return item;
@@ -121,7 +144,11 @@ function statusChangedItem(record: IDataObject, before: string | undefined): IDa
  * whose status changed (with the status before it), remembering each one's status now.
  * `unknown`: items emitted without a known earlier status.
  */
-export function itemsToEmit(newest: WorkOrderVersion[], memory: StatusMemory | undefined, rule: StatusRule): { items: IDataObject[]; unknown: number } {
+export function itemsToEmit(
+	newest: WorkOrderVersion[],
+	memory: StatusMemory | undefined,
+	rule: StatusRule,
+): { items: IDataObject[]; unknown: number } {
 	if (!memory) return { items: newest.map((version) => version.record), unknown: 0 };
 	const items: IDataObject[] = [];
 	let unknown = 0;

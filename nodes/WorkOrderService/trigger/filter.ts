@@ -18,10 +18,19 @@ export interface TriggerFilters {
 	statusClause: string;
 }
 
-function filterError(node: INode, label: string, name: string, problem: string): NodeOperationError {
-	return new NodeOperationError(node, `Invalid ${label} (parameter "filters.${name}"): ${problem}`, {
-		description: `Fix the "${label}" filter of the trigger. Nothing was sent to the service.`,
-	});
+function filterError(
+	node: INode,
+	label: string,
+	name: string,
+	problem: string,
+): NodeOperationError {
+	return new NodeOperationError(
+		node,
+		`Invalid ${label} (parameter "filters.${name}"): ${problem}`,
+		{
+			description: `Fix the "${label}" filter of the trigger. Nothing was sent to the service.`,
+		},
+	);
 }
 
 /** `'text'` with quotes doubled. */
@@ -41,10 +50,21 @@ export function readFilters(node: INode, raw: IDataObject | undefined): TriggerF
 	const locations = commaList(filters.locationIds);
 	for (const id of locations) {
 		if (!/^\d{1,18}$/.test(id) || /^0+$/.test(id)) {
-			throw filterError(node, 'Location IDs', 'locationIds', `"${id}" is not a positive whole number`);
+			throw filterError(
+				node,
+				'Location IDs',
+				'locationIds',
+				`"${id}" is not a positive whole number`,
+			);
 		}
 	}
-	if (locations.length) clauses.push(anyOf('LocationId', locations.map((id) => id.replace(/^0+/, ''))));
+	if (locations.length)
+		clauses.push(
+			anyOf(
+				'LocationId',
+				locations.map((id) => id.replace(/^0+/, '')),
+			),
+		);
 
 	const statuses = commaList(filters.statuses);
 	const statusClause = statuses.length ? anyOf('Status/Primary', statuses.map(quote)) : '';
@@ -55,13 +75,22 @@ export function readFilters(node: INode, raw: IDataObject | undefined): TriggerF
 	const categories = commaList(filters.categories);
 	if (categories.length) clauses.push(anyOf('Category', categories.map(quote)));
 
-	if (filters.filter !== undefined && filters.filter !== null && typeof filters.filter !== 'string') {
+	if (
+		filters.filter !== undefined &&
+		filters.filter !== null &&
+		typeof filters.filter !== 'string'
+	) {
 		throw filterError(node, 'OData Filter', 'filter', 'must be text');
 	}
 	const custom = typeof filters.filter === 'string' ? filters.filter.trim() : '';
 	if (custom !== '') {
 		if (/\$filter\s*=/i.test(custom) || /[?&]\$/.test(custom)) {
-			throw filterError(node, 'OData Filter', 'filter', 'give the clause only, without "$filter=" or other query options');
+			throw filterError(
+				node,
+				'OData Filter',
+				'filter',
+				'give the clause only, without "$filter=" or other query options',
+			);
 		}
 		clauses.push(`(${custom})`);
 	}

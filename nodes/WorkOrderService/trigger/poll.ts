@@ -6,8 +6,22 @@ import { MAX_BASELINE_REQUESTS_PER_POLL, pollBaseline, type BaselineBudget } fro
 import { nextState, resumePoint, serviceNowOf } from './cursor';
 import { itemsToEmit, selectNew } from './emit';
 import { readLatest, readWindow, recordInstant } from './reader';
-import { DEFAULT_LOOKBACK_SECONDS, allClauses, readSettings, type Settings, type UnknownStatusHandling } from './settings';
-import { STATE_VERSION, StatusMemory, readState, stateBytes, versionKey, writeState, type TriggerState } from './state';
+import {
+	DEFAULT_LOOKBACK_SECONDS,
+	allClauses,
+	readSettings,
+	type Settings,
+	type UnknownStatusHandling,
+} from './settings';
+import {
+	STATE_VERSION,
+	StatusMemory,
+	readState,
+	stateBytes,
+	versionKey,
+	writeState,
+	type TriggerState,
+} from './state';
 import { toODataInstant } from './time';
 
 /**
@@ -66,7 +80,8 @@ const polling = new WeakSet<object>();
 /** n8n's poll budget for this poll (80 % of it; n8n versions without one: 5 minutes). */
 function pollBudgetMs(ctx: IPollFunctions): number {
 	const getBudget = (ctx as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>).getPollBudgetMs;
-	const budget = typeof getBudget === 'function' ? Number(getBudget.call(ctx)) : DEFAULT_POLL_BUDGET_MS;
+	const budget =
+		typeof getBudget === 'function' ? Number(getBudget.call(ctx)) : DEFAULT_POLL_BUDGET_MS;
 	return Number.isFinite(budget) && budget > 0 ? budget * 0.8 : DEFAULT_POLL_BUDGET_MS * 0.8;
 }
 
@@ -74,15 +89,27 @@ function pollBudgetMs(ctx: IPollFunctions): number {
 export function pollLimits(activation: boolean, started: number, budgetMs: number): Limits {
 	const budgetDeadline = started + budgetMs;
 	return activation
-		? { windowRequests: ACTIVATION_MAX_REQUESTS, totalRequests: ACTIVATION_MAX_REQUESTS, deadline: Math.min(budgetDeadline, started + ACTIVATION_READ_MS) }
-		: { windowRequests: MAX_REQUESTS_PER_POLL, totalRequests: MAX_REQUESTS_PER_POLL + MAX_BASELINE_REQUESTS_PER_POLL, deadline: budgetDeadline };
+		? {
+				windowRequests: ACTIVATION_MAX_REQUESTS,
+				totalRequests: ACTIVATION_MAX_REQUESTS,
+				deadline: Math.min(budgetDeadline, started + ACTIVATION_READ_MS),
+			}
+		: {
+				windowRequests: MAX_REQUESTS_PER_POLL,
+				totalRequests: MAX_REQUESTS_PER_POLL + MAX_BASELINE_REQUESTS_PER_POLL,
+				deadline: budgetDeadline,
+			};
 }
 
 /** 'Fetch Test Event': the most recent matching work order, nothing stored. */
-async function fetchTestEvent(ctx: IPollFunctions, client: WorkOrderServiceClient, settings: Settings): Promise<INodeExecutionData[][]> {
+async function fetchTestEvent(
+	ctx: IPollFunctions,
+	client: WorkOrderServiceClient,
+	settings: Settings,
+): Promise<INodeExecutionData[][]> {
 	const { record } = await readLatest(ctx, client, allClauses(settings.filters), settings.field);
 	if (!record) {
-		throw new NodeOperationError(ctx.getNode(), 'No work order matches the trigger\'s filters', {
+		throw new NodeOperationError(ctx.getNode(), "No work order matches the trigger's filters", {
 			description: `Fetch Test Event returns the most recently ${settings.field === 'CallDate' ? 'created' : 'changed'} work order that matches the filters. Loosen the filters, or create or change a work order in the service, then fetch again.`,
 		});
 	}
@@ -111,7 +138,11 @@ interface Outcome {
  * Reads the window from the cursor (resuming where the last poll stopped), handles what was not
  * handled before, and returns the items and the next state (statuses not yet encoded).
  */
-async function pollWindow(poll: Poll, state: TriggerState, memory: StatusMemory | undefined): Promise<Outcome & { serviceNow?: number }> {
+async function pollWindow(
+	poll: Poll,
+	state: TriggerState,
+	memory: StatusMemory | undefined,
+): Promise<Outcome & { serviceNow?: number }> {
 	const { ctx, client, settings } = poll;
 	const fromMs = Date.parse(state.cursor);
 	const window = await readWindow(ctx, client, {
@@ -125,11 +156,25 @@ async function pollWindow(poll: Poll, state: TriggerState, memory: StatusMemory 
 	});
 	poll.requests += window.requests;
 	poll.read += window.versions.length;
-	const selection = selectNew(window.versions, state.seen, settings.event === 'workOrderCreated', memory);
-	const rule = { statuses: settings.filters.statuses, unknownStatus: settings.unknownStatus, originMs: Date.parse(state.origin) };
+	const selection = selectNew(
+		window.versions,
+		state.seen,
+		settings.event === 'workOrderCreated',
+		memory,
+	);
+	const rule = {
+		statuses: settings.filters.statuses,
+		unknownStatus: settings.unknownStatus,
+		originMs: Date.parse(state.origin),
+	};
 	const { items, unknown } = itemsToEmit(selection.newest, memory, rule);
 	poll.unknown += unknown;
-	return { items, state: nextState(state, settings, window, selection.handled), memory, serviceNow: serviceNowOf(window) };
+	return {
+		items,
+		state: nextState(state, settings, window, selection.handled),
+		memory,
+		serviceNow: serviceNowOf(window),
+	};
 }
 
 /**
@@ -145,7 +190,8 @@ async function activationOrigin(poll: Poll): Promise<{ origin: number; seen: str
 	const newest = latest.record ? recordInstant(latest.record, settings.field) : undefined;
 	const origin = latest.serviceNow ?? newest ?? Date.now() - 86_400_000;
 	const seen: string[] = [];
-	if (latest.serviceNow === undefined && latest.record && newest !== undefined) seen.push(versionKey(String(latest.record.Id), newest));
+	if (latest.serviceNow === undefined && latest.record && newest !== undefined)
+		seen.push(versionKey(String(latest.record.Id), newest));
 	return { origin, seen };
 }
 
@@ -156,7 +202,12 @@ async function begin(poll: Poll, staticData: IDataObject): Promise<Outcome> {
 	const base = { version: STATE_VERSION, event: settings.event, startDate: settings.startDate };
 	if (settings.startMs === undefined) {
 		const { origin, seen } = await activationOrigin(poll);
-		const state: TriggerState = { ...base, origin: toODataInstant(origin), cursor: toODataInstant(origin), seen };
+		const state: TriggerState = {
+			...base,
+			origin: toODataInstant(origin),
+			cursor: toODataInstant(origin),
+			seen,
+		};
 		if (memory) {
 			state.statuses = memory.encode(settings.memoryLimit);
 			state.baseline = {};
@@ -169,7 +220,12 @@ async function begin(poll: Poll, staticData: IDataObject): Promise<Outcome> {
 	}
 
 	// With a Start Date: the window from that date, emitted; T0 is the clock of its first answer.
-	const fromState: TriggerState = { ...base, origin: toODataInstant(settings.startMs), cursor: toODataInstant(settings.startMs), seen: [] };
+	const fromState: TriggerState = {
+		...base,
+		origin: toODataInstant(settings.startMs),
+		cursor: toODataInstant(settings.startMs),
+		seen: [],
+	};
 	const outcome = await pollWindow(poll, fromState, memory);
 	outcome.state.origin = toODataInstant(outcome.serviceNow ?? Date.now());
 	return { items: outcome.items, state: outcome.state, memory };
@@ -181,7 +237,11 @@ async function runPoll(poll: Poll, staticData: IDataObject): Promise<Outcome> {
 	let outcome: Outcome;
 	if (stored) {
 		// readState gives Status Changed a state only with its statuses.
-		outcome = await pollWindow(poll, stored, stored.statuses ? StatusMemory.decode(stored.statuses) : undefined);
+		outcome = await pollWindow(
+			poll,
+			stored,
+			stored.statuses ? StatusMemory.decode(stored.statuses) : undefined,
+		);
 	} else {
 		outcome = await begin(poll, staticData);
 	}
@@ -192,12 +252,29 @@ async function runPoll(poll: Poll, staticData: IDataObject): Promise<Outcome> {
 	return { items: outcome.items, state: outcome.state, memory: outcome.memory };
 }
 
-function newPoll(ctx: IPollFunctions, client: WorkOrderServiceClient, settings: Settings, activation: boolean): Poll {
+function newPoll(
+	ctx: IPollFunctions,
+	client: WorkOrderServiceClient,
+	settings: Settings,
+	activation: boolean,
+): Poll {
 	const limits = pollLimits(activation, Date.now(), pollBudgetMs(ctx));
 	// Activation: reads that can wait for the next poll go without retries, so that a throttled
 	// read ends the activation's part instead of waiting for the service's window.
-	const optionalClient = activation ? new WorkOrderServiceClient(ctx, client.authentication, { ...client.settings, maxRetries: 0 }) : client;
-	return { ctx, client, optionalClient, settings, pollClauses: settings.pollClauses, ...limits, requests: 0, read: 0, unknown: 0 };
+	const optionalClient = activation
+		? new WorkOrderServiceClient(ctx, client.authentication, { ...client.settings, maxRetries: 0 })
+		: client;
+	return {
+		ctx,
+		client,
+		optionalClient,
+		settings,
+		pollClauses: settings.pollClauses,
+		...limits,
+		requests: 0,
+		read: 0,
+		unknown: 0,
+	};
 }
 
 function logPoll(poll: Poll, activation: boolean, outcome: Outcome): void {
@@ -225,7 +302,10 @@ export async function pollWorkOrders(this: IPollFunctions): Promise<INodeExecuti
 
 	const staticData = this.getWorkflowStaticData('node');
 	if (polling.has(staticData)) {
-		this.logger.debug('Work Order Service Polling Trigger: the previous poll is still running; this one is skipped', { node: this.getNode().name });
+		this.logger.debug(
+			'Work Order Service Polling Trigger: the previous poll is still running; this one is skipped',
+			{ node: this.getNode().name },
+		);
 		return null;
 	}
 	polling.add(staticData);

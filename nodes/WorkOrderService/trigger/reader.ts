@@ -60,13 +60,21 @@ export interface WindowRead {
  * (`UpdatedDate_DTO`, with the offset, possibly in the location's zone), else the plain field:
  * with an offset as given, without one as US Eastern local time (the service's zone), never UTC.
  */
-export function recordInstant(record: IDataObject, field: DateField | 'CreatedDate'): number | undefined {
+export function recordInstant(
+	record: IDataObject,
+	field: DateField | 'CreatedDate',
+): number | undefined {
 	return instantOf(record[`${field}_DTO`]) ?? serviceInstant(record[field]);
 }
 
 function idOf(record: IDataObject): { id: string; idValue: bigint } | undefined {
 	const raw = record.Id;
-	const text = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+	const text =
+		typeof raw === 'number' && Number.isSafeInteger(raw)
+			? String(raw)
+			: typeof raw === 'string'
+				? raw.trim()
+				: '';
 	if (!ID_TEXT.test(text)) return undefined;
 	return { id: text, idValue: BigInt(text) };
 }
@@ -79,17 +87,28 @@ export function toVersion(record: IDataObject, field: DateField): WorkOrderVersi
 }
 
 /** Order of the service's `$orderby=<date> asc,Id asc`. */
-export function compareVersions(a: { ms: number; idValue: bigint }, b: { ms: number; idValue: bigint }): number {
+export function compareVersions(
+	a: { ms: number; idValue: bigint },
+	b: { ms: number; idValue: bigint },
+): number {
 	if (a.ms !== b.ms) return a.ms < b.ms ? -1 : 1;
 	return a.idValue === b.idValue ? 0 : a.idValue < b.idValue ? -1 : 1;
 }
 
-function versionsOf(ctx: IPollFunctions, page: IDataObject[], field: DateField): WorkOrderVersion[] {
+function versionsOf(
+	ctx: IPollFunctions,
+	page: IDataObject[],
+	field: DateField,
+): WorkOrderVersion[] {
 	const versions: WorkOrderVersion[] = [];
 	for (const record of page) {
 		const version = toVersion(record, field);
 		if (version) versions.push(version);
-		else ctx.logger.warn(`Work Order Service Polling Trigger: skipped a work order without a usable Id or ${field}`, { node: ctx.getNode().name });
+		else
+			ctx.logger.warn(
+				`Work Order Service Polling Trigger: skipped a work order without a usable Id or ${field}`,
+				{ node: ctx.getNode().name },
+			);
 	}
 	return versions;
 }
@@ -141,9 +160,14 @@ function windowResult(progress: WindowProgress, complete: boolean): WindowRead {
 }
 
 /** The window's own query ($filter and $orderby; the page's $top/$skip/$count come from ODATA_VALUE_LIST). */
-export function windowQuery(options: Pick<WindowOptions, 'clauses' | 'field' | 'fromMs'>): IDataObject {
+export function windowQuery(
+	options: Pick<WindowOptions, 'clauses' | 'field' | 'fromMs'>,
+): IDataObject {
 	const { field } = options;
-	const filter = joinClauses([`${field} ge ${filterLiteral(options.fromMs)}`, ...options.clauses]) as string;
+	const filter = joinClauses([
+		`${field} ge ${filterLiteral(options.fromMs)}`,
+		...options.clauses,
+	]) as string;
 	return { $filter: filter, $orderby: `${field} asc,Id asc` };
 }
 
@@ -152,7 +176,11 @@ export function windowQuery(options: Pick<WindowOptions, 'clauses' | 'field' | '
  * beyond the last one read, so records before the offset changed since the last page (the
  * acceptance rule at the top). The first page of a read (no record read yet) is always accepted.
  */
-export function mustStepBack(page: WorkOrderVersion[], offset: number, last: { ms: number; idValue: bigint } | undefined): boolean {
+export function mustStepBack(
+	page: WorkOrderVersion[],
+	offset: number,
+	last: { ms: number; idValue: bigint } | undefined,
+): boolean {
 	if (offset === 0 || !last) return false;
 	const first = page[0];
 	return !first || compareVersions(first, last) > 0;
@@ -168,7 +196,11 @@ export function stepBack(offset: number): number {
  * more records follow (a service with a smaller page cap); a page holding only the overlap record
  * always ends it.
  */
-export function isWindowEnd(pageLength: number, offset: number, count: number | undefined): boolean {
+export function isWindowEnd(
+	pageLength: number,
+	offset: number,
+	count: number | undefined,
+): boolean {
 	if (pageLength <= (offset > 0 ? 1 : 0)) return true;
 	return pageLength < PAGE_SIZE && (count === undefined || offset + pageLength >= count);
 }
@@ -186,18 +218,37 @@ function takeVersions(progress: WindowProgress, page: WorkOrderVersion[]): void 
 
 /** Whether the read stops before its next page: the request budget, or the deadline (after the first). */
 function windowBudgetSpent(progress: WindowProgress, options: WindowOptions): boolean {
-	return progress.requests >= options.maxRequests || (progress.requests > 0 && Date.now() >= options.deadline);
+	return (
+		progress.requests >= options.maxRequests ||
+		(progress.requests > 0 && Date.now() >= options.deadline)
+	);
 }
 
 /** Every matching record dated at or after `fromMs`, oldest first (see the comment at the top). */
-export async function readWindow(ctx: IPollFunctions, client: WorkOrderServiceClient, options: WindowOptions): Promise<WindowRead> {
+export async function readWindow(
+	ctx: IPollFunctions,
+	client: WorkOrderServiceClient,
+	options: WindowOptions,
+): Promise<WindowRead> {
 	const qs = windowQuery(options);
-	const progress: WindowProgress = { versions: [], read: new Set(), last: options.resume?.last, offset: options.resume ? Math.max(0, options.resume.offset) : 0, requests: 0 };
+	const progress: WindowProgress = {
+		versions: [],
+		read: new Set(),
+		last: options.resume?.last,
+		offset: options.resume ? Math.max(0, options.resume.offset) : 0,
+		requests: 0,
+	};
 	for (;;) {
 		if (windowBudgetSpent(progress, options)) return windowResult(progress, false);
 		const later = progress.requests > 0 ? options.laterClient : undefined;
 		const position = { page: progress.requests, offset: progress.offset, size: PAGE_SIZE };
-		const outcome = await readPage(ctx, later ?? client, ODATA_VALUE_LIST, { path: WORK_ORDERS_PATH, qs }, position).then(
+		const outcome = await readPage(
+			ctx,
+			later ?? client,
+			ODATA_VALUE_LIST,
+			{ path: WORK_ORDERS_PATH, qs },
+			position,
+		).then(
 			(page) => ({ page }),
 			(error: unknown) => ({ error }),
 		);
@@ -214,7 +265,8 @@ export async function readWindow(ctx: IPollFunctions, client: WorkOrderServiceCl
 			continue;
 		}
 		takeVersions(progress, pageVersions);
-		if (isWindowEnd(page.records.length, progress.offset, page.total)) return windowResult(progress, true);
+		if (isWindowEnd(page.records.length, progress.offset, page.total))
+			return windowResult(progress, true);
 		progress.offset += page.records.length - 1;
 	}
 }
@@ -273,14 +325,24 @@ export function baselineQuery(options: BaselineQuery): IDataObject {
  * meanwhile leaves the set, none can shift a page, so none is skipped). Newest work orders first:
  * they are the ones most likely to change while the read goes on.
  */
-export async function readBaselinePage(ctx: IPollFunctions, client: WorkOrderServiceClient, options: BaselineQuery): Promise<BaselinePage> {
-	const page = await fetchPage(ctx, client, ODATA_VALUE_LIST, { path: WORK_ORDERS_PATH, qs: baselineQuery(options) });
+export async function readBaselinePage(
+	ctx: IPollFunctions,
+	client: WorkOrderServiceClient,
+	options: BaselineQuery,
+): Promise<BaselinePage> {
+	const page = await fetchPage(ctx, client, ODATA_VALUE_LIST, {
+		path: WORK_ORDERS_PATH,
+		qs: baselineQuery(options),
+	});
 	const records: BaselinePage['records'] = [];
 	let lowest: bigint | undefined;
 	for (const record of page.records) {
 		const id = idOf(record);
 		if (!id) {
-			ctx.logger.warn('Work Order Service Polling Trigger: skipped a work order without a usable Id', { node: ctx.getNode().name });
+			ctx.logger.warn(
+				'Work Order Service Polling Trigger: skipped a work order without a usable Id',
+				{ node: ctx.getNode().name },
+			);
 			continue;
 		}
 		if (lowest === undefined || id.idValue < lowest) lowest = id.idValue;

@@ -44,7 +44,8 @@ export function checkEvent(node: INode, event: unknown): TriggerEvent {
 /** The Start Date option as text: a Date or Luxon DateTime as ISO, anything else trimmed ('' = none). */
 export function startDateText(value: unknown): string {
 	if (value === undefined || value === null) return '';
-	if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
+	if (value instanceof Date)
+		return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
 	if (typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
 		return String((value as { toISO: () => unknown }).toISO());
 	}
@@ -55,13 +56,22 @@ export function startDateText(value: unknown): string {
  * The instant of a Start Date ('' = none): with an offset as given, without one in the workflow's
  * time zone (`zone()`, asked only then; an unknown zone: UTC).
  */
-export function startInstant(node: INode, startDate: string, zone: () => string | undefined): number | undefined {
+export function startInstant(
+	node: INode,
+	startDate: string,
+	zone: () => string | undefined,
+): number | undefined {
 	if (startDate === '') return undefined;
 	const parsed = parseDateTime(startDate);
 	if (!parsed) {
-		throw new NodeOperationError(node, `Invalid Start Date (parameter "options.startDate"): "${startDate}" is not a date-time`, {
-			description: 'Give an ISO 8601 date-time such as 2026-03-29T08:00:00 (workflow time zone) or 2026-03-29T06:00:00Z.',
-		});
+		throw new NodeOperationError(
+			node,
+			`Invalid Start Date (parameter "options.startDate"): "${startDate}" is not a date-time`,
+			{
+				description:
+					'Give an ISO 8601 date-time such as 2026-03-29T08:00:00 (workflow time zone) or 2026-03-29T06:00:00Z.',
+			},
+		);
 	}
 	if (parsed.offsetMinutes !== undefined) return parsed.wallMs - parsed.offsetMinutes * 60_000;
 	const name = zone();
@@ -72,9 +82,13 @@ export function startInstant(node: INode, startDate: string, zone: () => string 
 export function lookbackMs(node: INode, value: unknown): number {
 	const lookback = Number(value ?? DEFAULT_LOOKBACK_SECONDS);
 	if (!Number.isFinite(lookback) || lookback < 0 || lookback > 3600) {
-		throw new NodeOperationError(node, `Invalid Lookback Window (parameter "options.lookbackSeconds"): ${String(value)}`, {
-			description: 'Give a number of seconds from 0 to 3600.',
-		});
+		throw new NodeOperationError(
+			node,
+			`Invalid Lookback Window (parameter "options.lookbackSeconds"): ${String(value)}`,
+			{
+				description: 'Give a number of seconds from 0 to 3600.',
+			},
+		);
 	}
 	return Math.round(lookback * 1000);
 }
@@ -83,9 +97,13 @@ export function lookbackMs(node: INode, value: unknown): number {
 export function unknownStatusHandling(node: INode, value: unknown): UnknownStatusHandling {
 	const handling = (value ?? 'emit') as UnknownStatusHandling;
 	if (handling !== 'emit' && handling !== 'ignore') {
-		throw new NodeOperationError(node, `Invalid Unknown Previous Status (parameter "options.unknownPreviousStatus"): "${String(handling)}"`, {
-			description: 'Choose Emit or Ignore.',
-		});
+		throw new NodeOperationError(
+			node,
+			`Invalid Unknown Previous Status (parameter "options.unknownPreviousStatus"): "${String(handling)}"`,
+			{
+				description: 'Choose Emit or Ignore.',
+			},
+		);
 	}
 	return handling;
 }
@@ -94,9 +112,13 @@ export function unknownStatusHandling(node: INode, value: unknown): UnknownStatu
 export function memoryLimit(node: INode, value: unknown): number {
 	const limit = Number(value ?? DEFAULT_MEMORY_LIMIT);
 	if (!Number.isSafeInteger(limit) || limit < 1000) {
-		throw new NodeOperationError(node, `Invalid Max Work Orders Remembered (parameter "options.maxRemembered"): ${String(value)}`, {
-			description: 'Give a whole number of at least 1,000.',
-		});
+		throw new NodeOperationError(
+			node,
+			`Invalid Max Work Orders Remembered (parameter "options.maxRemembered"): ${String(value)}`,
+			{
+				description: 'Give a whole number of at least 1,000.',
+			},
+		);
 	}
 	return limit;
 }

@@ -67,7 +67,11 @@ export interface TriggerState {
 }
 
 /** The events the trigger offers (the Event parameter's values). */
-export const TRIGGER_EVENTS: readonly TriggerEvent[] = ['workOrderCreated', 'workOrderUpdated', 'workOrderStatusChanged'];
+export const TRIGGER_EVENTS: readonly TriggerEvent[] = [
+	'workOrderCreated',
+	'workOrderUpdated',
+	'workOrderStatusChanged',
+];
 /** A work order Id as text: an int64 in decimal. */
 export const ID_TEXT = /^-?\d{1,19}$/;
 
@@ -97,10 +101,21 @@ function readResume(raw: unknown): TriggerState['resume'] {
 function readEncoded(raw: unknown): EncodedStatuses | undefined {
 	const s = raw as IDataObject | undefined;
 	if (!s || typeof s !== 'object' || Array.isArray(s)) return undefined;
-	if (!isStringArray(s.values) || typeof s.ids !== 'string' || typeof s.codes !== 'string') return undefined;
-	if (!Number.isSafeInteger(s.width) || (s.width as number) < 1 || (s.width as number) > 4) return undefined;
-	if (s.forgottenBelow !== undefined && (typeof s.forgottenBelow !== 'string' || !ID_TEXT.test(s.forgottenBelow))) return undefined;
-	const encoded: EncodedStatuses = { values: s.values, ids: s.ids, codes: s.codes, width: s.width as number };
+	if (!isStringArray(s.values) || typeof s.ids !== 'string' || typeof s.codes !== 'string')
+		return undefined;
+	if (!Number.isSafeInteger(s.width) || (s.width as number) < 1 || (s.width as number) > 4)
+		return undefined;
+	if (
+		s.forgottenBelow !== undefined &&
+		(typeof s.forgottenBelow !== 'string' || !ID_TEXT.test(s.forgottenBelow))
+	)
+		return undefined;
+	const encoded: EncodedStatuses = {
+		values: s.values,
+		ids: s.ids,
+		codes: s.codes,
+		width: s.width as number,
+	};
 	if (s.forgottenBelow !== undefined) encoded.forgottenBelow = s.forgottenBelow as string;
 	try {
 		StatusMemory.decode(encoded);
@@ -127,8 +142,20 @@ function readBaseline(raw: unknown): BaselineProgress | undefined | false {
 }
 
 /** The parts every event's state has, from a stored state already checked (`origin`: its T0). */
-function commonState(raw: IDataObject, event: TriggerEvent, startDate: string, origin: string): TriggerState {
-	const state: TriggerState = { version: STATE_VERSION, event, startDate, origin, cursor: raw.cursor as string, seen: raw.seen as string[] };
+function commonState(
+	raw: IDataObject,
+	event: TriggerEvent,
+	startDate: string,
+	origin: string,
+): TriggerState {
+	const state: TriggerState = {
+		version: STATE_VERSION,
+		event,
+		startDate,
+		origin,
+		cursor: raw.cursor as string,
+		seen: raw.seen as string[],
+	};
 	const resume = readResume(raw.resume);
 	if (resume) state.resume = resume;
 	return state;
@@ -141,13 +168,23 @@ function commonState(raw: IDataObject, event: TriggerEvent, startDate: string, o
  * instant, and with Status Changed the statuses it remembered (at most 5,000) are kept and the
  * statuses of all other work orders are read as of its cursor, as after an activation.
  */
-export function readState(staticData: IDataObject, event: TriggerEvent, startDate: string): TriggerState | undefined {
+export function readState(
+	staticData: IDataObject,
+	event: TriggerEvent,
+	startDate: string,
+): TriggerState | undefined {
 	const raw = staticData.state as IDataObject | undefined;
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
 	if (raw.event !== event || !TRIGGER_EVENTS.includes(raw.event as TriggerEvent)) return undefined;
-	if (!isInstant(raw.cursor) || !isStringArray(raw.seen) || raw.seen.some((key) => parseKey(key) === undefined)) return undefined;
+	if (
+		!isInstant(raw.cursor) ||
+		!isStringArray(raw.seen) ||
+		raw.seen.some((key) => parseKey(key) === undefined)
+	)
+		return undefined;
 	if (raw.version === 1) return fromVersion1(raw, event, startDate);
-	if (raw.version !== STATE_VERSION || raw.startDate !== startDate || !isInstant(raw.origin)) return undefined;
+	if (raw.version !== STATE_VERSION || raw.startDate !== startDate || !isInstant(raw.origin))
+		return undefined;
 	const state = commonState(raw, event, startDate, raw.origin);
 	if (event === 'workOrderStatusChanged') {
 		const statuses = readEncoded(raw.statuses);
@@ -160,7 +197,11 @@ export function readState(staticData: IDataObject, event: TriggerEvent, startDat
 	return state;
 }
 
-function fromVersion1(raw: IDataObject, event: TriggerEvent, startDate: string): TriggerState | undefined {
+function fromVersion1(
+	raw: IDataObject,
+	event: TriggerEvent,
+	startDate: string,
+): TriggerState | undefined {
 	// Version 1 took a Start Date for Status Changed too (and read nothing older with it).
 	if (event !== 'workOrderStatusChanged' && raw.startDate !== startDate) return undefined;
 	// Its cursor becomes T0.
@@ -170,9 +211,11 @@ function fromVersion1(raw: IDataObject, event: TriggerEvent, startDate: string):
 		if (isStringArray(raw.statusValues) && Array.isArray(raw.statuses)) {
 			const values = raw.statusValues;
 			for (const entry of raw.statuses as unknown[]) {
-				if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !ID_TEXT.test(entry[0])) continue;
+				if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !ID_TEXT.test(entry[0]))
+					continue;
 				const index = entry[1];
-				if (typeof index === 'number' && index >= 0 && index < values.length) memory.set(entry[0], values[index]);
+				if (typeof index === 'number' && index >= 0 && index < values.length)
+					memory.set(entry[0], values[index]);
 			}
 		}
 		state.statuses = memory.encode(Number.MAX_SAFE_INTEGER);
@@ -285,7 +328,8 @@ export class StatusMemory {
 	static decode(encoded: EncodedStatuses): StatusMemory {
 		const memory = new StatusMemory();
 		const ids = encoded.ids === '' ? [] : encoded.ids.split(',');
-		if (encoded.codes.length !== ids.length * encoded.width) throw new Error('status codes do not match the ids');
+		if (encoded.codes.length !== ids.length * encoded.width)
+			throw new Error('status codes do not match the ids');
 		let id = 0n;
 		for (let i = 0; i < ids.length; i++) {
 			const delta = parseBase36(ids[i]);
@@ -300,7 +344,8 @@ export class StatusMemory {
 			if (code >= encoded.values.length) throw new Error('status code out of range');
 			memory.entries.set(String(id), encoded.values[code]);
 		}
-		if (encoded.forgottenBelow !== undefined) memory.forgottenBelow = BigInt(encoded.forgottenBelow);
+		if (encoded.forgottenBelow !== undefined)
+			memory.forgottenBelow = BigInt(encoded.forgottenBelow);
 		return memory;
 	}
 
@@ -330,12 +375,15 @@ export class StatusMemory {
 	 * work orders) are forgotten, and `forgottenBelow` says up to where.
 	 */
 	encode(limit: number): EncodedStatuses {
-		const sorted = [...this.entries.keys()].map((id) => ({ id, value: BigInt(id) })).sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+		const sorted = [...this.entries.keys()]
+			.map((id) => ({ id, value: BigInt(id) }))
+			.sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
 		let forgottenBelow = this.forgottenBelow;
 		const drop = Math.max(0, sorted.length - Math.max(0, Math.floor(limit)));
 		if (drop > 0) {
 			const last = sorted[drop - 1].value;
-			forgottenBelow = forgottenBelow === undefined || last > forgottenBelow ? last : forgottenBelow;
+			forgottenBelow =
+				forgottenBelow === undefined || last > forgottenBelow ? last : forgottenBelow;
 		}
 		const kept = sorted.slice(drop);
 		const values: string[] = [];

@@ -23,15 +23,39 @@ function eventsOf(object: EventObject, rows: Array<[string, string, string]>): E
 const EVENTS: EventDefinition[] = [
 	...eventsOf('workOrder', [
 		['WorkOrderCreated', 'Work Order Created', 'A new work order'],
-		['WorkOrderStatusChanged', 'Work Order Status Changed', 'The primary or extended status of a work order changed'],
+		[
+			'WorkOrderStatusChanged',
+			'Work Order Status Changed',
+			'The primary or extended status of a work order changed',
+		],
 		['WorkOrderNoteAdded', 'Work Order Note Added', 'A note was added to a work order'],
-		['WorkOrderAttachmentAdded', 'Work Order Attachment Added', 'A file was attached to a work order note'],
+		[
+			'WorkOrderAttachmentAdded',
+			'Work Order Attachment Added',
+			'A file was attached to a work order note',
+		],
 		['WorkOrderCheckIn', 'Work Order Checked In', 'A technician checked in on site'],
 		['WorkOrderCheckOut', 'Work Order Checked Out', 'A technician checked out'],
-		['WorkOrderPriorityChanged', 'Work Order Priority Changed', 'The priority of a work order changed'],
-		['WorkOrderScheduledDateChanged', 'Work Order Scheduled Date Changed', 'The scheduled date of a work order changed'],
-		['WorkOrderProviderChanged', 'Work Order Provider Changed', 'A work order was assigned to another provider'],
-		['WorkOrderTechnicianAssigned', 'Work Order Technician Assigned', 'A technician was assigned to a work order'],
+		[
+			'WorkOrderPriorityChanged',
+			'Work Order Priority Changed',
+			'The priority of a work order changed',
+		],
+		[
+			'WorkOrderScheduledDateChanged',
+			'Work Order Scheduled Date Changed',
+			'The scheduled date of a work order changed',
+		],
+		[
+			'WorkOrderProviderChanged',
+			'Work Order Provider Changed',
+			'A work order was assigned to another provider',
+		],
+		[
+			'WorkOrderTechnicianAssigned',
+			'Work Order Technician Assigned',
+			'A technician was assigned to a work order',
+		],
 	]),
 	...eventsOf('proposal', [
 		['ProposalCreated', 'Proposal Created', 'A provider submitted a proposal'],
@@ -42,7 +66,11 @@ const EVENTS: EventDefinition[] = [
 		['ProposalVoided', 'Proposal Voided', 'A proposal was voided'],
 	]),
 	...eventsOf('checklistResponse', [
-		['CheckListResponseAdded', 'Checklist Response Added', 'A technician answered a checklist question'],
+		[
+			'CheckListResponseAdded',
+			'Checklist Response Added',
+			'A technician answered a checklist question',
+		],
 		['CheckListResponseUpdated', 'Checklist Response Updated', 'A checklist answer was changed'],
 	]),
 ];
@@ -50,9 +78,11 @@ const EVENTS: EventDefinition[] = [
 const BY_VALUE = new Map(EVENTS.map((e) => [e.value, e]));
 
 /** The Events parameter's options, sorted by name (n8n's lint rule). */
-export const EVENT_OPTIONS: INodePropertyOptions[] = EVENTS.map(({ name, value, description }) => ({ name, value, description })).sort(
-	(a, b) => a.name.localeCompare(b.name),
-);
+export const EVENT_OPTIONS: INodePropertyOptions[] = EVENTS.map(({ name, value, description }) => ({
+	name,
+	value,
+	description,
+})).sort((a, b) => a.name.localeCompare(b.name));
 
 export const OBJECTS: EventObject[] = ['workOrder', 'proposal', 'checklistResponse'];
 

@@ -1,4 +1,9 @@
-import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { attachmentOut, noteOut } from '../helpers/noteIds';
 import { isRecord } from '../helpers/values';
@@ -26,9 +31,18 @@ import { credentialIdentity, rereadSigningKey, signingKey, type KeyOutcome } fro
 export const KEY_BUDGET_MS = 3000;
 
 export type RawRequest = { rawBody?: unknown; headers?: Record<string, unknown> };
-type RawResponse = { headersSent?: boolean; writeHead: (status: number, headers?: Record<string, string>) => unknown; end: (body?: string) => unknown };
+type RawResponse = {
+	headersSent?: boolean;
+	writeHead: (status: number, headers?: Record<string, string>) => unknown;
+	end: (body?: string) => unknown;
+};
 
-function answer(ctx: IWebhookFunctions, status: number, message: string, headers: Record<string, string> = {}): IWebhookResponseData {
+function answer(
+	ctx: IWebhookFunctions,
+	status: number,
+	message: string,
+	headers: Record<string, string> = {},
+): IWebhookResponseData {
 	const res = ctx.getResponseObject() as unknown as RawResponse;
 	if (!res.headersSent) {
 		res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
@@ -45,7 +59,12 @@ function rawBodyOf(req: RawRequest): Buffer | undefined {
 }
 
 function define(target: IDataObject, key: string, value: unknown): void {
-	Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+	Object.defineProperty(target, key, {
+		value,
+		enumerable: true,
+		writable: true,
+		configurable: true,
+	});
 }
 
 /** The event's object with note IDs as decimal strings (notes and attachments it carries). */
@@ -54,8 +73,10 @@ function objectOut(object: unknown): unknown {
 	const out: IDataObject = {};
 	for (const [key, value] of Object.entries(object)) {
 		let mapped: unknown = value;
-		if (key === 'Notes' && Array.isArray(value)) mapped = value.map((n) => (isRecord(n) ? noteOut(n) : n));
-		else if (key === 'Attachments' && Array.isArray(value)) mapped = value.map((a) => (isRecord(a) ? attachmentOut(a) : a));
+		if (key === 'Notes' && Array.isArray(value))
+			mapped = value.map((n) => (isRecord(n) ? noteOut(n) : n));
+		else if (key === 'Attachments' && Array.isArray(value))
+			mapped = value.map((a) => (isRecord(a) ? attachmentOut(a) : a));
 		define(out, key, mapped);
 	}
 	return out;
@@ -109,7 +130,10 @@ export interface Refusal {
  */
 export function refusalFor(outcome: KeyOutcome): Refusal {
 	if (outcome.kind === 'late' || outcome.kind === 'failed') {
-		const reason = outcome.kind === 'late' ? `not read within ${KEY_BUDGET_MS / 1000} s` : `could not be read (${(outcome.error as Error)?.message ?? 'error'})`;
+		const reason =
+			outcome.kind === 'late'
+				? `not read within ${KEY_BUDGET_MS / 1000} s`
+				: `could not be read (${(outcome.error as Error)?.message ?? 'error'})`;
 		return {
 			status: 503,
 			message: 'The signing key could not be read in time; send again later',
@@ -125,10 +149,18 @@ export function refusalFor(outcome: KeyOutcome): Refusal {
 }
 
 /** The body and its signature, or the refusal of a delivery that cannot be verified at all (no body, no valid Sign-Data). */
-export function signedBody(req: RawRequest): { raw: Buffer; signature: Buffer } | { refusal: Refusal } {
+export function signedBody(
+	req: RawRequest,
+): { raw: Buffer; signature: Buffer } | { refusal: Refusal } {
 	const raw = rawBodyOf(req);
 	if (!raw || raw.length === 0) {
-		return { refusal: { status: 401, message: 'Delivery refused: no body to verify', log: 'Work Order Service Trigger: refused a delivery without a body (401)' } };
+		return {
+			refusal: {
+				status: 401,
+				message: 'Delivery refused: no body to verify',
+				log: 'Work Order Service Trigger: refused a delivery without a body (401)',
+			},
+		};
 	}
 	const signature = signatureBytes(req.headers?.['sign-data']);
 	if (!signature) {
@@ -144,12 +176,25 @@ export function signedBody(req: RawRequest): { raw: Buffer; signature: Buffer } 
 }
 
 /** The items of the events chosen (and, listening in the editor, the service's test event). */
-export function chosenItems(events: IDataObject[], chosen: Set<string>, manual: boolean): INodeExecutionData[] {
-	return events.filter((e) => (typeof e.EventType === 'string' && chosen.has(e.EventType)) || (manual && isTestEvent(e))).map(eventItem);
+export function chosenItems(
+	events: IDataObject[],
+	chosen: Set<string>,
+	manual: boolean,
+): INodeExecutionData[] {
+	return events
+		.filter(
+			(e) =>
+				(typeof e.EventType === 'string' && chosen.has(e.EventType)) || (manual && isTestEvent(e)),
+		)
+		.map(eventItem);
 }
 
 /** Where this delivery came in: the trigger (workflow, node, test or production URL) and the log context. */
-function deliveryScope(ctx: IWebhookFunctions): { scope: string; manual: boolean; log: IDataObject } {
+function deliveryScope(ctx: IWebhookFunctions): {
+	scope: string;
+	manual: boolean;
+	log: IDataObject;
+} {
 	const node = ctx.getNode();
 	const workflow = ctx.getWorkflow();
 	const manual = ctx.getMode() === 'manual';
@@ -163,7 +208,12 @@ function deliveryScope(ctx: IWebhookFunctions): { scope: string; manual: boolean
  * the delivery arrived is used (single flight, at most one read per few seconds: signingKey.ts).
  * Returns the key read's outcome when the signature does not verify.
  */
-async function verifyDelivery(ctx: IWebhookFunctions, raw: Buffer, signature: Buffer, started: number): Promise<KeyOutcome | undefined> {
+async function verifyDelivery(
+	ctx: IWebhookFunctions,
+	raw: Buffer,
+	signature: Buffer,
+	started: number,
+): Promise<KeyOutcome | undefined> {
 	const identity = credentialIdentity(ctx);
 	const remaining = () => KEY_BUDGET_MS - (Date.now() - started);
 	let outcome: KeyOutcome = await signingKey(ctx, identity, remaining());
@@ -191,19 +241,32 @@ export async function receiveEvent(this: IWebhookFunctions): Promise<IWebhookRes
 
 	const events = parseEvents(raw);
 	if (!events) {
-		this.logger.warn('Work Order Service Trigger: a signed delivery is not a JSON event; answered 400', log);
+		this.logger.warn(
+			'Work Order Service Trigger: a signed delivery is not a JSON event; answered 400',
+			log,
+		);
 		return answer(this, 400, 'The body is not a JSON event');
 	}
 	if (isRepeat(scope, raw)) {
-		this.logger.debug('Work Order Service Trigger: the same delivery arrived again (a re-send); no second execution', log);
+		this.logger.debug(
+			'Work Order Service Trigger: the same delivery arrived again (a re-send); no second execution',
+			log,
+		);
 		return {};
 	}
-	const items = chosenItems(events, new Set((this.getNodeParameter('events', []) as string[]) ?? []), manual);
+	const items = chosenItems(
+		events,
+		new Set((this.getNodeParameter('events', []) as string[]) ?? []),
+		manual,
+	);
 	if (!items.length) {
-		this.logger.debug('Work Order Service Trigger: event type not chosen; answered 200 without an execution', {
-			...log,
-			eventTypes: events.map((e) => String(e.EventType)),
-		});
+		this.logger.debug(
+			'Work Order Service Trigger: event type not chosen; answered 200 without an execution',
+			{
+				...log,
+				eventTypes: events.map((e) => String(e.EventType)),
+			},
+		);
 		return {};
 	}
 	return { workflowData: [items] };

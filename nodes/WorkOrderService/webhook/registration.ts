@@ -64,13 +64,17 @@ function list(value: unknown): string[] {
 }
 
 /** The events and rules the node is set to, validated (nothing is sent when they are wrong). */
-export function readEventsAndRules(ctx: IHookFunctions): { events: string[]; rules: { trades: string[]; categories: string[]; statuses: string[] } } {
+export function readEventsAndRules(ctx: IHookFunctions): {
+	events: string[];
+	rules: { trades: string[]; categories: string[]; statuses: string[] };
+} {
 	const node = ctx.getNode();
 	const raw = ctx.getNodeParameter('events', []) as unknown;
 	const events = [...new Set(Array.isArray(raw) ? raw.map(String) : list(raw))];
 	if (events.length === 0) {
 		throw new NodeOperationError(node, 'Choose at least one event (parameter "events")', {
-			description: 'The trigger registers a webhook for the events you choose. Nothing was sent to the service.',
+			description:
+				'The trigger registers a webhook for the events you choose. Nothing was sent to the service.',
 		});
 	}
 	const unknown = events.filter((e) => !isKnownEvent(e));
@@ -80,7 +84,14 @@ export function readEventsAndRules(ctx: IHookFunctions): { events: string[]; rul
 		});
 	}
 	const rules = (ctx.getNodeParameter('rules', {}) ?? {}) as IDataObject;
-	return { events, rules: { trades: list(rules.trades), categories: list(rules.categories), statuses: list(rules.statuses) } };
+	return {
+		events,
+		rules: {
+			trades: list(rules.trades),
+			categories: list(rules.categories),
+			statuses: list(rules.statuses),
+		},
+	};
 }
 
 /** The webhook this trigger wants registered at `url`. */
@@ -123,7 +134,9 @@ function normalizeUrl(url: unknown): string {
 }
 
 function canonicalList(value: unknown): string {
-	const values = Array.isArray(value) ? value.map((v) => String(v).trim().toLowerCase()).filter((v) => v !== '') : [];
+	const values = Array.isArray(value)
+		? value.map((v) => String(v).trim().toLowerCase()).filter((v) => v !== '')
+		: [];
 	return [...new Set(values)].sort().join('|');
 }
 
@@ -152,7 +165,11 @@ export function sameSubscriptions(registered: unknown, wanted: WantedWebhook): b
  * signing key, when this process holds it, is one of the secrets its errors never show.
  */
 function lifecycleClient(ctx: IHookFunctions): WorkOrderServiceClient {
-	const client = new WorkOrderServiceClient(ctx, readAuthentication(ctx), readSettings({ maxRetries: 2, maxWaitSeconds: 20, timeoutSeconds: 20 }));
+	const client = new WorkOrderServiceClient(
+		ctx,
+		readAuthentication(ctx),
+		readSettings({ maxRetries: 2, maxWaitSeconds: 20, timeoutSeconds: 20 }),
+	);
 	client.secrets.add(knownSigningKey(ctx));
 	return client;
 }
@@ -188,7 +205,10 @@ export function registrationError(ctx: IHookFunctions, error: unknown, step: str
 			{ description: `The service said: ${said}` },
 		);
 	}
-	if (code === '400' && /error code 4031\b|\b20\b.*webhook|webhook.*\b(limit|maximum|most)\b/i.test(said)) {
+	if (
+		code === '400' &&
+		/error code 4031\b|\b20\b.*webhook|webhook.*\b(limit|maximum|most)\b/i.test(said)
+	) {
 		return new NodeOperationError(
 			node,
 			`Could not ${step}: the service account already has the most webhooks it allows (${MAX_WEBHOOKS}). Delete webhooks that are no longer used, then activate again (each active workflow with this trigger holds one, and "Listen for test event" one more while it listens).`,
@@ -224,21 +244,29 @@ function webhookUrl(ctx: IHookFunctions): string {
 }
 
 function idText(id: unknown): string {
-	return typeof id === 'number' || typeof id === 'string' || typeof id === 'bigint' ? String(id) : '';
+	return typeof id === 'number' || typeof id === 'string' || typeof id === 'bigint'
+		? String(id)
+		: '';
 }
 
 async function listWebhooks(client: WorkOrderServiceClient): Promise<ServiceWebhook[]> {
 	const body = await client.request({ method: 'GET', path: WEBHOOKS_PATH });
-	const items = Array.isArray(body) ? body : (field(body, 'value') ?? field(body, 'Items') ?? field(body, 'Webhooks'));
-	return (Array.isArray(items) ? items : []).filter((w): w is ServiceWebhook => w !== null && typeof w === 'object');
+	const items = Array.isArray(body)
+		? body
+		: (field(body, 'value') ?? field(body, 'Items') ?? field(body, 'Webhooks'));
+	return (Array.isArray(items) ? items : []).filter(
+		(w): w is ServiceWebhook => w !== null && typeof w === 'object',
+	);
 }
 
 /** Deletes a webhook; one that is already gone (400, error code 502) counts as deleted. */
 async function deleteWebhook(client: WorkOrderServiceClient, id: unknown): Promise<void> {
-	const failure = await client.request({ method: 'DELETE', path: `${WEBHOOKS_PATH}/${encodeURIComponent(idText(id))}` }).then(
-		() => undefined,
-		(error: unknown) => error,
-	);
+	const failure = await client
+		.request({ method: 'DELETE', path: `${WEBHOOKS_PATH}/${encodeURIComponent(idText(id))}` })
+		.then(
+			() => undefined,
+			(error: unknown) => error,
+		);
 	if (failure === undefined || isGone(failure)) return;
 	// the client's errors are NodeApiErrors with the service's message
 	throw failure;
@@ -246,17 +274,24 @@ async function deleteWebhook(client: WorkOrderServiceClient, id: unknown): Promi
 
 function isGone(error: unknown): boolean {
 	const code = httpCodeOf(error);
-	return code === '404' || (code === '400' && /\berror code 502\b|not (been )?found|unknown/i.test(messageOf(error)));
+	return (
+		code === '404' ||
+		(code === '400' && /\berror code 502\b|not (been )?found|unknown/i.test(messageOf(error)))
+	);
 }
 
 async function warmKey(ctx: IHookFunctions): Promise<void> {
 	const outcome = await warmSigningKey(ctx, WARM_KEY_BUDGET_MS);
 	if (outcome.kind === 'failed') {
-		if (httpCodeOf(outcome.error) === '403') throw registrationError(ctx, outcome.error, 'read the signing key that verifies deliveries');
-		ctx.logger.warn('Work Order Service Trigger: the signing key could not be read at activation; it is read again with the first delivery', {
-			node: ctx.getNode().name,
-			reason: messageOf(outcome.error),
-		});
+		if (httpCodeOf(outcome.error) === '403')
+			throw registrationError(ctx, outcome.error, 'read the signing key that verifies deliveries');
+		ctx.logger.warn(
+			'Work Order Service Trigger: the signing key could not be read at activation; it is read again with the first delivery',
+			{
+				node: ctx.getNode().name,
+				reason: messageOf(outcome.error),
+			},
+		);
 	}
 }
 
@@ -269,7 +304,8 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 		const registered = await listWebhooks(client);
 		const atUrl = registered.filter((w) => normalizeUrl(w.Url) === normalizeUrl(url));
 		const storedId = stored.webhookId === undefined ? undefined : idText(stored.webhookId);
-		const byId = storedId === undefined ? undefined : registered.find((w) => idText(w.Id) === storedId);
+		const byId =
+			storedId === undefined ? undefined : registered.find((w) => idText(w.Id) === storedId);
 		// the stored one at another URL (n8n's address changed) is this trigger's and out of date
 		if (byId && !atUrl.includes(byId)) await deleteWebhook(client, byId.Id);
 		let keep: ServiceWebhook | undefined = byId && atUrl.includes(byId) ? byId : undefined;
@@ -282,11 +318,19 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 		}
 		if (field(keep, 'Enabled') !== true) {
 			// disabled by the service after failed deliveries: enable it again (PUT takes the whole webhook)
-			await client.request({ method: 'PUT', path: `${WEBHOOKS_PATH}/${encodeURIComponent(idText(keep.Id))}`, body: { ...keep, Enabled: true } });
+			await client.request({
+				method: 'PUT',
+				path: `${WEBHOOKS_PATH}/${encodeURIComponent(idText(keep.Id))}`,
+				body: { ...keep, Enabled: true },
+			});
 		}
 		remember(this, keep.Id, url);
 	} catch (error) {
-		throw registrationError(this, error, 'check the webhook registered with the Work Order Service');
+		throw registrationError(
+			this,
+			error,
+			'check the webhook registered with the Work Order Service',
+		);
 	}
 	await warmKey(this);
 	return true;
@@ -304,9 +348,13 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		throw registrationError(this, error, 'register the webhook with the Work Order Service');
 	}
 	if (idText(id) === '') {
-		throw new NodeOperationError(this.getNode(), 'Could not register the webhook: the Work Order Service did not answer with its Id', {
-			description: `POST ${WEBHOOKS_PATH} answered without "Id". Activate again; the trigger then finds the webhook by its URL.`,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'Could not register the webhook: the Work Order Service did not answer with its Id',
+			{
+				description: `POST ${WEBHOOKS_PATH} answered without "Id". Activate again; the trigger then finds the webhook by its URL.`,
+			},
+		);
 	}
 	remember(this, id, url);
 	await warmKey(this);
@@ -325,17 +373,22 @@ export async function deleteRegistration(this: IHookFunctions): Promise<boolean>
 	try {
 		if (stored.webhookId !== undefined) await deleteWebhook(client, stored.webhookId);
 		// and any other webhook left at this trigger's URL
-		const targets = new Set([url, stored.webhookUrl].filter((u): u is string => typeof u === 'string').map(normalizeUrl));
+		const targets = new Set(
+			[url, stored.webhookUrl].filter((u): u is string => typeof u === 'string').map(normalizeUrl),
+		);
 		for (const w of await listWebhooks(client)) {
 			if (targets.has(normalizeUrl(w.Url))) await deleteWebhook(client, w.Id);
 		}
 	} catch (error) {
 		// Deactivation must not hang on the service: the registration stays remembered, and the
 		// next activation's checkExists finds and removes what is left at this URL.
-		this.logger.warn(`Work Order Service Trigger: the webhook could not be deleted from the service: ${messageOf(error)}`, {
-			node: this.getNode().name,
-			webhookId: stored.webhookId,
-		});
+		this.logger.warn(
+			`Work Order Service Trigger: the webhook could not be deleted from the service: ${messageOf(error)}`,
+			{
+				node: this.getNode().name,
+				webhookId: stored.webhookId,
+			},
+		);
 		return false;
 	}
 	forget(this);

@@ -3,7 +3,12 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { fieldIgnoringCase } from '../helpers/values';
 import { pause } from '../transport/budget';
-import { CREDENTIAL_TYPES, WorkOrderServiceClient, readAuthentication, readSettings } from '../transport/client';
+import {
+	CREDENTIAL_TYPES,
+	WorkOrderServiceClient,
+	readAuthentication,
+	readSettings,
+} from '../transport/client';
 
 /**
  * The account's signing key, kept in process memory only: never in static data (plain JSON in
@@ -75,7 +80,11 @@ export function credentialIdentity(ctx: KeyContext): string {
  * itself may take longer (a slow service) and then fills the cache for the re-sent delivery.
  */
 function keyClient(ctx: KeyContext): WorkOrderServiceClient {
-	return new WorkOrderServiceClient(ctx, readAuthentication(ctx), readSettings({ maxRetries: 0, maxWaitSeconds: 0, timeoutSeconds: 20 }));
+	return new WorkOrderServiceClient(
+		ctx,
+		readAuthentication(ctx),
+		readSettings({ maxRetries: 0, maxWaitSeconds: 0, timeoutSeconds: 20 }),
+	);
 }
 
 /** Reads the key from the service. The client redacts it from any error it raises. */
@@ -84,9 +93,13 @@ async function fetchKey(ctx: KeyContext): Promise<string> {
 	const body = await client.request({ method: 'GET', path: SIGNING_ENDPOINT });
 	const key = fieldIgnoringCase(body, 'Key');
 	if (typeof key !== 'string' || key === '') {
-		throw new NodeOperationError(ctx.getNode(), 'The Work Order Service answered the signing-key request without a key', {
-			description: `GET ${SIGNING_ENDPOINT} returned no "Key". Check that the credential's user may read the account's signing key.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The Work Order Service answered the signing-key request without a key',
+			{
+				description: `GET ${SIGNING_ENDPOINT} returned no "Key". Check that the credential's user may read the account's signing key.`,
+			},
+		);
 	}
 	client.secrets.add(key);
 	return key;
@@ -165,17 +178,26 @@ async function within(read: Promise<ReadKey>, budgetMs: number): Promise<KeyOutc
 
 /** A failed read shortly before: no new read yet. */
 function recentFailure(entry: Entry, now: number): KeyOutcome | undefined {
-	if (entry.pending || entry.failedAt === undefined || now - entry.failedAt >= FAILED_READ_PAUSE_MS) return undefined;
+	if (entry.pending || entry.failedAt === undefined || now - entry.failedAt >= FAILED_READ_PAUSE_MS)
+		return undefined;
 	return { kind: 'failed', error: entry.failure };
 }
 
 /** The cached key, or a read of it (single-flight) within `budgetMs`; no new read shortly after a failed one. */
-export async function signingKey(ctx: KeyContext, identity: string, budgetMs: number, now = Date.now()): Promise<KeyOutcome> {
+export async function signingKey(
+	ctx: KeyContext,
+	identity: string,
+	budgetMs: number,
+	now = Date.now(),
+): Promise<KeyOutcome> {
 	const entry = entryOf(identity);
 	if (entry.key !== undefined) return { kind: 'key', key: entry.key, readAt: entry.keyReadAt ?? 0 };
 	const failed = recentFailure(entry, now);
 	if (failed) return failed;
-	return await within(entry.pending?.promise ?? entry.queued ?? begin(ctx, entry).promise, budgetMs);
+	return await within(
+		entry.pending?.promise ?? entry.queued ?? begin(ctx, entry).promise,
+		budgetMs,
+	);
 }
 
 /**
@@ -183,10 +205,18 @@ export async function signingKey(ctx: KeyContext, identity: string, budgetMs: nu
  * started after it, as explained at the top (in flight or done: joined; else queued, at most one
  * read per MIN_READ_INTERVAL_MS), within `budgetMs`.
  */
-export async function rereadSigningKey(ctx: KeyContext, identity: string, arrivedAt: number, budgetMs: number, now = Date.now()): Promise<KeyOutcome> {
+export async function rereadSigningKey(
+	ctx: KeyContext,
+	identity: string,
+	arrivedAt: number,
+	budgetMs: number,
+	now = Date.now(),
+): Promise<KeyOutcome> {
 	const entry = entryOf(identity);
-	if (entry.key !== undefined && (entry.keyReadAt ?? -Infinity) >= arrivedAt) return { kind: 'key', key: entry.key, readAt: entry.keyReadAt as number };
-	if (entry.pending && entry.pending.startedAt >= arrivedAt) return await within(entry.pending.promise, budgetMs);
+	if (entry.key !== undefined && (entry.keyReadAt ?? -Infinity) >= arrivedAt)
+		return { kind: 'key', key: entry.key, readAt: entry.keyReadAt as number };
+	if (entry.pending && entry.pending.startedAt >= arrivedAt)
+		return await within(entry.pending.promise, budgetMs);
 	const failed = recentFailure(entry, now);
 	if (failed) return failed;
 	return await within(queueRead(ctx, entry), budgetMs);

@@ -6,668 +6,655 @@
  * `WorkOrder` is the work orders' own concern (validated by their tests) and is not repeated here.
  */
 module.exports = {
-	"Proposal": {
-		"properties": {
-			"Id": {
-				"type": "integer",
-				"format": "int32"
+	Proposal: {
+		properties: {
+			Id: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"Number": {
-				"type": "string"
+			Number: {
+				type: 'string',
 			},
-			"Description": {
-				"type": "string"
+			Description: {
+				type: 'string',
 			},
-			"Description2": {
-				"type": "string"
+			Description2: {
+				type: 'string',
 			},
-			"Comments": {
-				"type": "string"
+			Comments: {
+				type: 'string',
 			},
-			"Location": {
-				"$ref": "#/definitions/Location"
+			Location: {
+				$ref: '#/definitions/Location',
 			},
-			"Provider": {
-				"$ref": "#/definitions/Provider"
+			Provider: {
+				$ref: '#/definitions/Provider',
 			},
-			"Subscriber": {
-				"$ref": "#/definitions/Subscriber"
+			Subscriber: {
+				$ref: '#/definitions/Subscriber',
 			},
-			"Trade": {
-				"$ref": "#/definitions/Trade"
+			Trade: {
+				$ref: '#/definitions/Trade',
 			},
-			"WorkOrder": {
-				"$ref": "#/definitions/WorkOrder"
+			WorkOrder: {
+				$ref: '#/definitions/WorkOrder',
 			},
-			"Currency": {
-				"$ref": "#/definitions/Currency"
+			Currency: {
+				$ref: '#/definitions/Currency',
 			},
-			"RFP": {
-				"$ref": "#/definitions/Rfp"
+			RFP: {
+				$ref: '#/definitions/Rfp',
 			},
-			"CreatedDate": {
-				"type": "string",
-				"format": "date-time"
+			CreatedDate: {
+				type: 'string',
+				format: 'date-time',
 			},
-			"CreatedDate_dto": {
-				"type": "string",
-				"format": "date-time"
+			CreatedDate_dto: {
+				type: 'string',
+				format: 'date-time',
 			},
-			"CreatedBy": {
-				"$ref": "#/definitions/UserInfo"
+			CreatedBy: {
+				$ref: '#/definitions/UserInfo',
 			},
-			"SubmittedTo": {
-				"type": "string"
+			SubmittedTo: {
+				type: 'string',
 			},
-			"Status": {
-				"$ref": "#/definitions/ProposalStatus"
+			Status: {
+				$ref: '#/definitions/ProposalStatus',
 			},
-			"Attachments": {
-				"type": "array",
-				"items": {
-					"$ref": "#/definitions/Attachment"
-				}
+			Attachments: {
+				type: 'array',
+				items: {
+					$ref: '#/definitions/Attachment',
+				},
 			},
-			"AssignedTo": {
-				"$ref": "#/definitions/UserInfo"
+			AssignedTo: {
+				$ref: '#/definitions/UserInfo',
 			},
-			"ScheduledDate": {
-				"type": "string",
-				"format": "date-time"
+			ScheduledDate: {
+				type: 'string',
+				format: 'date-time',
 			},
-			"ScheduledDateDto": {
-				"type": "string",
-				"format": "date-time"
+			ScheduledDateDto: {
+				type: 'string',
+				format: 'date-time',
 			},
-			"AmountCategories": {
-				"type": "array",
-				"items": {
-					"$ref": "#/definitions/ProposalCategory"
-				}
+			AmountCategories: {
+				type: 'array',
+				items: {
+					$ref: '#/definitions/ProposalCategory',
+				},
 			},
-			"UpdatedDate": {
-				"type": "string",
-				"format": "date-time"
+			UpdatedDate: {
+				type: 'string',
+				format: 'date-time',
 			},
-			"UpdatedDateDto": {
-				"type": "string",
-				"format": "date-time"
+			UpdatedDateDto: {
+				type: 'string',
+				format: 'date-time',
 			},
-			"Recommendation": {
-				"$ref": "#/definitions/ProposalRecommendation"
+			Recommendation: {
+				$ref: '#/definitions/ProposalRecommendation',
 			},
-			"Amount": {
-				"type": "number",
-				"format": "double"
+			Amount: {
+				type: 'number',
+				format: 'double',
 			},
-			"AssignedFromLevel": {
-				"type": "string"
+			AssignedFromLevel: {
+				type: 'string',
 			},
-			"AssignedToLevel": {
-				"type": "string"
+			AssignedToLevel: {
+				type: 'string',
 			},
-			"LevelsEscalateTo": {
-				"type": "array",
-				"items": {
-					"$ref": "#/definitions/EscalateTo"
-				}
+			LevelsEscalateTo: {
+				type: 'array',
+				items: {
+					$ref: '#/definitions/EscalateTo',
+				},
 			},
-			"Actions": {
-				"type": "array",
-				"items": {
-					"type": "string"
-				}
+			Actions: {
+				type: 'array',
+				items: {
+					type: 'string',
+				},
 			},
-			"MlpRecommendations": {
-				"type": "array",
-				"items": {
-					"$ref": "#/definitions/MlpRecommendation"
-				}
+			MlpRecommendations: {
+				type: 'array',
+				items: {
+					$ref: '#/definitions/MlpRecommendation',
+				},
 			},
-			"MlpRecommendation": {
-				"$ref": "#/definitions/MlpRecommendation"
+			MlpRecommendation: {
+				$ref: '#/definitions/MlpRecommendation',
 			},
-			"CurrentProposalMlpRuleSetId": {
-				"type": "integer",
-				"format": "int32"
+			CurrentProposalMlpRuleSetId: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"CurrentProposalMlpRuleSetName": {
-				"type": "string"
+			CurrentProposalMlpRuleSetName: {
+				type: 'string',
 			},
-			"CurrentProposalMlpLevelId": {
-				"type": "integer",
-				"format": "int32"
+			CurrentProposalMlpLevelId: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"CurrentProposalMlpLevelName": {
-				"type": "string"
+			CurrentProposalMlpLevelName: {
+				type: 'string',
 			},
-			"PoNumber": {
-				"type": "string"
+			PoNumber: {
+				type: 'string',
 			},
-			"IsMlpLimitOverrun": {
-				"type": "boolean"
+			IsMlpLimitOverrun: {
+				type: 'boolean',
 			},
-			"NextLevelEmpty": {
-				"type": "boolean"
+			NextLevelEmpty: {
+				type: 'boolean',
 			},
-			"Project": {
-				"$ref": "#/definitions/ProposalProject"
-			}
-		}
+			Project: {
+				$ref: '#/definitions/ProposalProject',
+			},
+		},
 	},
-	"ProposalStatus": {
-		"properties": {
-			"Primary": {
-				"type": "string"
+	ProposalStatus: {
+		properties: {
+			Primary: {
+				type: 'string',
 			},
-			"Extended": {
-				"type": "string"
+			Extended: {
+				type: 'string',
 			},
-			"ModifiedDate": {
-				"type": "string",
-				"format": "date-time"
+			ModifiedDate: {
+				type: 'string',
+				format: 'date-time',
 			},
-			"ModifiedDate_dto": {
-				"type": "string",
-				"format": "date-time"
+			ModifiedDate_dto: {
+				type: 'string',
+				format: 'date-time',
 			},
-			"ModifiedBy": {
-				"type": "string"
-			}
-		}
+			ModifiedBy: {
+				type: 'string',
+			},
+		},
 	},
-	"Attachment": {
-		"properties": {
-			"Id": {
-				"type": "integer",
-				"format": "int32"
+	Attachment: {
+		properties: {
+			Id: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"Description": {
-				"type": "string"
+			Description: {
+				type: 'string',
 			},
-			"Name": {
-				"type": "string"
+			Name: {
+				type: 'string',
 			},
-			"TimeStamp": {
-				"type": "string",
-				"format": "date-time"
+			TimeStamp: {
+				type: 'string',
+				format: 'date-time',
 			},
-			"Uri": {
-				"type": "string"
+			Uri: {
+				type: 'string',
 			},
-			"NoteId": {
-				"type": "integer",
-				"format": "int32"
+			NoteId: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"Visibility": {
-				"type": "integer",
-				"format": "int32"
-			}
-		}
+			Visibility: {
+				type: 'integer',
+				format: 'int32',
+			},
+		},
 	},
-	"UserInfo": {
-		"properties": {
-			"Id": {
-				"type": "integer",
-				"format": "int32"
+	UserInfo: {
+		properties: {
+			Id: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"UserName": {
-				"type": "string"
+			UserName: {
+				type: 'string',
 			},
-			"FullName": {
-				"type": "string"
+			FullName: {
+				type: 'string',
 			},
-			"Email": {
-				"type": "string"
+			Email: {
+				type: 'string',
 			},
-			"LevelInfo": {
-				"$ref": "#/definitions/MlpLevel"
-			}
-		}
+			LevelInfo: {
+				$ref: '#/definitions/MlpLevel',
+			},
+		},
 	},
-	"Trade": {
-		"properties": {
-			"Id": {
-				"type": "integer",
-				"format": "int32"
+	Trade: {
+		properties: {
+			Id: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"Name": {
-				"type": "string"
+			Name: {
+				type: 'string',
 			},
-			"SubscriberId": {
-				"type": "integer",
-				"format": "int32"
-			}
-		}
+			SubscriberId: {
+				type: 'integer',
+				format: 'int32',
+			},
+		},
 	},
-	"Currency": {
-		"properties": {
-			"Id": {
-				"type": "integer",
-				"format": "int32"
+	Currency: {
+		properties: {
+			Id: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"AlphabeticalCode": {
-				"type": "string"
+			AlphabeticalCode: {
+				type: 'string',
 			},
-			"DecimalCount": {
-				"type": "integer",
-				"format": "int32"
+			DecimalCount: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"Entity": {
-				"type": "string"
+			Entity: {
+				type: 'string',
 			},
-			"CurrencyName": {
-				"type": "string"
+			CurrencyName: {
+				type: 'string',
 			},
-			"NumericCode": {
-				"type": "string"
+			NumericCode: {
+				type: 'string',
 			},
-			"Rate": {
-				"type": "number",
-				"format": "double"
-			}
-		}
+			Rate: {
+				type: 'number',
+				format: 'double',
+			},
+		},
 	},
-	"Location": {
-		"properties": {
-			"Id": {
-				"type": "integer",
-				"format": "int32"
+	Location: {
+		properties: {
+			Id: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"SubscriberId": {
-				"type": "integer",
-				"format": "int32"
+			SubscriberId: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"SubscriberName": {
-				"type": "string"
+			SubscriberName: {
+				type: 'string',
 			},
-			"StoreId": {
-				"type": "string"
+			StoreId: {
+				type: 'string',
 			},
-			"Name": {
-				"type": "string"
+			Name: {
+				type: 'string',
 			},
-			"ShortName": {
-				"type": "string"
+			ShortName: {
+				type: 'string',
 			},
-			"Latitude": {
-				"type": "number",
-				"format": "double"
+			Latitude: {
+				type: 'number',
+				format: 'double',
 			},
-			"Longitude": {
-				"type": "number",
-				"format": "double"
+			Longitude: {
+				type: 'number',
+				format: 'double',
 			},
-			"Distance": {
-				"type": "number",
-				"format": "double"
+			Distance: {
+				type: 'number',
+				format: 'double',
 			},
-			"Radius": {
-				"type": "number",
-				"format": "double"
+			Radius: {
+				type: 'number',
+				format: 'double',
 			},
-			"LocationTypeId": {
-				"type": "integer",
-				"format": "int32"
+			LocationTypeId: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"Address1": {
-				"type": "string"
+			Address1: {
+				type: 'string',
 			},
-			"Address2": {
-				"type": "string"
+			Address2: {
+				type: 'string',
 			},
-			"City": {
-				"type": "string"
+			City: {
+				type: 'string',
 			},
-			"State": {
-				"type": "string"
+			State: {
+				type: 'string',
 			},
-			"StateId": {
-				"type": "integer",
-				"format": "int32"
+			StateId: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"Region": {
-				"type": "string"
+			Region: {
+				type: 'string',
 			},
-			"District": {
-				"type": "string"
+			District: {
+				type: 'string',
 			},
-			"Zip": {
-				"type": "string"
+			Zip: {
+				type: 'string',
 			},
-			"Country": {
-				"type": "string"
+			Country: {
+				type: 'string',
 			},
-			"CountryId": {
-				"type": "integer",
-				"format": "int32"
+			CountryId: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"ClosedDate": {
-				"type": "string",
-				"format": "date-time"
+			ClosedDate: {
+				type: 'string',
+				format: 'date-time',
 			},
-			"OpenDate": {
-				"type": "string",
-				"format": "date-time"
+			OpenDate: {
+				type: 'string',
+				format: 'date-time',
 			},
-			"Status": {
-				"type": "string"
+			Status: {
+				type: 'string',
 			},
-			"Email": {
-				"type": "string"
+			Email: {
+				type: 'string',
 			},
-			"FaxNumber": {
-				"type": "string"
+			FaxNumber: {
+				type: 'string',
 			},
-			"Phone": {
-				"type": "string"
+			Phone: {
+				type: 'string',
 			},
-			"Contact": {
-				"type": "string"
+			Contact: {
+				type: 'string',
 			},
-			"HasInventory": {
-				"type": "boolean"
+			HasInventory: {
+				type: 'boolean',
 			},
-			"SquareValue": {
-				"type": "number",
-				"format": "double"
+			SquareValue: {
+				type: 'number',
+				format: 'double',
 			},
-			"SquareMeasure": {
-				"type": "string"
+			SquareMeasure: {
+				type: 'string',
 			},
-			"TimeZoneInfoId": {
-				"type": "integer",
-				"format": "int32"
+			TimeZoneInfoId: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"TimeZoneShortDescription": {
-				"type": "string"
+			TimeZoneShortDescription: {
+				type: 'string',
 			},
-			"TimeZoneMsName": {
-				"type": "string"
+			TimeZoneMsName: {
+				type: 'string',
 			},
-			"TimeZoneIanaName": {
-				"type": "string"
+			TimeZoneIanaName: {
+				type: 'string',
 			},
-			"TypeLabel": {
-				"type": "string"
+			TypeLabel: {
+				type: 'string',
 			},
-			"Supplier": {
-				"type": "string"
+			Supplier: {
+				type: 'string',
 			},
-			"CountyId": {
-				"type": "integer",
-				"format": "int32"
+			CountyId: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"Notes": {
-				"type": "array",
-				"items": {
-					"$ref": "#/definitions/LocationNote"
-				}
+			Notes: {
+				type: 'array',
+				items: {
+					$ref: '#/definitions/LocationNote',
+				},
 			},
-			"TimeShiftToEST": {
-				"type": "integer",
-				"format": "int32"
+			TimeShiftToEST: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"AddressTypeId": {
-				"type": "integer",
-				"format": "int32"
+			AddressTypeId: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"FormattedAddress": {
-				"type": "string"
+			FormattedAddress: {
+				type: 'string',
 			},
-			"LocationFormattedAddressTail": {
-				"type": "string"
-			}
-		}
+			LocationFormattedAddressTail: {
+				type: 'string',
+			},
+		},
 	},
-	"Provider": {
-		"properties": {
-			"Phone": {
-				"type": "string"
+	Provider: {
+		properties: {
+			Phone: {
+				type: 'string',
 			},
-			"FullName": {
-				"type": "string"
+			FullName: {
+				type: 'string',
 			},
-			"Address1": {
-				"type": "string"
+			Address1: {
+				type: 'string',
 			},
-			"Address2": {
-				"type": "string"
+			Address2: {
+				type: 'string',
 			},
-			"City": {
-				"type": "string"
+			City: {
+				type: 'string',
 			},
-			"State": {
-				"type": "string"
+			State: {
+				type: 'string',
 			},
-			"Zip": {
-				"type": "string"
+			Zip: {
+				type: 'string',
 			},
-			"Country": {
-				"type": "string"
+			Country: {
+				type: 'string',
 			},
-			"MainContact": {
-				"type": "string"
+			MainContact: {
+				type: 'string',
 			},
-			"DateCreated": {
-				"type": "string",
-				"format": "date-time"
+			DateCreated: {
+				type: 'string',
+				format: 'date-time',
 			},
-			"LastUserDate": {
-				"type": "string"
+			LastUserDate: {
+				type: 'string',
 			},
-			"SuperUser": {
-				"type": "string"
+			SuperUser: {
+				type: 'string',
 			},
-			"WebSite": {
-				"type": "string"
+			WebSite: {
+				type: 'string',
 			},
-			"Email": {
-				"type": "string"
+			Email: {
+				type: 'string',
 			},
-			"TaxId": {
-				"type": "string"
+			TaxId: {
+				type: 'string',
 			},
-			"Trade": {
-				"type": "string"
+			Trade: {
+				type: 'string',
 			},
-			"ProcessingEmail": {
-				"type": "string"
+			ProcessingEmail: {
+				type: 'string',
 			},
-			"FaxNumber": {
-				"type": "string"
+			FaxNumber: {
+				type: 'string',
 			},
-			"SuiteFloor": {
-				"type": "string"
+			SuiteFloor: {
+				type: 'string',
 			},
-			"MailInfo": {
-				"type": "string"
+			MailInfo: {
+				type: 'string',
 			},
-			"ImageFile": {
-				"type": "string"
+			ImageFile: {
+				type: 'string',
 			},
-			"ReturnMail": {
-				"type": "string"
+			ReturnMail: {
+				type: 'string',
 			},
-			"MailFrequency": {
-				"type": "integer",
-				"format": "int32"
+			MailFrequency: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"FormId": {
-				"type": "integer",
-				"format": "int32"
+			FormId: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"Pager": {
-				"type": "string"
+			Pager: {
+				type: 'string',
 			},
-			"NightRequest": {
-				"type": "integer",
-				"format": "int32"
+			NightRequest: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"ShortFormatEmail": {
-				"type": "string"
+			ShortFormatEmail: {
+				type: 'string',
 			},
-			"LastTrainingDate": {
-				"type": "string",
-				"format": "date-time"
+			LastTrainingDate: {
+				type: 'string',
+				format: 'date-time',
 			},
-			"LastTrainingDateStr": {
-				"type": "string"
+			LastTrainingDateStr: {
+				type: 'string',
 			},
-			"IsInternal": {
-				"type": "boolean"
+			IsInternal: {
+				type: 'boolean',
 			},
-			"IsOnOffShoreFeatureEnabled": {
-				"type": "boolean"
+			IsOnOffShoreFeatureEnabled: {
+				type: 'boolean',
 			},
-			"Id": {
-				"type": "integer",
-				"format": "int32"
+			Id: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"Name": {
-				"type": "string"
+			Name: {
+				type: 'string',
 			},
-			"DoNotDispatch": {
-				"type": "boolean"
-			}
-		}
+			DoNotDispatch: {
+				type: 'boolean',
+			},
+		},
 	},
-	"Subscriber": {
-		"properties": {
-			"Id": {
-				"type": "integer",
-				"format": "int32"
+	Subscriber: {
+		properties: {
+			Id: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"ShortName": {
-				"type": "string"
+			ShortName: {
+				type: 'string',
 			},
-			"Email": {
-				"type": "string"
+			Email: {
+				type: 'string',
 			},
-			"Users": {
-				"type": "array",
-				"items": {
-					"$ref": "#/definitions/User"
-				}
+			Users: {
+				type: 'array',
+				items: {
+					$ref: '#/definitions/User',
+				},
 			},
-			"PrimaryCurrency": {
-				"$ref": "#/definitions/Currency"
+			PrimaryCurrency: {
+				$ref: '#/definitions/Currency',
 			},
-			"IsOutsourcedWorkOn": {
-				"type": "boolean"
+			IsOutsourcedWorkOn: {
+				type: 'boolean',
 			},
-			"Name": {
-				"type": "string"
+			Name: {
+				type: 'string',
 			},
-			"Address1": {
-				"type": "string"
+			Address1: {
+				type: 'string',
 			},
-			"Address2": {
-				"type": "string"
+			Address2: {
+				type: 'string',
 			},
-			"Country": {
-				"type": "string"
+			Country: {
+				type: 'string',
 			},
-			"State": {
-				"type": "string"
+			State: {
+				type: 'string',
 			},
-			"City": {
-				"type": "string"
+			City: {
+				type: 'string',
 			},
-			"Zip": {
-				"type": "string"
+			Zip: {
+				type: 'string',
 			},
-			"Phone": {
-				"type": "string"
+			Phone: {
+				type: 'string',
 			},
-			"Fax": {
-				"type": "string"
+			Fax: {
+				type: 'string',
 			},
-			"ContactName": {
-				"type": "string"
+			ContactName: {
+				type: 'string',
 			},
-			"TimeFormat": {
-				"type": "string"
+			TimeFormat: {
+				type: 'string',
 			},
-			"DateFormat": {
-				"type": "string"
+			DateFormat: {
+				type: 'string',
 			},
-			"DecimalSeparator": {
-				"type": "string"
-			}
-		}
+			DecimalSeparator: {
+				type: 'string',
+			},
+		},
 	},
-	"ProposalCategory": {
-		"properties": {
-			"Id": {
-				"type": "integer",
-				"format": "int32"
+	ProposalCategory: {
+		properties: {
+			Id: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"Name": {
-				"type": "string"
+			Name: {
+				type: 'string',
 			},
-			"TotalCost": {
-				"type": "number",
-				"format": "double"
-			}
-		}
+			TotalCost: {
+				type: 'number',
+				format: 'double',
+			},
+		},
 	},
-	"ProposalProject": {
-		"properties": {
-			"Id": {
-				"type": "integer",
-				"format": "int32"
+	ProposalProject: {
+		properties: {
+			Id: {
+				type: 'integer',
+				format: 'int32',
 			},
-			"Name": {
-				"type": "string"
-			}
-		}
+			Name: {
+				type: 'string',
+			},
+		},
 	},
-	"ProposalRecommendation": {
-		"properties": {
-			"RecommendationType": {
-				"type": "string",
-				"enum": [
-					"None",
-					"StrongApprove",
-					"Approve",
-					"Reject",
-					"StrongReject"
-				]
+	ProposalRecommendation: {
+		properties: {
+			RecommendationType: {
+				type: 'string',
+				enum: ['None', 'StrongApprove', 'Approve', 'Reject', 'StrongReject'],
 			},
-			"RecommendationAmounts": {
-				"type": "array",
-				"items": {
-					"type": "integer",
-					"format": "int64"
-				}
+			RecommendationAmounts: {
+				type: 'array',
+				items: {
+					type: 'integer',
+					format: 'int64',
+				},
 			},
-			"Currency": {
-				"type": "string"
+			Currency: {
+				type: 'string',
 			},
-			"Score": {
-				"type": "string",
-				"enum": [
-					"None",
-					"APlus",
-					"A",
-					"B",
-					"C",
-					"D"
-				]
+			Score: {
+				type: 'string',
+				enum: ['None', 'APlus', 'A', 'B', 'C', 'D'],
 			},
-			"NegativeFeedbacksRecallsPercent": {
-				"type": "number",
-				"format": "double"
+			NegativeFeedbacksRecallsPercent: {
+				type: 'number',
+				format: 'double',
 			},
-			"ProviderCompliancePercent": {
-				"type": "number",
-				"format": "double"
+			ProviderCompliancePercent: {
+				type: 'number',
+				format: 'double',
 			},
-			"ProposalId": {
-				"type": "integer",
-				"format": "int32"
-			}
-		}
-	}
+			ProposalId: {
+				type: 'integer',
+				format: 'int32',
+			},
+		},
+	},
 };

@@ -15,16 +15,21 @@ jest.setTimeout(180_000);
 
 function measure(mode) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--expose-gc', path.join(__dirname, 'memory', 'measure.js'), '--mode', mode, '--mb', '20'], {
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		const child = spawn(
+			process.execPath,
+			['--expose-gc', path.join(__dirname, 'memory', 'measure.js'), '--mode', mode, '--mb', '20'],
+			{
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 		let out = '';
 		let err = '';
 		child.stdout.on('data', (d) => (out += d));
 		child.stderr.on('data', (d) => (err += d));
 		child.on('close', (code) => {
 			const line = out.trim().split('\n').pop();
-			if (code !== 0) return reject(new Error(`measure.js --mode ${mode} exited ${code}\n${out}\n${err}`));
+			if (code !== 0)
+				return reject(new Error(`measure.js --mode ${mode} exited ${code}\n${out}\n${err}`));
 			resolve(JSON.parse(line));
 		});
 	});
@@ -33,14 +38,26 @@ function measure(mode) {
 describe('attachment.download: memory', () => {
 	test('filesystem binary data (n8n 2.x default): 20 MB byte-exact, streamed to the store; peak growth well under 2x the file', async () => {
 		const r = await measure('filesystem');
-		expect(r).toMatchObject({ fileBytes: 20 * 1024 * 1024, byteExact: true, fileName: 'site-survey.mp4', mimeType: 'video/mp4', storedIn: 'binary data store (id)' });
+		expect(r).toMatchObject({
+			fileBytes: 20 * 1024 * 1024,
+			byteExact: true,
+			fileName: 'site-survey.mp4',
+			mimeType: 'video/mp4',
+			storedIn: 'binary data store (id)',
+		});
 		expect(r.peakGrowthPerFileSize.live).toBeLessThan(1);
 		expect(r.peakGrowthPerFileSize.heapPlusExternal).toBeLessThan(2);
 	});
 
 	test('in-memory binary data (n8n 1.x default): 20 MB byte-exact in the item; peak growth under 2.5x the file (the item itself holds 1.33x as base64)', async () => {
 		const r = await measure('default');
-		expect(r).toMatchObject({ fileBytes: 20 * 1024 * 1024, byteExact: true, fileName: 'site-survey.mp4', mimeType: 'video/mp4', storedIn: 'item (base64)' });
+		expect(r).toMatchObject({
+			fileBytes: 20 * 1024 * 1024,
+			byteExact: true,
+			fileName: 'site-survey.mp4',
+			mimeType: 'video/mp4',
+			storedIn: 'item (base64)',
+		});
 		expect(r.peakGrowthPerFileSize.live).toBeLessThan(2.5);
 	});
 });

@@ -21,7 +21,10 @@ const WO = 90000001; // fixtures.workOrders.checklist (HVAC PM checklist, locati
 const PROVIDER = 3001;
 const TECH = 4001;
 // Bytes that would break a text-based multipart builder: NUL, CR LF, "--", high bytes.
-const PHOTO = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x0d, 0x0a, 0x2d, 0x2d, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x80, 0xfe, 0xff, 0xd9]);
+const PHOTO = Buffer.from([
+	0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x0d, 0x0a, 0x2d, 0x2d, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x80,
+	0xfe, 0xff, 0xd9,
+]);
 
 function base(parameters) {
 	return {
@@ -35,8 +38,21 @@ function base(parameters) {
 	};
 }
 
-function photoItem(json = {}, key = 'photo', file = { data: PHOTO, fileName: 'nameplate.jpg', mimeType: 'image/jpeg' }) {
-	return { json, binary: { [key]: { base64: file.data.toString('base64'), fileName: file.fileName, mimeType: file.mimeType } } };
+function photoItem(
+	json = {},
+	key = 'photo',
+	file = { data: PHOTO, fileName: 'nameplate.jpg', mimeType: 'image/jpeg' },
+) {
+	return {
+		json,
+		binary: {
+			[key]: {
+				base64: file.data.toString('base64'),
+				fileName: file.fileName,
+				mimeType: file.mimeType,
+			},
+		},
+	};
 }
 
 /** The single logged multipart request, its parts, and the parsed CheckListResponseRequest JSON. */
@@ -116,7 +132,10 @@ describe('checklistResponse.submit: one answer of each question type', () => {
 		});
 		expect(CheckListResponsePicture.Id).toBeGreaterThan(0);
 		expect(CheckListResponsePicture.DocumentPath).toMatch(/^#workorders\//);
-		expect(Object.keys(r.output[0].json).sort()).toEqual(['CheckListResponse', 'CheckListResponsePicture']);
+		expect(Object.keys(r.output[0].json).sort()).toEqual([
+			'CheckListResponse',
+			'CheckListResponsePicture',
+		]);
 	});
 
 	test('acknowledgement word from the dropdown is sent as is', async () => {
@@ -147,7 +166,9 @@ describe('checklistResponse.submit: one answer of each question type', () => {
 		['={{ "ON" }}', 'on'],
 		['={{ " Off " }}', 'off'],
 	])('acknowledgement from the expression %s is sent as "%s"', async (answer, sent) => {
-		const r = await env.run({ parameters: base({ questionId: 9101, questionType: 'acknowledgement', answer }) });
+		const r = await env.run({
+			parameters: base({ questionId: 9101, questionType: 'acknowledgement', answer }),
+		});
 		expect(r.error).toBeUndefined();
 		expect(multipartOf(r.api[0]).json.Answer).toBe(sent);
 		expect(r.output[0].json.CheckListResponse.Answer).toBe(sent);
@@ -155,8 +176,19 @@ describe('checklistResponse.submit: one answer of each question type', () => {
 
 	test('a non-ASCII file name reaches the service intact', async () => {
 		const r = await env.run({
-			parameters: base({ questionId: 9101, questionType: 'acknowledgement', answer: 'yes', binaryPropertyName: 'photo' }),
-			items: [photoItem({}, 'photo', { data: PHOTO, fileName: 'Typenschild Kälte 2.jpg', mimeType: 'image/jpeg' })],
+			parameters: base({
+				questionId: 9101,
+				questionType: 'acknowledgement',
+				answer: 'yes',
+				binaryPropertyName: 'photo',
+			}),
+			items: [
+				photoItem({}, 'photo', {
+					data: PHOTO,
+					fileName: 'Typenschild Kälte 2.jpg',
+					mimeType: 'image/jpeg',
+				}),
+			],
 		});
 		expect(r.error).toBeUndefined();
 		const file = r.api[0].parts.find((p) => p.name === 'file');
@@ -214,7 +246,12 @@ describe('checklistResponse.submit: one answer of each question type', () => {
 	test('textEntry', async () => {
 		const text = 'Replaced filters; Coil Cleaned. 500 chars max ✓';
 		const r = await env.run({
-			parameters: base({ questionId: env.fixtures.questions.textEntry, questionType: 'textEntry', answer: text, attempt: 2 }),
+			parameters: base({
+				questionId: env.fixtures.questions.textEntry,
+				questionType: 'textEntry',
+				answer: text,
+				attempt: 2,
+			}),
 		});
 		expect(r.error).toBeUndefined();
 		const { json } = multipartOf(r.api[0]);
@@ -226,7 +263,10 @@ describe('checklistResponse.submit: one answer of each question type', () => {
 			EntityID: WO,
 			Attempt: 2,
 		});
-		expect(r.output[0].json.CheckListResponse).toMatchObject({ Answer: text.toLowerCase(), Attempt: 2 });
+		expect(r.output[0].json.CheckListResponse).toMatchObject({
+			Answer: text.toLowerCase(),
+			Attempt: 2,
+		});
 	});
 
 	test('textEntry of exactly 500 characters is accepted', async () => {
@@ -239,7 +279,11 @@ describe('checklistResponse.submit: one answer of each question type', () => {
 
 	test('numericInput is sent as a JSON number', async () => {
 		const r = await env.run({
-			parameters: base({ questionId: env.fixtures.questions.numericInput, questionType: 'numericInput', answer: 55.5 }),
+			parameters: base({
+				questionId: env.fixtures.questions.numericInput,
+				questionType: 'numericInput',
+				answer: 55.5,
+			}),
 		});
 		expect(r.error).toBeUndefined();
 		const text = r.api[0].parts[0].data.toString('utf8');
@@ -251,7 +295,11 @@ describe('checklistResponse.submit: one answer of each question type', () => {
 
 	test('numericInput from an expression returning numeric text', async () => {
 		const r = await env.run({
-			parameters: base({ questionId: 9104, questionType: 'numericInput', answer: '={{ $json.reading }}' }),
+			parameters: base({
+				questionId: 9104,
+				questionType: 'numericInput',
+				answer: '={{ $json.reading }}',
+			}),
 			items: items({ reading: '-12.25' }),
 		});
 		expect(r.error).toBeUndefined();
@@ -262,8 +310,19 @@ describe('checklistResponse.submit: one answer of each question type', () => {
 	test('a PDF is accepted as the file; file name and type travel in the part', async () => {
 		const pdf = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n', 'latin1');
 		const r = await env.run({
-			parameters: base({ questionId: 9104, questionType: 'numericInput', answer: 68, binaryPropertyName: 'report' }),
-			items: [photoItem({}, 'report', { data: pdf, fileName: 'readings report.pdf', mimeType: 'application/pdf' })],
+			parameters: base({
+				questionId: 9104,
+				questionType: 'numericInput',
+				answer: 68,
+				binaryPropertyName: 'report',
+			}),
+			items: [
+				photoItem({}, 'report', {
+					data: pdf,
+					fileName: 'readings report.pdf',
+					mimeType: 'application/pdf',
+				}),
+			],
 		});
 		expect(r.error).toBeUndefined();
 		const file = r.api[0].parts.find((p) => p.name === 'file');
@@ -307,12 +366,20 @@ describe('checklistResponse.submit: IDs as the editor and expressions give them'
 				providerId: '={{ $json.provider }}',
 				technicianId: '={{ $json.tech }}',
 			}),
-			items: items({ wo: String(WO), q: '9103', provider: '3001', tech: 4001 }, { wo: WO, q: 9103, provider: 3001, tech: '4001' }),
+			items: items(
+				{ wo: String(WO), q: '9103', provider: '3001', tech: 4001 },
+				{ wo: WO, q: 9103, provider: 3001, tech: '4001' },
+			),
 		});
 		expect(r.error).toBeUndefined();
 		const sent = r.api.map((q) => multipartOf(q).json);
 		for (const json of sent) {
-			expect(json).toMatchObject({ CheckListQuestionID: 9103, ProviderID: 3001, TechnicianID: 4001, EntityID: WO });
+			expect(json).toMatchObject({
+				CheckListQuestionID: 9103,
+				ProviderID: 3001,
+				TechnicianID: 4001,
+				EntityID: WO,
+			});
 		}
 	});
 
@@ -321,18 +388,28 @@ describe('checklistResponse.submit: IDs as the editor and expressions give them'
 		['Provider ID', { providerId: '' }],
 		['Technician ID', { technicianId: '' }],
 		['Option', { questionType: 'selector', questionId: 9102, optionId: '' }],
-	])('%s left empty: n8n itself refuses to run the node, nothing is sent', async (label, fields) => {
-		env.emulator.clearRequests();
-		const run = env.run({ parameters: base({ questionId: 9103, questionType: 'textEntry', answer: 'ok', ...fields }) });
-		await expect(run).rejects.toThrow(`Parameter "${label}" is required`);
-		expect(env.emulator.requests.filter((q) => q.path.startsWith('/api/'))).toHaveLength(0);
-	});
+	])(
+		'%s left empty: n8n itself refuses to run the node, nothing is sent',
+		async (label, fields) => {
+			env.emulator.clearRequests();
+			const run = env.run({
+				parameters: base({ questionId: 9103, questionType: 'textEntry', answer: 'ok', ...fields }),
+			});
+			await expect(run).rejects.toThrow(`Parameter "${label}" is required`);
+			expect(env.emulator.requests.filter((q) => q.path.startsWith('/api/'))).toHaveLength(0);
+		},
+	);
 });
 
 describe('checklistResponse.submit: picture-required question', () => {
 	test('with a photo it is accepted', async () => {
 		const r = await env.run({
-			parameters: base({ questionId: env.fixtures.questions.pictureRequired, questionType: 'acknowledgement', answer: 'yes', binaryPropertyName: 'photo' }),
+			parameters: base({
+				questionId: env.fixtures.questions.pictureRequired,
+				questionType: 'acknowledgement',
+				answer: 'yes',
+				binaryPropertyName: 'photo',
+			}),
 			items: [photoItem()],
 		});
 		expect(r.error).toBeUndefined();
@@ -348,7 +425,8 @@ describe('checklistResponse.submit: picture-required question', () => {
 		expect(r.api[0].parts.map((p) => p.name)).toEqual(['CheckListResponseRequest']);
 		expectApiError(r, {
 			status: 400,
-			serviceMessage: "Question 9105 requires a picture (PictureFlag 2): send a non-empty 'file' part",
+			serviceMessage:
+				"Question 9105 requires a picture (PictureFlag 2): send a non-empty 'file' part",
 			code: 3010,
 		});
 		expect(r.output).toEqual([]);
@@ -358,8 +436,17 @@ describe('checklistResponse.submit: picture-required question', () => {
 describe('checklistResponse.submit: items', () => {
 	test('several input items -> one request and one paired output per item', async () => {
 		const r = await env.run({
-			parameters: base({ questionId: 9103, questionType: 'textEntry', answer: '={{ $json.text }}', attempt: '={{ $json.attempt }}' }),
-			items: items({ text: 'First visit', attempt: 1 }, { text: 'Second visit', attempt: 2 }, { text: 'Third visit', attempt: 3 }),
+			parameters: base({
+				questionId: 9103,
+				questionType: 'textEntry',
+				answer: '={{ $json.text }}',
+				attempt: '={{ $json.attempt }}',
+			}),
+			items: items(
+				{ text: 'First visit', attempt: 1 },
+				{ text: 'Second visit', attempt: 2 },
+				{ text: 'Third visit', attempt: 3 },
+			),
 		});
 		expect(r.error).toBeUndefined();
 		expect(r.api).toHaveLength(3);
@@ -370,14 +457,22 @@ describe('checklistResponse.submit: items', () => {
 		]);
 		expect(r.output).toHaveLength(3);
 		expect(pairedIndexes(r.output)).toEqual([0, 1, 2]);
-		expect(r.output.map((o) => o.json.CheckListResponse.Answer)).toEqual(['first visit', 'second visit', 'third visit']);
+		expect(r.output.map((o) => o.json.CheckListResponse.Answer)).toEqual([
+			'first visit',
+			'second visit',
+			'third visit',
+		]);
 		const ids = r.output.map((o) => o.json.CheckListResponse.Id);
 		expect(new Set(ids).size).toBe(3);
 	});
 
 	test('Continue On Fail: a bad item (501 characters) yields { json: { error } } with no request; the others succeed', async () => {
 		const r = await env.run({
-			parameters: base({ questionId: 9103, questionType: 'textEntry', answer: '={{ $json.text }}' }),
+			parameters: base({
+				questionId: 9103,
+				questionType: 'textEntry',
+				answer: '={{ $json.text }}',
+			}),
 			items: items({ text: 'ok one' }, { text: 'y'.repeat(501) }, { text: 'ok two' }),
 			continueOnFail: true,
 		});
@@ -388,14 +483,20 @@ describe('checklistResponse.submit: items', () => {
 		expect(pairedIndexes(r.output)).toEqual([0, 1, 2]);
 		expect(r.output[0].json.CheckListResponse.Answer).toBe('ok one');
 		expect(r.output[2].json.CheckListResponse.Answer).toBe('ok two');
-		expect(r.output[1].json.error).toEqual(expect.stringContaining('(parameter "answer") in item 1'));
+		expect(r.output[1].json.error).toEqual(
+			expect.stringContaining('(parameter "answer") in item 1'),
+		);
 		expect(r.output[1].json.error).toMatch(/501 characters/);
 		expect(r.output[1].json).not.toHaveProperty('CheckListResponse');
 	});
 
 	test('Continue On Fail: a refused item (picture required) becomes an error item, the others succeed', async () => {
 		const r = await env.run({
-			parameters: base({ questionId: '={{ $json.q }}', questionType: 'acknowledgement', answer: 'yes' }),
+			parameters: base({
+				questionId: '={{ $json.q }}',
+				questionType: 'acknowledgement',
+				answer: 'yes',
+			}),
 			items: items({ q: 9101 }, { q: 9105 }, { q: 9101 }),
 			continueOnFail: true,
 		});
@@ -416,15 +517,50 @@ describe('checklistResponse.submit: validation before any request', () => {
 		['bad work order ID (0)', { wo: 0 }, 'workOrderId', /1 or greater/],
 		['bad work order ID (text)', { wo: 'WO-1' }, 'workOrderId', /positive whole number/],
 		['bad question ID (fraction)', { q: 9103.5 }, 'questionId', /positive whole number/],
-		['501-character text answer', { answer: 'z'.repeat(501) }, 'answer', /501 characters long, at most 500/],
+		[
+			'501-character text answer',
+			{ answer: 'z'.repeat(501) },
+			'answer',
+			/501 characters long, at most 500/,
+		],
 		['missing text answer', { answer: '' }, 'answer', /must not be empty/],
 		['missing text answer (whitespace)', { answer: '   ' }, 'answer', /must not be empty/],
-		['non-numeric number', { type: 'numericInput', q: 9104, answer: 'twelve' }, 'answer', /finite number/],
-		['unknown acknowledgement word', { type: 'acknowledgement', q: 9101, answer: 'maybe' }, 'answer', /must be one of on, off, 1, 0, true, false, yes, no/],
-		['missing acknowledgement answer', { type: 'acknowledgement', q: 9101, answer: '' }, 'answer', /must be one of/],
-		['selector without optionId', { type: 'selector', q: 9102, option: '' }, 'optionId', /positive whole number/],
-		['selector with optionId 0', { type: 'selector', q: 9102, option: 0 }, 'optionId', /1 or greater/],
-		['unknown question type', { type: 'dropdown' }, 'questionType', /must be one of acknowledgement, selector, textEntry, numericInput/],
+		[
+			'non-numeric number',
+			{ type: 'numericInput', q: 9104, answer: 'twelve' },
+			'answer',
+			/finite number/,
+		],
+		[
+			'unknown acknowledgement word',
+			{ type: 'acknowledgement', q: 9101, answer: 'maybe' },
+			'answer',
+			/must be one of on, off, 1, 0, true, false, yes, no/,
+		],
+		[
+			'missing acknowledgement answer',
+			{ type: 'acknowledgement', q: 9101, answer: '' },
+			'answer',
+			/must be one of/,
+		],
+		[
+			'selector without optionId',
+			{ type: 'selector', q: 9102, option: '' },
+			'optionId',
+			/positive whole number/,
+		],
+		[
+			'selector with optionId 0',
+			{ type: 'selector', q: 9102, option: 0 },
+			'optionId',
+			/1 or greater/,
+		],
+		[
+			'unknown question type',
+			{ type: 'dropdown' },
+			'questionType',
+			/must be one of acknowledgement, selector, textEntry, numericInput/,
+		],
 		['attempt 0', { attempt: 0 }, 'attempt', /1 or greater/],
 	];
 	test.each(cases)('%s', async (_name, bad, parameter, problem) => {
@@ -447,7 +583,12 @@ describe('checklistResponse.submit: validation before any request', () => {
 
 	test('501-character free text on a selector is refused', async () => {
 		const r = await env.run({
-			parameters: base({ questionId: 9102, questionType: 'selector', optionId: 91022, freeTextAnswer: 'f'.repeat(501) }),
+			parameters: base({
+				questionId: 9102,
+				questionType: 'selector',
+				optionId: 91022,
+				freeTextAnswer: 'f'.repeat(501),
+			}),
 		});
 		expectValidationError(r, { parameter: 'freeTextAnswer', item: 0, problem: /501 characters/ });
 		expect(r.api).toHaveLength(0);
@@ -455,27 +596,55 @@ describe('checklistResponse.submit: validation before any request', () => {
 
 	test('a binary property the item does not have', async () => {
 		const r = await env.run({
-			parameters: base({ questionId: 9101, questionType: 'acknowledgement', answer: 'yes', binaryPropertyName: 'picture' }),
+			parameters: base({
+				questionId: 9101,
+				questionType: 'acknowledgement',
+				answer: 'yes',
+				binaryPropertyName: 'picture',
+			}),
 			items: [photoItem({}, 'photo')],
 		});
-		expectValidationError(r, { parameter: 'binaryPropertyName', item: 0, problem: /no binary property "picture"/ });
+		expectValidationError(r, {
+			parameter: 'binaryPropertyName',
+			item: 0,
+			problem: /no binary property "picture"/,
+		});
 		expect(r.error.description).toContain('photo');
 		expect(r.api).toHaveLength(0);
 	});
 
 	test('a file that is neither an image nor a PDF', async () => {
 		const r = await env.run({
-			parameters: base({ questionId: 9101, questionType: 'acknowledgement', answer: 'yes', binaryPropertyName: 'photo' }),
-			items: [photoItem({}, 'photo', { data: Buffer.from('hello'), fileName: 'notes.txt', mimeType: 'text/plain' })],
+			parameters: base({
+				questionId: 9101,
+				questionType: 'acknowledgement',
+				answer: 'yes',
+				binaryPropertyName: 'photo',
+			}),
+			items: [
+				photoItem({}, 'photo', {
+					data: Buffer.from('hello'),
+					fileName: 'notes.txt',
+					mimeType: 'text/plain',
+				}),
+			],
 		});
-		expectValidationError(r, { parameter: 'binaryPropertyName', item: 0, problem: /image or a PDF/ });
+		expectValidationError(r, {
+			parameter: 'binaryPropertyName',
+			item: 0,
+			problem: /image or a PDF/,
+		});
 		expect(r.api).toHaveLength(0);
 	});
 
 	test('the error is a NodeOperationError, not an API error, and says nothing was sent', async () => {
 		const r = await env.run({
 			// an expression: a literal empty required parameter is already refused by n8n itself
-			parameters: base({ questionId: 9103, questionType: 'textEntry', answer: '={{ $json.missing }}' }),
+			parameters: base({
+				questionId: 9103,
+				questionType: 'textEntry',
+				answer: '={{ $json.missing }}',
+			}),
 		});
 		expectValidationError(r, { parameter: 'answer', item: 0, problem: /must not be empty/ });
 		expect(r.error).not.toBeInstanceOf(NodeApiError);

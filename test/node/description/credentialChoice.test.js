@@ -18,7 +18,11 @@ describe('credentials: the login is in the name, and the node offers only the ch
 		contractor: ['workOrderServiceContractorApi', 'Work Order Service Contractor JWT API'],
 	};
 	/** n8n 2.41.1's editor names a new credential: its type's display name without API/OAuth1/OAuth2/MCP, plus " account". */
-	const defaultName = (displayName) => `${displayName.split(' ').filter((w) => !['API', 'OAuth1', 'OAuth2', 'MCP'].includes(w)).join(' ')} account`;
+	const defaultName = (displayName) =>
+		`${displayName
+			.split(' ')
+			.filter((w) => !['API', 'OAuth1', 'OAuth2', 'MCP'].includes(w))
+			.join(' ')} account`;
 
 	test('display names and the default names of new credentials differ and say which login', () => {
 		const names = {};
@@ -44,9 +48,15 @@ describe('credentials: the login is in the name, and the node offers only the ch
 		]);
 		expect(auth.default).toBe('password');
 		for (const [value, [type]] of Object.entries(TYPES)) {
-			const parameters = freshParameters({ authentication: value, resource: 'workOrder', operation: 'get' });
+			const parameters = freshParameters({
+				authentication: value,
+				resource: 'workOrder',
+				operation: 'get',
+			});
 			const node = { name: 'Work Order Service', type: d.name, typeVersion: 1, parameters };
-			const displayed = d.credentials.filter((c) => NodeHelpers.displayParameter(parameters, c, node, d)).map((c) => c.name);
+			const displayed = d.credentials
+				.filter((c) => NodeHelpers.displayParameter(parameters, c, node, d))
+				.map((c) => c.name);
 			expect([value, displayed]).toEqual([value, [type]]);
 		}
 	});

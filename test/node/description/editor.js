@@ -9,18 +9,30 @@ const { NodeHelpers } = require('n8n-workflow');
 
 /** The description helpers bound to a test file's environment (support.useEnvironment()). */
 function editorView(env) {
-	const description = () => env.harness.nodeTypes.getByNameAndVersion(env.harness.nodeType('workOrderService'), 1).description;
+	const description = () =>
+		env.harness.nodeTypes.getByNameAndVersion(env.harness.nodeType('workOrderService'), 1)
+			.description;
 
 	/** Every resource/operation (selector questions for the checklist, to show Option ID). */
 	function operations() {
 		// read at definition time, before the harness exists: the built node class itself
-		const { WorkOrderService } = require('../../../dist/nodes/WorkOrderService/WorkOrderService.node.js');
+		const {
+			WorkOrderService,
+		} = require('../../../dist/nodes/WorkOrderService/WorkOrderService.node.js');
 		const d = new WorkOrderService().description;
 		const out = [];
-		for (const resource of d.properties.find((p) => p.name === 'resource').options.map((o) => o.value)) {
-			const operation = d.properties.find((p) => p.name === 'operation' && p.displayOptions.show.resource.includes(resource));
+		for (const resource of d.properties
+			.find((p) => p.name === 'resource')
+			.options.map((o) => o.value)) {
+			const operation = d.properties.find(
+				(p) => p.name === 'operation' && p.displayOptions.show.resource.includes(resource),
+			);
 			for (const { value } of operation.options) {
-				out.push({ resource, operation: value, ...(resource === 'checklistResponse' ? { questionType: 'selector' } : {}) });
+				out.push({
+					resource,
+					operation: value,
+					...(resource === 'checklistResponse' ? { questionType: 'selector' } : {}),
+				});
 			}
 		}
 		return out;
@@ -41,13 +53,16 @@ function editorView(env) {
 		for (const p of d.properties) {
 			if (!NodeHelpers.displayParameter(parameters, p, node, d)) continue;
 			list.push({ path: p.name, p });
-			if (p.type === 'collection') for (const o of p.options) list.push({ path: `${p.name}.${o.name}`, p: o, inCollection: true });
+			if (p.type === 'collection')
+				for (const o of p.options)
+					list.push({ path: `${p.name}.${o.name}`, p: o, inCollection: true });
 		}
 		return list;
 	}
 
 	/** A field where an ID is typed (a dropdown such as "Rejection Reason Name or ID" is not one; a From List / By ID locator is). */
-	const isId = (p) => (/\bIDs?\b/.test(p.displayName) && p.type !== 'options') || p.type === 'resourceLocator';
+	const isId = (p) =>
+		(/\bIDs?\b/.test(p.displayName) && p.type !== 'options') || p.type === 'resourceLocator';
 
 	return { description, operations, freshParameters, shown, isId };
 }

@@ -21,20 +21,35 @@ describe('ID fields: empty, never 0, never clamped, required ones flagged', () =
 			const plain = value !== null && typeof value === 'object' ? value.value : value;
 			expect([path, plain]).toEqual([path, '']);
 			expect([path, p.typeOptions?.minValue]).toEqual([path, undefined]);
-			const placeholder = p.type === 'resourceLocator' ? p.modes.map((m) => m.placeholder).join(' ') : p.placeholder;
+			const placeholder =
+				p.type === 'resourceLocator' ? p.modes.map((m) => m.placeholder).join(' ') : p.placeholder;
 			expect([path, placeholder]).toEqual([path, expect.stringMatching(/\S/)]);
 		}
 		// the editor flags exactly the required IDs as missing on a fresh node
-		const node = { name: 'Work Order Service', type: description().name, typeVersion: 1, parameters };
-		const issues = NodeHelpers.getNodeParametersIssues(description().properties, node, description())?.parameters ?? {};
-		const requiredIds = ids.filter(({ p, inCollection }) => !inCollection && p.required).map(({ path }) => path);
+		const node = {
+			name: 'Work Order Service',
+			type: description().name,
+			typeVersion: 1,
+			parameters,
+		};
+		const issues =
+			NodeHelpers.getNodeParametersIssues(description().properties, node, description())
+				?.parameters ?? {};
+		const requiredIds = ids
+			.filter(({ p, inCollection }) => !inCollection && p.required)
+			.map(({ path }) => path);
 		const idPaths = new Set(ids.map(({ path }) => path));
-		expect(Object.keys(issues).filter((path) => idPaths.has(path)).sort()).toEqual(requiredIds.sort());
+		expect(
+			Object.keys(issues)
+				.filter((path) => idPaths.has(path))
+				.sort(),
+		).toEqual(requiredIds.sort());
 	});
 
 	test('the IDs a user types are text (nothing rounds or clamps them); the Work Order and the Proposal are From List / By ID locators', () => {
 		const all = [];
-		for (const chosen of operations()) for (const { p } of shown(freshParameters(chosen))) if (isId(p)) all.push(p);
+		for (const chosen of operations())
+			for (const { p } of shown(freshParameters(chosen))) if (isId(p)) all.push(p);
 		const types = new Set(all.map((p) => `${p.name}:${p.type}`));
 		expect([...types].sort()).toEqual(
 			[
@@ -78,24 +93,34 @@ describe('ID fields: empty, never 0, never clamped, required ones flagged', () =
 			['list', 'From List'],
 			['id', 'By ID'],
 		]);
-		expect(locator.modes[0].typeOptions).toEqual({ searchListMethod: 'searchWorkOrders', searchable: true });
+		expect(locator.modes[0].typeOptions).toEqual({
+			searchListMethod: 'searchWorkOrders',
+			searchable: true,
+		});
 		const proposal = all.find((p) => p.name === 'proposalId');
 		expect(proposal.modes.map((m) => [m.name, m.displayName])).toEqual([
 			['list', 'From List'],
 			['id', 'By ID'],
 		]);
-		expect(proposal.modes[0].typeOptions).toEqual({ searchListMethod: 'searchProposals', searchable: true });
+		expect(proposal.modes[0].typeOptions).toEqual({
+			searchListMethod: 'searchProposals',
+			searchable: true,
+		});
 	});
 
 	test('Get Attachments: Note ID is optional and says that empty means the whole work order', () => {
-		const noteId = shown(freshParameters({ resource: 'workOrderNote', operation: 'getAttachments' })).find(({ path }) => path === 'noteId').p;
+		const noteId = shown(
+			freshParameters({ resource: 'workOrderNote', operation: 'getAttachments' }),
+		).find(({ path }) => path === 'noteId').p;
 		expect(noteId.required).toBeFalsy();
 		expect(noteId.placeholder).toMatch(/leave empty for the whole work order/i);
 	});
 
 	test('check-in/out: Latitude and Longitude are top-level fields (the reference requires the position) and start empty', () => {
 		for (const operation of ['checkIn', 'checkOut']) {
-			const fields = shown(freshParameters({ resource: 'workOrder', operation })).filter(({ path }) => /itude$/.test(path));
+			const fields = shown(freshParameters({ resource: 'workOrder', operation })).filter(
+				({ path }) => /itude$/.test(path),
+			);
 			expect(fields.map(({ path, p }) => [path, p.default])).toEqual([
 				['latitude', ''],
 				['longitude', ''],

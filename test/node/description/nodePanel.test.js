@@ -26,13 +26,39 @@ const POLLING = 'workOrderServicePollingTrigger';
  * its events (a trigger entry with events and no actions says "We don't have ... actions yet").
  */
 function panelEntries(types) {
-	const eventsOf = (t) => t.properties.find((p) => ['event', 'events', 'trigger on'].includes(p.displayName.toLowerCase()))?.options ?? [];
-	const entries = types.filter((t) => !t.group.includes('trigger')).map((t) => ({ types: [t.name], displayName: t.displayName, description: t.description, events: [], actions: true }));
+	const eventsOf = (t) =>
+		t.properties.find((p) =>
+			['event', 'events', 'trigger on'].includes(p.displayName.toLowerCase()),
+		)?.options ?? [];
+	const entries = types
+		.filter((t) => !t.group.includes('trigger'))
+		.map((t) => ({
+			types: [t.name],
+			displayName: t.displayName,
+			description: t.description,
+			events: [],
+			actions: true,
+		}));
 	for (const trigger of types.filter((t) => t.group.includes('trigger'))) {
 		const app = entries.find((e) => e.types[0] === trigger.name.replace('Trigger', ''));
 		const events = eventsOf(trigger);
-		if (app) Object.assign(app, { types: [...app.types, trigger.name], description: trigger.description, events });
-		else entries.push({ types: [trigger.name], displayName: events.length > 1 ? trigger.displayName.replace('Trigger', '').trim() : trigger.displayName, description: trigger.description, events, actions: false });
+		if (app)
+			Object.assign(app, {
+				types: [...app.types, trigger.name],
+				description: trigger.description,
+				events,
+			});
+		else
+			entries.push({
+				types: [trigger.name],
+				displayName:
+					events.length > 1
+						? trigger.displayName.replace('Trigger', '').trim()
+						: trigger.displayName,
+				description: trigger.description,
+				events,
+				actions: false,
+			});
 	}
 	return entries;
 }
@@ -40,7 +66,9 @@ function panelEntries(types) {
 describe('node panel: one entry per node, each with its own description', () => {
 	test('"Work Order Service" pairs the action node with the instant trigger; the polling trigger is its own entry', () => {
 		const entries = panelEntries([typeOf(ACTION), typeOf(INSTANT), typeOf(POLLING)]);
-		expect(entries.map((e) => [e.displayName, e.types.map((t) => t.replace(`${PKG}.`, ''))])).toEqual([
+		expect(
+			entries.map((e) => [e.displayName, e.types.map((t) => t.replace(`${PKG}.`, ''))]),
+		).toEqual([
 			['Work Order Service', [ACTION, INSTANT]],
 			['Work Order Service Polling Trigger', [POLLING]],
 		]);
@@ -53,15 +81,20 @@ describe('node panel: one entry per node, each with its own description', () => 
 		expect(app.description).not.toBe(polling.description);
 		expect(app.description).toMatch(/read and update .*start a workflow the moment/i);
 		expect(polling.description).toMatch(/^Starts the workflow .*schedule.*no administrator/);
-		for (const t of [ACTION, INSTANT, POLLING]) expect(typeOf(t).description.length).toBeLessThanOrEqual(160);
+		for (const t of [ACTION, INSTANT, POLLING])
+			expect(typeOf(t).description.length).toBeLessThanOrEqual(160);
 	});
 
-	test('search words: the entry is found by its actions\' and its events\' words; the polling trigger by polling words', () => {
-		const words = (t) => [typeOf(t).displayName, ...(typeOf(t).codex?.alias ?? [])].map((w) => w.toLowerCase());
+	test("search words: the entry is found by its actions' and its events' words; the polling trigger by polling words", () => {
+		const words = (t) =>
+			[typeOf(t).displayName, ...(typeOf(t).codex?.alias ?? [])].map((w) => w.toLowerCase());
 		// n8n searches the entry's own node (the action node) only, so the instant trigger's words are there too
-		for (const word of ['work order', 'proposal', 'checklist', 'webhook', 'instant', 'emergency']) expect([word, words(ACTION).some((w) => w.includes(word))]).toEqual([word, true]);
-		for (const word of ['work order', 'poll', 'schedule']) expect([word, words(POLLING).some((w) => w.includes(word))]).toEqual([word, true]);
-		for (const t of [ACTION, INSTANT, POLLING]) expect(typeOf(t).codex.categories).toEqual(['Productivity']);
+		for (const word of ['work order', 'proposal', 'checklist', 'webhook', 'instant', 'emergency'])
+			expect([word, words(ACTION).some((w) => w.includes(word))]).toEqual([word, true]);
+		for (const word of ['work order', 'poll', 'schedule'])
+			expect([word, words(POLLING).some((w) => w.includes(word))]).toEqual([word, true]);
+		for (const t of [ACTION, INSTANT, POLLING])
+			expect(typeOf(t).codex.categories).toEqual(['Productivity']);
 	});
 });
 
@@ -69,7 +102,9 @@ describe('action names: short, n8n style; they name new nodes', () => {
 	const actions = () => {
 		const d = description();
 		return operations().map(({ resource, operation }) => {
-			const property = d.properties.find((p) => p.name === 'operation' && p.displayOptions.show.resource.includes(resource));
+			const property = d.properties.find(
+				(p) => p.name === 'operation' && p.displayOptions.show.resource.includes(resource),
+			);
 			return property.options.find((o) => o.value === operation);
 		});
 	};
@@ -81,10 +116,18 @@ describe('action names: short, n8n style; they name new nodes', () => {
 			expect(action).toMatch(/^[A-Z][a-z]+ [^\n]*[^.!?:;\s]$/); // a sentence, no full stop
 		}
 		expect(new Set(list).size).toBe(list.length);
-		expect(list).toEqual(expect.arrayContaining(['Approve a proposal', 'Get a work order', 'Reject a proposal', 'Get many work orders', 'Create a work order note']));
+		expect(list).toEqual(
+			expect.arrayContaining([
+				'Approve a proposal',
+				'Get a work order',
+				'Reject a proposal',
+				'Get many work orders',
+				'Create a work order note',
+			]),
+		);
 	});
 
-	test('what an action name no longer says, the operation\'s description in the dropdown does (the refusals)', () => {
+	test("what an action name no longer says, the operation's description in the dropdown does (the refusals)", () => {
 		const byValue = Object.fromEntries(actions().map((o) => [o.action, o.description]));
 		expect(byValue['Approve a proposal']).toMatch(/invoiced.*missing.*approval limit/);
 		expect(byValue['Check in to a work order']).toMatch(/another provider/);
@@ -93,16 +136,27 @@ describe('action names: short, n8n style; they name new nodes', () => {
 	});
 });
 
-describe('parameter order: the credential and Authentication first, as in n8n\'s nodes', () => {
-	test.each([ACTION, INSTANT, POLLING])('%s: Authentication is the first parameter (n8n shows the credential beside it)', (name) => {
-		expect(typeOf(name).properties[0].name).toBe('authentication');
-	});
+describe("parameter order: the credential and Authentication first, as in n8n's nodes", () => {
+	test.each([ACTION, INSTANT, POLLING])(
+		'%s: Authentication is the first parameter (n8n shows the credential beside it)',
+		(name) => {
+			expect(typeOf(name).properties[0].name).toBe('authentication');
+		},
+	);
 
 	test('the polling trigger: Poll Times, which n8n adds in front, comes right after Authentication', () => {
-		expect(typeOf(POLLING).properties.slice(0, 3).map((p) => p.name)).toEqual(['authentication', 'pollTimes', 'event']);
+		expect(
+			typeOf(POLLING)
+				.properties.slice(0, 3)
+				.map((p) => p.name),
+		).toEqual(['authentication', 'pollTimes', 'event']);
 		expect(typeOf(POLLING).properties.filter((p) => p.name === 'pollTimes')).toHaveLength(1);
 		// and the description n8n serves to the editor keeps that order
-		expect(JSON.parse(JSON.stringify(typeOf(POLLING))).properties.slice(0, 2).map((p) => p.name)).toEqual(['authentication', 'pollTimes']);
+		expect(
+			JSON.parse(JSON.stringify(typeOf(POLLING)))
+				.properties.slice(0, 2)
+				.map((p) => p.name),
+		).toEqual(['authentication', 'pollTimes']);
 	});
 });
 
@@ -113,9 +167,15 @@ describe('dropdowns filled from the service start without a red flag', () => {
 		const walk = (props, path) => {
 			for (const p of props) {
 				const here = path ? `${path}.${p.name}` : p.name;
-				if (['options', 'multiOptions'].includes(p.type) && (p.typeOptions?.loadOptionsMethod || p.typeOptions?.loadOptions)) found.push({ path: here, p });
+				if (
+					['options', 'multiOptions'].includes(p.type) &&
+					(p.typeOptions?.loadOptionsMethod || p.typeOptions?.loadOptions)
+				)
+					found.push({ path: here, p });
 				if (Array.isArray(p.options) && p.options.some((o) => o && o.type)) walk(p.options, here);
-				if (Array.isArray(p.options)) for (const o of p.options) if (o && Array.isArray(o.values)) walk(o.values, `${here}.${o.name}`);
+				if (Array.isArray(p.options))
+					for (const o of p.options)
+						if (o && Array.isArray(o.values)) walk(o.values, `${here}.${o.name}`);
 			}
 		};
 		for (const t of [ACTION, INSTANT, POLLING]) walk(typeOf(t).properties, '');

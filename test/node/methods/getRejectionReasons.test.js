@@ -29,6 +29,8 @@ describe('loadOptions.getRejectionReasons (proposal.reject: Rejection Reason)', 
 			{ name: 'Work no longer needed (WORK_NOT_NEEDED)', value: 4 },
 		]);
 		// every offered value is a reason the service accepts
-		expect(options.map((o) => o.value).sort()).toEqual(env.fixtures.rejectionReasons.map((x) => x.Id).sort());
+		expect(options.map((o) => o.value).sort()).toEqual(
+			env.fixtures.rejectionReasons.map((x) => x.Id).sort(),
+		);
 	});
 });

@@ -11,8 +11,16 @@ const rl = (mode, value) => ({ __rl: true, mode, value });
 
 describe('Proposal parameter: From List (listSearch.searchProposals through n8n-core)', () => {
 	const PARAMS = { resource: 'proposal', operation: 'approve', proposalId: rl('list', '') };
-	const search = (filter, token) => listSearch(env, 'searchProposals', PARAMS, 'proposalId', filter, token);
-	const listQuery = (extra = {}) => ({ $top: '50', $skip: '0', $orderby: 'UpdatedDateDto desc', $select: 'Id,Number,Description,Amount,Status', $count: 'true', ...extra });
+	const search = (filter, token) =>
+		listSearch(env, 'searchProposals', PARAMS, 'proposalId', filter, token);
+	const listQuery = (extra = {}) => ({
+		$top: '50',
+		$skip: '0',
+		$orderby: 'UpdatedDateDto desc',
+		$select: 'Id,Number,Description,Amount,Status',
+		$count: 'true',
+		...extra,
+	});
 	const apiCalls = () => env.emulator.requests.filter((q) => q.path.startsWith('/api/'));
 	const nameOf = (p) => `${p.Number} (ID ${p.Id}) · ${p.Description} · ${p.Amount} · ${p.Status}`;
 
@@ -26,18 +34,41 @@ describe('Proposal parameter: From List (listSearch.searchProposals through n8n-
 		expectBearer(env, apiCalls()[0]);
 		const mine = Object.values(env.emulator.state.proposals).filter((p) => p.SubscriberId === 1001);
 		expect(result.results).toHaveLength(mine.length);
-		expect(result.results[0]).toEqual({ name: nameOf(env.emulator.state.proposals[61003]), value: '61003' });
+		expect(result.results[0]).toEqual({
+			name: nameOf(env.emulator.state.proposals[61003]),
+			value: '61003',
+		});
 		expect(result.results.map((x) => x.value).sort()).toEqual(mine.map((p) => String(p.Id)).sort());
 		expect(result.paginationToken).toBeUndefined();
 		env.emulator.state.proposals[61003].Status = 'Open';
 	});
 
 	test.each([
-		['an ID', '61005', 'Id eq 61005 or Number eq \'61005\'', ['61005']],
-		['a number', 'P-61002', "Number eq 'P-61002' or Status/Primary eq 'P-61002' or Location/StoreId eq 'P-61002' or Location/Name eq 'P-61002'", ['61002']],
-		['a status, in any case', 'rejected', "Number eq 'rejected' or Status/Primary eq 'rejected' or Location/StoreId eq 'rejected' or Location/Name eq 'rejected'", ['61007']],
-		['a store', 'S504', "Number eq 'S504' or Status/Primary eq 'S504' or Location/StoreId eq 'S504' or Location/Name eq 'S504'", ['61001', '61002']],
-		['a quote', "O'Brien", "Number eq 'O''Brien' or Status/Primary eq 'O''Brien' or Location/StoreId eq 'O''Brien' or Location/Name eq 'O''Brien'", []],
+		['an ID', '61005', "Id eq 61005 or Number eq '61005'", ['61005']],
+		[
+			'a number',
+			'P-61002',
+			"Number eq 'P-61002' or Status/Primary eq 'P-61002' or Location/StoreId eq 'P-61002' or Location/Name eq 'P-61002'",
+			['61002'],
+		],
+		[
+			'a status, in any case',
+			'rejected',
+			"Number eq 'rejected' or Status/Primary eq 'rejected' or Location/StoreId eq 'rejected' or Location/Name eq 'rejected'",
+			['61007'],
+		],
+		[
+			'a store',
+			'S504',
+			"Number eq 'S504' or Status/Primary eq 'S504' or Location/StoreId eq 'S504' or Location/Name eq 'S504'",
+			['61001', '61002'],
+		],
+		[
+			'a quote',
+			"O'Brien",
+			"Number eq 'O''Brien' or Status/Primary eq 'O''Brien' or Location/StoreId eq 'O''Brien' or Location/Name eq 'O''Brien'",
+			[],
+		],
 		['digits too long for an ID', '99999999999', "Number eq '99999999999'", []],
 	])('searching %s: one $filter; the matches', async (_name, text, filter, values) => {
 		env.emulator.clearRequests();
@@ -48,7 +79,8 @@ describe('Proposal parameter: From List (listSearch.searchProposals through n8n-
 
 	test('more than 50 proposals: pages of 50 with the number read as the page token', async () => {
 		const created = [];
-		for (let k = 0; k < 55; k++) created.push(env.emulator.createProposal({ WorkOrderId: 90000001 }).Id);
+		for (let k = 0; k < 55; k++)
+			created.push(env.emulator.createProposal({ WorkOrderId: 90000001 }).Id);
 		try {
 			env.emulator.clearRequests();
 			const first = await search('Open');
@@ -68,9 +100,17 @@ describe('Proposal parameter: From List (listSearch.searchProposals through n8n-
 	test('the value a search gives runs the node (approve the proposal chosen From List)', async () => {
 		const [chosen] = (await search('61002')).results;
 		// 61002 is on hold: approving it is a move the service accepts (putting it on hold again it refuses)
-		const r = await env.run({ parameters: { resource: 'proposal', operation: 'approve', proposalId: rl('list', chosen.value) } });
+		const r = await env.run({
+			parameters: {
+				resource: 'proposal',
+				operation: 'approve',
+				proposalId: rl('list', chosen.value),
+			},
+		});
 		expect(r.error).toBeUndefined();
-		expect(r.api.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual(['PUT /api/v3/proposals/61002/approve 204']);
+		expect(r.api.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([
+			'PUT /api/v3/proposals/61002/approve 204',
+		]);
 		expect(env.emulator.state.proposals[61002].Status).toBe('Approved');
 	});
 });

@@ -15,13 +15,19 @@ const env = useEnvironment();
 const rl = (mode, value, extra = {}) => ({ __rl: true, mode, value, ...extra });
 
 /** The $filter of a text search. */
-const searchFilter = (text) => ['Number', 'Location/Name', 'Location/StoreId'].map((p) => `contains(${p},'${text.replace(/'/g, "''")}')`).join(' or ');
+const searchFilter = (text) =>
+	['Number', 'Location/Name', 'Location/StoreId']
+		.map((p) => `contains(${p},'${text.replace(/'/g, "''")}')`)
+		.join(' or ');
 
 describe('Work Order parameter: From List (listSearch.searchWorkOrders through n8n-core)', () => {
 	const PARAMS = { resource: 'workOrder', operation: 'get', workOrderId: rl('list', '') };
-	const search = (filter, token) => listSearch(env, 'searchWorkOrders', PARAMS, 'workOrderId', filter, token);
-	const subscriberWorkOrders = () => Object.values(env.emulator.state.workOrders).filter((w) => w.SubscriberId === 1001);
-	const nameOf = (w) => `${w.Number} · ${w.Trade} / ${w.Category} · ${w.Location.Name} · ${w.Status.Primary}`;
+	const search = (filter, token) =>
+		listSearch(env, 'searchWorkOrders', PARAMS, 'workOrderId', filter, token);
+	const subscriberWorkOrders = () =>
+		Object.values(env.emulator.state.workOrders).filter((w) => w.SubscriberId === 1001);
+	const nameOf = (w) =>
+		`${w.Number} · ${w.Trade} / ${w.Category} · ${w.Location.Name} · ${w.Status.Primary}`;
 	const listQuery = (extra = {}) => ({
 		$top: '50',
 		$skip: '0',
@@ -45,7 +51,9 @@ describe('Work Order parameter: From List (listSearch.searchWorkOrders through n
 			expect(result).toEqual({ name: nameOf(w), value: String(w.Id) });
 		}
 		// newest change first (instants of the _DTO twins, which carry the offset)
-		const updated = first.results.map((x) => Date.parse(env.emulator.state.workOrders[Number(x.value)].UpdatedDate_DTO));
+		const updated = first.results.map((x) =>
+			Date.parse(env.emulator.state.workOrders[Number(x.value)].UpdatedDate_DTO),
+		);
 		expect([...updated].sort((a, b) => b - a)).toEqual(updated);
 
 		env.emulator.clearRequests();
@@ -71,35 +79,65 @@ describe('Work Order parameter: From List (listSearch.searchWorkOrders through n
 			.filter((w) => w.Location.Name === 'Store #501 Dallas Downtown')
 			.sort((a, b) => Date.parse(b.UpdatedDate_DTO) - Date.parse(a.UpdatedDate_DTO) || a.Id - b.Id);
 		expect(expected.length).toBeGreaterThan(10);
-		expect(found.results.map((x) => x.value)).toEqual(expected.slice(0, 50).map((w) => String(w.Id)));
-		expect(found.results.every((x) => x.name.includes('· Store #501 Dallas Downtown ·'))).toBe(true);
+		expect(found.results.map((x) => x.value)).toEqual(
+			expected.slice(0, 50).map((w) => String(w.Id)),
+		);
+		expect(found.results.every((x) => x.name.includes('· Store #501 Dallas Downtown ·'))).toBe(
+			true,
+		);
 	});
 
 	test('lower case and a part of a word find it too ("dallas down"), as do part of a store number ("S50") and of a number', async () => {
 		const downtown = await search('dallas down');
 		expect(downtown.results.length).toBeGreaterThan(0);
-		expect(downtown.results.every((x) => env.emulator.state.workOrders[Number(x.value)].LocationId === 501)).toBe(true);
+		expect(
+			downtown.results.every(
+				(x) => env.emulator.state.workOrders[Number(x.value)].LocationId === 501,
+			),
+		).toBe(true);
 
 		env.emulator.clearRequests();
 		const store = await search('S502');
 		expect(apiCalls()[0].query.$filter).toBe(searchFilter('S502'));
 		expect(store.results.length).toBeGreaterThan(0);
-		expect(store.results.every((x) => env.emulator.state.workOrders[Number(x.value)].Location.StoreId === 'S502')).toBe(true);
+		expect(
+			store.results.every(
+				(x) => env.emulator.state.workOrders[Number(x.value)].Location.StoreId === 'S502',
+			),
+		).toBe(true);
 
 		env.emulator.clearRequests();
 		const part = await search('0000011');
 		// digits: the ID, and any part of the number (9000001 1, 90000011x, ...)
 		expect(apiCalls()[0].query.$filter).toBe(`Id eq 11 or ${searchFilter('0000011')}`);
 		const ids = part.results.map((x) => Number(x.value)).sort((a, b) => a - b);
-		expect(ids).toEqual(subscriberWorkOrders().filter((w) => w.Number.includes('0000011')).map((w) => w.Id).sort((a, b) => a - b));
+		expect(ids).toEqual(
+			subscriberWorkOrders()
+				.filter((w) => w.Number.includes('0000011'))
+				.map((w) => w.Id)
+				.sort((a, b) => a - b),
+		);
 	});
 
 	test('searching a work order number finds that work order; its value runs the node', async () => {
 		const w = env.emulator.state.workOrders[90000003];
 		const found = await search(w.Number);
-		expect(apiCalls()[0].query).toEqual(listQuery({ $filter: `Id eq 90000003 or ${searchFilter(w.Number)}` }));
-		expect(found).toEqual({ results: [{ name: nameOf(w), value: '90000003' }], paginationToken: undefined });
-		const r = await env.run({ parameters: { ...PARAMS, simplify: false, workOrderId: rl('list', found.results[0].value, { cachedResultName: found.results[0].name }) } });
+		expect(apiCalls()[0].query).toEqual(
+			listQuery({ $filter: `Id eq 90000003 or ${searchFilter(w.Number)}` }),
+		);
+		expect(found).toEqual({
+			results: [{ name: nameOf(w), value: '90000003' }],
+			paginationToken: undefined,
+		});
+		const r = await env.run({
+			parameters: {
+				...PARAMS,
+				simplify: false,
+				workOrderId: rl('list', found.results[0].value, {
+					cachedResultName: found.results[0].name,
+				}),
+			},
+		});
 		expect(r.api.map((q) => q.path)).toEqual(['/api/v3/workorders/90000003']);
 		expect(r.output[0].json.Location.Name).toBe(w.Location.Name);
 	});
@@ -111,8 +149,11 @@ describe('Work Order parameter: From List (listSearch.searchWorkOrders through n
 		expect(found).toEqual({ results: [], paginationToken: undefined });
 	});
 
-	test('the list mode\'s hint says what the search matches', () => {
-		const type = env.harness.nodeTypes.getByNameAndVersion(env.harness.nodeType('workOrderService'), 1);
+	test("the list mode's hint says what the search matches", () => {
+		const type = env.harness.nodeTypes.getByNameAndVersion(
+			env.harness.nodeType('workOrderService'),
+			1,
+		);
 		const locator = type.description.properties.find((p) => p.name === 'workOrderId');
 		const list = locator.modes.find((m) => m.name === 'list');
 		expect(list.hint).toMatch(/work order number, location name or store number/);

@@ -6,7 +6,14 @@
  * with the service's words, its code and what the code means, and validation before any request.
  */
 const { useEnvironment, items, expectJsonRequest, pairedIndexes, support } = require('../helpers');
-const { params, notificationsSince, awayFrom, expectRefusedMove, statusChangeTests, validationTests } = require('./statusChange');
+const {
+	params,
+	notificationsSince,
+	awayFrom,
+	expectRefusedMove,
+	statusChangeTests,
+	validationTests,
+} = require('./statusChange');
 
 const env = useEnvironment();
 
@@ -16,16 +23,38 @@ describe('proposal.approve', () => {
 
 describe('proposal.approve: the approval refusals (400) carry the service words, its code and what the code means', () => {
 	const cases = [
-		['the work order is invoiced', 61003, 'Proposal 61003 cannot be approved: work order 90000007 is already invoiced', 503, /no work order is linked to the proposal, or its work order is invoiced/],
-		['no work order is linked', 61004, 'Proposal 61004 cannot be approved: no work order is linked to it', 503, /no work order is linked to the proposal, or its work order is invoiced/],
-		['over the approval limit', 61005, 'Proposal 61005 cannot be approved: its amount 7500 USD exceeds your approval limit of 5000 USD', 100, /amount is above the approval limit.*A user with a higher approval limit must approve it/],
+		[
+			'the work order is invoiced',
+			61003,
+			'Proposal 61003 cannot be approved: work order 90000007 is already invoiced',
+			503,
+			/no work order is linked to the proposal, or its work order is invoiced/,
+		],
+		[
+			'no work order is linked',
+			61004,
+			'Proposal 61004 cannot be approved: no work order is linked to it',
+			503,
+			/no work order is linked to the proposal, or its work order is invoiced/,
+		],
+		[
+			'over the approval limit',
+			61005,
+			'Proposal 61005 cannot be approved: its amount 7500 USD exceeds your approval limit of 5000 USD',
+			100,
+			/amount is above the approval limit.*A user with a higher approval limit must approve it/,
+		],
 	];
 	test.each(cases)('%s', async (_name, id, words, code, means) => {
 		const before = env.emulator.state.proposals[id].Status;
 		const sent = env.emulator.state.notifications.length;
 		const r = await env.run({ parameters: params('approve', id, { reasonString: 'please' }) });
 		expect(r.api).toHaveLength(1); // refused, not retried
-		expectJsonRequest(r.api[0], { method: 'PUT', path: `/api/v3/proposals/${id}/approve`, body: { ReasonString: 'please' } });
+		expectJsonRequest(r.api[0], {
+			method: 'PUT',
+			path: `/api/v3/proposals/${id}/approve`,
+			body: { ReasonString: 'please' },
+		});
 		expect(r.api[0].status).toBe(400);
 		expectRefusedMove(env, r, { operation: 'approve', id, words, code, means });
 		// what to check: the code's meaning, not a generic guess about permissions or values
@@ -41,8 +70,12 @@ describe('proposal.approve: the approval refusals (400) carry the service words,
 			credentialData: support.passwordCredential(env.emulator, 'manager'),
 		});
 		expect(r.error).toBeUndefined();
-		expect(r.api.map((q) => [q.path, q.status])).toEqual([['/api/v3/proposals/61005/approve', 204]]);
-		expect(r.output.map((o) => o.json)).toEqual([{ proposalId: 61005, status: 'approved', success: true }]);
+		expect(r.api.map((q) => [q.path, q.status])).toEqual([
+			['/api/v3/proposals/61005/approve', 204],
+		]);
+		expect(r.output.map((o) => o.json)).toEqual([
+			{ proposalId: 61005, status: 'approved', success: true },
+		]);
 		expect(env.emulator.state.proposals[61005].Status).toBe('Approved');
 		env.emulator.setProposalStatus(61005, 'Open');
 	});
@@ -62,7 +95,9 @@ describe('proposal.approve: the approval refusals (400) carry the service words,
 		expect(r.output[1].json.error).toBe(
 			'The Work Order Service refused to approve proposal 61005 (400 Bad Request): Proposal 61005 cannot be approved: its amount 7500 USD exceeds your approval limit of 5000 USD (error code 100)',
 		);
-		expect(r.output[1].json.errorDescription).toMatch(/^Error code 100: the proposal's amount is above the approval limit/);
+		expect(r.output[1].json.errorDescription).toMatch(
+			/^Error code 100: the proposal's amount is above the approval limit/,
+		);
 		expect(r.output[1].json.httpCode).toBe('400');
 		expect(env.emulator.state.proposals[61005].Status).toBe('Open');
 	});
@@ -71,6 +106,12 @@ describe('proposal.approve: the approval refusals (400) carry the service words,
 describe('proposal.approve: validation before any request', () => {
 	validationTests(env, [
 		['bad ID (0)', 'approve', { id: 0 }, 'proposalId', /1 or greater/],
-		['bad provider e-mail', 'approve', { providerEmail: 'not-an-email' }, 'additionalFields.providerEmail', /e-mail address/],
+		[
+			'bad provider e-mail',
+			'approve',
+			{ providerEmail: 'not-an-email' },
+			'additionalFields.providerEmail',
+			/e-mail address/,
+		],
 	]);
 });

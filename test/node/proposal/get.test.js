@@ -5,13 +5,22 @@
  * error; a void one is the service's 400; bad IDs are refused before any request.
  */
 const { NodeApiError, NodeOperationError } = require('n8n-workflow');
-const { useEnvironment, items, expectBearer, expectGet, pairedIndexes, expectValidationError, expectApiError } = require('../helpers');
+const {
+	useEnvironment,
+	items,
+	expectBearer,
+	expectGet,
+	pairedIndexes,
+	expectValidationError,
+	expectApiError,
+} = require('../helpers');
 const { served, COMPACT, compactOf } = require('./proposals');
 const { PROPOSAL_PROPS } = require('../../emulator/api-proposals');
 
 const env = useEnvironment();
 const rl = (mode, value) => ({ __rl: true, mode, value });
-const get = (proposalId, extra = {}) => env.run({ parameters: { resource: 'proposal', operation: 'get', proposalId, ...extra } });
+const get = (proposalId, extra = {}) =>
+	env.run({ parameters: { resource: 'proposal', operation: 'get', proposalId, ...extra } });
 
 describe('proposal.get', () => {
 	test('From List: GET /odata/proposals?$filter=Id eq 61001; Simplify (default) gives the compact proposal', async () => {
@@ -54,7 +63,9 @@ describe('proposal.get', () => {
 			expect(r.error.message).toBe(`Proposal ${id} was not found`);
 			expect(r.error.description).toMatch(/no proposal with this ID for this user.*90 days/);
 			expect(r.error.context.itemIndex).toBe(0);
-			expect(r.api.map((q) => `${q.method} ${q.path} ${q.query.$filter} ${q.status}`)).toEqual([`GET /api/v3/odata/proposals Id eq ${id} 200`]);
+			expect(r.api.map((q) => `${q.method} ${q.path} ${q.query.$filter} ${q.status}`)).toEqual([
+				`GET /api/v3/odata/proposals Id eq ${id} 200`,
+			]);
 		}
 	});
 
@@ -81,16 +92,29 @@ describe('proposal.get', () => {
 
 	test('several items with Continue On Fail: found, not found and invalid each give one item, in order', async () => {
 		const r = await env.run({
-			parameters: { resource: 'proposal', operation: 'get', proposalId: rl('id', '={{ $json.id }}') },
+			parameters: {
+				resource: 'proposal',
+				operation: 'get',
+				proposalId: rl('id', '={{ $json.id }}'),
+			},
 			items: items({ id: 61002 }, { id: 69998 }, { id: 'x' }, { id: '61003' }),
 			continueOnFail: true,
 		});
 		expect(r.result.status).toBe('success');
-		expect(r.api.map((q) => q.query.$filter)).toEqual(['Id eq 61002', 'Id eq 69998', 'Id eq 61003']);
+		expect(r.api.map((q) => q.query.$filter)).toEqual([
+			'Id eq 61002',
+			'Id eq 69998',
+			'Id eq 61003',
+		]);
 		expect(pairedIndexes(r.output)).toEqual([0, 1, 2, 3]);
 		expect(r.output[0].json).toMatchObject({ Id: 61002, Status: { Primary: 'OnHold' } });
-		expect(r.output[1].json).toEqual({ error: 'Proposal 69998 was not found', errorDescription: expect.stringMatching(/90 days/) });
-		expect(r.output[2].json.error).toContain('Invalid Proposal ID (parameter "proposalId") in item 2');
+		expect(r.output[1].json).toEqual({
+			error: 'Proposal 69998 was not found',
+			errorDescription: expect.stringMatching(/90 days/),
+		});
+		expect(r.output[2].json.error).toContain(
+			'Invalid Proposal ID (parameter "proposalId") in item 2',
+		);
 		expect(r.output[3].json).toMatchObject({ Id: 61003 });
 	});
 });

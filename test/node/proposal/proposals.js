@@ -47,7 +47,12 @@ async function runInZone(env, timezone, spec) {
 	const workflow = support.workflow({ credentialId: support.CRED_ID, ...spec });
 	workflow.settings = { ...workflow.settings, timezone };
 	const result = await env.harness.run(workflow, { timeoutMs: 60_000 });
-	return { result, output: result.outputs[support.NODE_NAME] ?? [], error: result.error, api: support.apiRequests(env.emulator) };
+	return {
+		result,
+		output: result.outputs[support.NODE_NAME] ?? [],
+		error: result.error,
+		api: support.apiRequests(env.emulator),
+	};
 }
 
 /** The proposals a subscriber user of subscriber 1001 sees in lists: its own, not void, by Id. */

@@ -15,6 +15,12 @@ describe('proposal.putOnHold', () => {
 describe('proposal.putOnHold: validation before any request', () => {
 	validationTests(env, [
 		['bad ID (fraction)', 'putOnHold', { id: 61001.5 }, 'proposalId', /positive whole number/],
-		['e-mail without a domain', 'putOnHold', { userEmail: 'manager@' }, 'additionalFields.userEmail', /e-mail address/],
+		[
+			'e-mail without a domain',
+			'putOnHold',
+			{ userEmail: 'manager@' },
+			'additionalFields.userEmail',
+			/e-mail address/,
+		],
 	]);
 });

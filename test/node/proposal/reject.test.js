@@ -6,7 +6,14 @@
  * The rejection-reason dropdown: test/node/methods/getRejectionReasons.test.js.
  */
 const { useEnvironment, expectJsonRequest } = require('../helpers');
-const { params, notificationsSince, awayFrom, expectRefusedMove, statusChangeTests, validationTests } = require('./statusChange');
+const {
+	params,
+	notificationsSince,
+	awayFrom,
+	expectRefusedMove,
+	statusChangeTests,
+	validationTests,
+} = require('./statusChange');
 
 const env = useEnvironment();
 
@@ -20,7 +27,11 @@ describe('proposal.reject: rejection reason and proposal alert e-mails', () => {
 	test('useProposalAlertEmails=true without e-mails: the alert list is notified', async () => {
 		const sent = env.emulator.state.notifications.length;
 		const r = await env.run({
-			parameters: params('reject', 61008, { rejectReasonCodeId: 1, useProposalAlertEmails: true, comments: 'Too expensive' }),
+			parameters: params('reject', 61008, {
+				rejectReasonCodeId: 1,
+				useProposalAlertEmails: true,
+				comments: 'Too expensive',
+			}),
 		});
 		expect(r.error).toBeUndefined();
 		expectJsonRequest(r.api[0], {
@@ -29,7 +40,10 @@ describe('proposal.reject: rejection reason and proposal alert e-mails', () => {
 			query: { useProposalAlertEmails: 'true' },
 			body: { RejectReasonCodeId: 1, Comments: 'Too expensive' },
 		});
-		expect(env.emulator.state.proposals[61008]).toMatchObject({ Status: 'Rejected', RejectReasonCodeId: 1 });
+		expect(env.emulator.state.proposals[61008]).toMatchObject({
+			Status: 'Rejected',
+			RejectReasonCodeId: 1,
+		});
 		expect(notificationsSince(env, sent)).toEqual([
 			expect.objectContaining({
 				action: 'reject',
@@ -39,11 +53,15 @@ describe('proposal.reject: rejection reason and proposal alert e-mails', () => {
 				providerRecipients: ['office@bright-hvac.example'],
 			}),
 		]);
-		expect(r.output).toEqual([{ json: { proposalId: 61008, status: 'rejected', success: true }, pairedItem: { item: 0 } }]);
+		expect(r.output).toEqual([
+			{ json: { proposalId: 61008, status: 'rejected', success: true }, pairedItem: { item: 0 } },
+		]);
 	});
 
 	test('useProposalAlertEmails=false is sent as false', async () => {
-		const r = await env.run({ parameters: params('reject', 61008, { useProposalAlertEmails: false }) });
+		const r = await env.run({
+			parameters: params('reject', 61008, { useProposalAlertEmails: false }),
+		});
 		expect(r.error).toBeUndefined();
 		expect(r.api[0].query).toEqual({ useProposalAlertEmails: 'false' });
 	});
@@ -51,12 +69,18 @@ describe('proposal.reject: rejection reason and proposal alert e-mails', () => {
 	test('useProposalAlertEmails with an explicit User Email: the service ignores the alert list', async () => {
 		const sent = env.emulator.state.notifications.length;
 		const r = await env.run({
-			parameters: params('reject', 61008, { useProposalAlertEmails: true, userEmail: 'buyer@demo-retail.example' }),
+			parameters: params('reject', 61008, {
+				useProposalAlertEmails: true,
+				userEmail: 'buyer@demo-retail.example',
+			}),
 		});
 		expect(r.error).toBeUndefined();
 		expect(r.api[0].query).toEqual({ useProposalAlertEmails: 'true' });
 		expect(r.api[0].body).toEqual({ UserEmail: 'buyer@demo-retail.example' });
-		expect(notificationsSince(env, sent)[0]).toMatchObject({ useProposalAlertEmails: false, userRecipients: ['buyer@demo-retail.example'] });
+		expect(notificationsSince(env, sent)[0]).toMatchObject({
+			useProposalAlertEmails: false,
+			userRecipients: ['buyer@demo-retail.example'],
+		});
 	});
 
 	test('an unknown rejection reason code is refused by the service: 400, code 503 (bad data), the proposal not rejected', async () => {
@@ -66,7 +90,8 @@ describe('proposal.reject: rejection reason and proposal alert e-mails', () => {
 		expectRefusedMove(env, r, {
 			operation: 'reject',
 			id: 61008,
-			words: 'RejectReasonCodeId 99 is not a known rejection reason (see GET /proposals/RejectionReasons)',
+			words:
+				'RejectReasonCodeId 99 is not a known rejection reason (see GET /proposals/RejectionReasons)',
 			code: 503,
 			means: /held a value the service does not accept.*must be corrected/,
 		});
@@ -76,8 +101,26 @@ describe('proposal.reject: rejection reason and proposal alert e-mails', () => {
 
 describe('proposal.reject: validation before any request', () => {
 	validationTests(env, [
-		['bad user e-mail', 'reject', { userEmail: 'sam@@demo' }, 'additionalFields.userEmail', /e-mail address/],
-		['bad rejection reason code', 'reject', { rejectReasonCodeId: 'PRICE' }, 'additionalFields.rejectReasonCodeId', /positive whole number/],
-		['bad useProposalAlertEmails', 'reject', { useProposalAlertEmails: 'sometimes' }, 'additionalFields.useProposalAlertEmails', /true or false/],
+		[
+			'bad user e-mail',
+			'reject',
+			{ userEmail: 'sam@@demo' },
+			'additionalFields.userEmail',
+			/e-mail address/,
+		],
+		[
+			'bad rejection reason code',
+			'reject',
+			{ rejectReasonCodeId: 'PRICE' },
+			'additionalFields.rejectReasonCodeId',
+			/positive whole number/,
+		],
+		[
+			'bad useProposalAlertEmails',
+			'reject',
+			{ useProposalAlertEmails: 'sometimes' },
+			'additionalFields.useProposalAlertEmails',
+			/true or false/,
+		],
 	]);
 });

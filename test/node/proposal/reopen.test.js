@@ -15,6 +15,12 @@ describe('proposal.reopen', () => {
 describe('proposal.reopen: validation before any request', () => {
 	validationTests(env, [
 		['bad ID (text)', 'reopen', { id: 'P-61001' }, 'proposalId', /positive whole number/],
-		['unknown action source', 'reopen', { actionSource: 'Robot' }, 'additionalFields.actionSource', /must be one of Standard, DecisionEngine/],
+		[
+			'unknown action source',
+			'reopen',
+			{ actionSource: 'Robot' },
+			'additionalFields.actionSource',
+			/must be one of Standard, DecisionEngine/,
+		],
 	]);
 });

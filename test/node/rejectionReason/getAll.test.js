@@ -2,7 +2,15 @@
 /**
  * rejectionReason.getAll: GET /proposals/RejectionReasons, one item per record, Return All / Limit.
  */
-const { useEnvironment, items, expectBearer, expectGet, pairedIndexes, expectValidationError, expectApiError } = require('../helpers');
+const {
+	useEnvironment,
+	items,
+	expectBearer,
+	expectGet,
+	pairedIndexes,
+	expectValidationError,
+	expectApiError,
+} = require('../helpers');
 
 const env = useEnvironment();
 
@@ -35,7 +43,10 @@ describe('rejectionReason.getAll', () => {
 	});
 
 	test('several input items -> one request per item, records paired to their item', async () => {
-		const r = await env.run({ parameters: params({ limit: '={{ $json.n }}' }), items: items({ n: 1 }, { n: 3 }) });
+		const r = await env.run({
+			parameters: params({ limit: '={{ $json.n }}' }),
+			items: items({ n: 1 }, { n: 3 }),
+		});
 		expect(r.error).toBeUndefined();
 		expect(r.api).toHaveLength(2);
 		expect(r.output.map((o) => o.json.Id)).toEqual([1, 1, 2, 3]);
@@ -43,7 +54,10 @@ describe('rejectionReason.getAll', () => {
 	});
 
 	test('bad Limit is refused before any request, naming the parameter and the item', async () => {
-		const r = await env.run({ parameters: params({ limit: '={{ $json.n }}' }), items: items({ n: 2 }, { n: 0 }) });
+		const r = await env.run({
+			parameters: params({ limit: '={{ $json.n }}' }),
+			items: items({ n: 2 }, { n: 0 }),
+		});
 		expectValidationError(r, { parameter: 'limit', item: 1, problem: /1 or greater/ });
 		expect(r.api).toHaveLength(1);
 	});
@@ -65,7 +79,11 @@ describe('rejectionReason.getAll', () => {
 	});
 
 	test('a failure of the service is a NodeApiError carrying its message', async () => {
-		env.emulator.failNext({ path: '/api/v3/proposals/RejectionReasons', status: 400, body: { ErrorCodes: [2008], ErrorCode: 2008, ErrorMessage: 'Reasons are unavailable' } });
+		env.emulator.failNext({
+			path: '/api/v3/proposals/RejectionReasons',
+			status: 400,
+			body: { ErrorCodes: [2008], ErrorCode: 2008, ErrorMessage: 'Reasons are unavailable' },
+		});
 		const r = await env.run({ parameters: params({ returnAll: true }) });
 		expectApiError(r, { status: 400, serviceMessage: 'Reasons are unavailable', code: 2008 });
 	});

@@ -3,7 +3,16 @@
  * subsidiary.getAll: GET /subscribers/current/subsidiaries, one item per child subscriber,
  * Limit, and the permission refusal.
  */
-const { useEnvironment, items, expectBearer, expectGet, pairedIndexes, expectApiError, expectValidationError, support } = require('../helpers');
+const {
+	useEnvironment,
+	items,
+	expectBearer,
+	expectGet,
+	pairedIndexes,
+	expectApiError,
+	expectValidationError,
+	support,
+} = require('../helpers');
 
 const env = useEnvironment();
 
@@ -27,14 +36,25 @@ describe('subsidiary.getAll', () => {
 		expectGet(r.api[0], { path: '/api/v3/subscribers/current/subsidiaries' });
 		expectBearer(env, r.api[0], 'demo.universal', credentialId);
 		expect(r.output).toEqual([
-			{ json: { Id: 2001, Name: 'Holdings East', ParentId: 2000, IsActive: true }, pairedItem: { item: 0 } },
-			{ json: { Id: 2002, Name: 'Holdings West', ParentId: 2000, IsActive: true }, pairedItem: { item: 0 } },
+			{
+				json: { Id: 2001, Name: 'Holdings East', ParentId: 2000, IsActive: true },
+				pairedItem: { item: 0 },
+			},
+			{
+				json: { Id: 2002, Name: 'Holdings West', ParentId: 2000, IsActive: true },
+				pairedItem: { item: 0 },
+			},
 		]);
-		expect(r.output.map((o) => ({ Id: o.json.Id, Name: o.json.Name }))).toEqual(env.fixtures.subscribers.children);
+		expect(r.output.map((o) => ({ Id: o.json.Id, Name: o.json.Name }))).toEqual(
+			env.fixtures.subscribers.children,
+		);
 	});
 
 	test('Limit 1', async () => {
-		const r = await env.run({ parameters: params({ returnAll: false, limit: 1 }), credentialId: 'cred-universal' });
+		const r = await env.run({
+			parameters: params({ returnAll: false, limit: 1 }),
+			credentialId: 'cred-universal',
+		});
 		expect(r.error).toBeUndefined();
 		expect(r.output.map((o) => o.json.Id)).toEqual([2001]);
 	});
@@ -47,7 +67,11 @@ describe('subsidiary.getAll', () => {
 	});
 
 	test('several input items -> one request per item', async () => {
-		const r = await env.run({ parameters: params({ returnAll: true }), items: items({}, {}), credentialId: 'cred-universal' });
+		const r = await env.run({
+			parameters: params({ returnAll: true }),
+			items: items({}, {}),
+			credentialId: 'cred-universal',
+		});
 		expect(r.api).toHaveLength(2);
 		expect(pairedIndexes(r.output)).toEqual([0, 0, 1, 1]);
 		expect(r.output.map((o) => o.json.Id)).toEqual([2001, 2002, 2001, 2002]);
@@ -68,7 +92,8 @@ describe('subsidiary.getAll', () => {
 		const r = await env.run({ parameters: params({ returnAll: true }), credentialId });
 		expectApiError(r, {
 			status: 401,
-			serviceMessage: "The request was rejected by security permissions: user demo.universal.limited lacks the permission 'subsidiaries.read'",
+			serviceMessage:
+				"The request was rejected by security permissions: user demo.universal.limited lacks the permission 'subsidiaries.read'",
 			code: 1010,
 		});
 		expect(r.api.length).toBeGreaterThanOrEqual(1);
@@ -80,7 +105,12 @@ describe('subsidiary.getAll', () => {
 	});
 
 	test('Continue On Fail with the refused user: every item becomes an error item', async () => {
-		const r = await env.run({ parameters: params({ returnAll: true }), items: items({}, {}), credentialId: 'cred-limited', continueOnFail: true });
+		const r = await env.run({
+			parameters: params({ returnAll: true }),
+			items: items({}, {}),
+			credentialId: 'cred-limited',
+			continueOnFail: true,
+		});
 		expect(r.result.status).toBe('success');
 		expect(pairedIndexes(r.output)).toEqual([0, 1]);
 		for (const o of r.output) {

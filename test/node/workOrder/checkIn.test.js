@@ -24,12 +24,20 @@ describe('workOrder.checkIn', () => {
 				workOrderId: 90000001,
 				workType: 'repair',
 				...AT_501,
-				additionalFields: { userId: 31, techsCount: 2, checkInTime: at.toISOString(), actor: 'Tom Tech' },
+				additionalFields: {
+					userId: 31,
+					techsCount: 2,
+					checkInTime: at.toISOString(),
+					actor: 'Tom Tech',
+				},
 			},
 		});
 		expect(r.error).toBeUndefined();
 		expect(r.api).toHaveLength(1);
-		expectJsonRequest(r.api[0], { method: 'POST', path: '/api/v3/workorders/90000001/universalCheckIn' });
+		expectJsonRequest(r.api[0], {
+			method: 'POST',
+			path: '/api/v3/workorders/90000001/universalCheckIn',
+		});
 		const { CheckInTime, ...rest } = r.api[0].body;
 		expect(rest).toEqual({ ...REPAIR_BODY, UserId: 31, TechsCount: 2, Actor: 'Tom Tech' });
 		// the time goes out as the service's local time (US Eastern) with an explicit offset
@@ -38,20 +46,51 @@ describe('workOrder.checkIn', () => {
 		expectBearer(env, r.api[0]);
 		expect(r.api[0].status).toBe(200);
 		const record = env.emulator.state.checkIns.at(-1);
-		expect(record).toMatchObject({ WorkOrderId: 90000001, Kind: 'CheckIn', WorkTypeId: 1, UserId: 31, TechsCount: 2, At: at.getTime() });
-		expect(r.output).toEqual([{ json: { workOrderId: 90000001, MechanicId: record.Id }, pairedItem: { item: 0 } }]);
-		expect(env.emulator.workOrder(90000001).Status).toEqual({ Primary: 'IN PROGRESS', Extended: 'ON SITE', CanCreateInvoice: false });
+		expect(record).toMatchObject({
+			WorkOrderId: 90000001,
+			Kind: 'CheckIn',
+			WorkTypeId: 1,
+			UserId: 31,
+			TechsCount: 2,
+			At: at.getTime(),
+		});
+		expect(r.output).toEqual([
+			{ json: { workOrderId: 90000001, MechanicId: record.Id }, pairedItem: { item: 0 } },
+		]);
+		expect(env.emulator.workOrder(90000001).Status).toEqual({
+			Primary: 'IN PROGRESS',
+			Extended: 'ON SITE',
+			CanCreateInvoice: false,
+		});
 	});
 
 	test('travel: WorkTypeId 2 without a position (the reference needs it for repairs only)', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'checkIn', workOrderId: 90000003, workType: 'travel' } });
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrder',
+				operation: 'checkIn',
+				workOrderId: 90000003,
+				workType: 'travel',
+			},
+		});
 		expect(r.error).toBeUndefined();
 		expect(r.api[0].body).toEqual({ WorkTypeId: 2 });
-		expect(env.emulator.workOrder(90000003).Status).toMatchObject({ Primary: 'IN PROGRESS', Extended: 'EN ROUTE' });
+		expect(env.emulator.workOrder(90000003).Status).toMatchObject({
+			Primary: 'IN PROGRESS',
+			Extended: 'EN ROUTE',
+		});
 	});
 
 	test('custom work type: its ID as WorkTypeId', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'checkIn', workOrderId: 90000016, workType: 'custom', customWorkTypeId: '7' } });
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrder',
+				operation: 'checkIn',
+				workOrderId: 90000016,
+				workType: 'custom',
+				customWorkTypeId: '7',
+			},
+		});
 		expect(r.error).toBeUndefined();
 		expect(r.api[0].body).toEqual({ WorkTypeId: 7 });
 		expect(r.output[0].json.MechanicId).toBe(env.emulator.state.checkIns.at(-1).Id);
@@ -69,13 +108,23 @@ describe('workOrder.checkIn', () => {
 			},
 		});
 		expect(r.error).toBeUndefined();
-		expectJsonRequest(r.api[0], { method: 'POST', path: '/api/v3/workorders/90000014/universalCheckIn', body: { ...REPAIR_BODY, UserId: 11 } });
+		expectJsonRequest(r.api[0], {
+			method: 'POST',
+			path: '/api/v3/workorders/90000014/universalCheckIn',
+			body: { ...REPAIR_BODY, UserId: 11 },
+		});
 	});
 
 	test('the service refuses a check-in on a completed work order (400, 921) as a NodeApiError', async () => {
 		env.emulator.setWorkOrderStatus(90000017, 'COMPLETED', 'PENDING CONFIRMATION');
-		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'checkIn', workOrderId: 90000017, ...AT_501 } });
-		expectApiError(r, { status: 400, serviceMessage: 'Work order 90000017 is completed', code: 921 });
+		const r = await env.run({
+			parameters: { resource: 'workOrder', operation: 'checkIn', workOrderId: 90000017, ...AT_501 },
+		});
+		expectApiError(r, {
+			status: 400,
+			serviceMessage: 'Work order 90000017 is completed',
+			code: 921,
+		});
 	});
 
 	checkInOutTests(env, 'checkIn');
@@ -87,22 +136,50 @@ describe('workOrder.checkIn: validation before any request', () => {
 		['checkIn', { longitude: '' }, 'longitude', /together with the other coordinate|is required/],
 		['checkIn', { longitude: 181 }, 'longitude', /-180 to 180/],
 		['checkIn', { latitude: '32,7767' }, 'latitude', /-90 to 90/],
-		['checkIn', { additionalFields: { userId: '31x' } }, 'additionalFields.userId', /positive whole number/],
-		['checkIn', { additionalFields: { techsCount: 0 } }, 'additionalFields.techsCount', /from 1 to/],
+		[
+			'checkIn',
+			{ additionalFields: { userId: '31x' } },
+			'additionalFields.userId',
+			/positive whole number/,
+		],
+		[
+			'checkIn',
+			{ additionalFields: { techsCount: 0 } },
+			'additionalFields.techsCount',
+			/from 1 to/,
+		],
 		['checkIn', { workType: 'custom', customWorkTypeId: '2' }, 'customWorkTypeId', /3 or higher/],
-		['checkIn', { additionalFields: { checkInTime: 'yesterday' } }, 'additionalFields.checkInTime', /ISO 8601/],
+		[
+			'checkIn',
+			{ additionalFields: { checkInTime: 'yesterday' } },
+			'additionalFields.checkInTime',
+			/ISO 8601/,
+		],
 	]);
 
 	test('a repair without a position is refused for that item only (Continue On Fail)', async () => {
 		const r = await env.run({
-			parameters: { resource: 'workOrder', operation: 'checkIn', workOrderId: 90000022, workType: '={{ $json.type }}', latitude: '={{ $json.lat }}', longitude: '={{ $json.lon }}' },
-			items: [{ json: { type: 'travel', lat: '', lon: '' } }, { json: { type: 'repair', lat: '', lon: '' } }],
+			parameters: {
+				resource: 'workOrder',
+				operation: 'checkIn',
+				workOrderId: 90000022,
+				workType: '={{ $json.type }}',
+				latitude: '={{ $json.lat }}',
+				longitude: '={{ $json.lon }}',
+			},
+			items: [
+				{ json: { type: 'travel', lat: '', lon: '' } },
+				{ json: { type: 'repair', lat: '', lon: '' } },
+			],
 			continueOnFail: true,
 		});
 		expect(r.api.map((q) => q.body)).toEqual([{ WorkTypeId: 2 }]);
 		expect(r.result.status).toBe('success');
 		expect(r.output).toHaveLength(2);
-		expect(r.output[0].json).toMatchObject({ workOrderId: 90000022, MechanicId: expect.any(Number) });
+		expect(r.output[0].json).toMatchObject({
+			workOrderId: 90000022,
+			MechanicId: expect.any(Number),
+		});
 		expect(r.output[1].json.error).toContain('Invalid Latitude (parameter "latitude") in item 1');
 	});
 });

@@ -33,7 +33,11 @@ async function openCheckIn(env, workOrderId, who = 'subscriber') {
 			authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
 			'content-type': 'application/x-www-form-urlencoded',
 		},
-		body: new URLSearchParams({ grant_type: 'password', username: user.username, password: user.password }),
+		body: new URLSearchParams({
+			grant_type: 'password',
+			username: user.username,
+			password: user.password,
+		}),
 	}).then((r) => r.json());
 	const r = await fetch(`${env.emulator.baseUrl}/v3/workorders/${workOrderId}/universalCheckIn`, {
 		method: 'POST',
@@ -62,15 +66,30 @@ function checkInOutTests(env, operation, prepare = async () => {}) {
 		});
 		expect(r.error).toBeUndefined();
 		expect(r.api).toHaveLength(1);
-		expect(r.api[0].body).toEqual(operation === 'checkIn' ? REPAIR_BODY : { ...REPAIR_BODY, ActionStatus: 'Complete' });
-		expect(r.output[0].json).toEqual({ workOrderId: 90000014, MechanicId: env.emulator.state.checkIns.at(-1).Id });
+		expect(r.api[0].body).toEqual(
+			operation === 'checkIn' ? REPAIR_BODY : { ...REPAIR_BODY, ActionStatus: 'Complete' },
+		);
+		expect(r.output[0].json).toEqual({
+			workOrderId: 90000014,
+			MechanicId: env.emulator.state.checkIns.at(-1).Id,
+		});
 	});
 
 	test(`${operation}: several input items -> one POST per item; Continue On Fail with a bad latitude`, async () => {
 		await prepare([90000004, 90000006]);
 		const r = await env.run({
-			parameters: { resource: 'workOrder', operation, workOrderId: '={{ $json.id }}', latitude: '={{ $json.lat }}', longitude: '-96.797' },
-			items: items({ id: 90000004, lat: 10 }, { id: 90000005, lat: 95 }, { id: 90000006, lat: -10 }),
+			parameters: {
+				resource: 'workOrder',
+				operation,
+				workOrderId: '={{ $json.id }}',
+				latitude: '={{ $json.lat }}',
+				longitude: '-96.797',
+			},
+			items: items(
+				{ id: 90000004, lat: 10 },
+				{ id: 90000005, lat: 95 },
+				{ id: 90000006, lat: -10 },
+			),
 			continueOnFail: true,
 		});
 		expect(r.result.status).toBe('success');
@@ -79,9 +98,15 @@ function checkInOutTests(env, operation, prepare = async () => {}) {
 			['POST', `/api/v3/workorders/90000006/${endpoint}`, -10],
 		]);
 		expect(pairedIndexes(r.output)).toEqual([0, 1, 2]);
-		expect(r.output[0].json).toMatchObject({ workOrderId: 90000004, MechanicId: expect.any(Number) });
+		expect(r.output[0].json).toMatchObject({
+			workOrderId: 90000004,
+			MechanicId: expect.any(Number),
+		});
 		expect(r.output[1].json.error).toContain('Invalid Latitude (parameter "latitude") in item 1');
-		expect(r.output[2].json).toMatchObject({ workOrderId: 90000006, MechanicId: expect.any(Number) });
+		expect(r.output[2].json).toMatchObject({
+			workOrderId: 90000006,
+			MechanicId: expect.any(Number),
+		});
 	});
 }
 
@@ -90,14 +115,23 @@ function checkInOutTests(env, operation, prepare = async () => {}) {
  * @param {any} env @param {any[]} cases
  */
 function validationTests(env, cases) {
-	test.each(cases)('%s: %j is refused before any request', async (operation, parameters, parameter, problem) => {
-		const r = await env.run({
-			parameters: { resource: 'workOrder', operation, workOrderId: '={{ $json.id }}', ...AT_501, ...parameters },
-			items: items({ id: 90000011 }),
-		});
-		expectValidationError(r, { parameter, item: 0, problem });
-		expect(r.api).toHaveLength(0);
-	});
+	test.each(cases)(
+		'%s: %j is refused before any request',
+		async (operation, parameters, parameter, problem) => {
+			const r = await env.run({
+				parameters: {
+					resource: 'workOrder',
+					operation,
+					workOrderId: '={{ $json.id }}',
+					...AT_501,
+					...parameters,
+				},
+				items: items({ id: 90000011 }),
+			});
+			expectValidationError(r, { parameter, item: 0, problem });
+			expect(r.api).toHaveLength(0);
+		},
+	);
 }
 
 module.exports = { ENDPOINTS, AT_501, REPAIR_BODY, openCheckIn, checkInOutTests, validationTests };

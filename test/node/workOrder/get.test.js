@@ -4,7 +4,15 @@
  * Continue On Fail, and bad IDs refused before any request. The Work Order parameter's forms
  * (resource locator, older workflows' values): workOrderId.test.js.
  */
-const { useEnvironment, items, expectBearer, expectGet, pairedIndexes, expectValidationError, expectApiError } = require('../helpers');
+const {
+	useEnvironment,
+	items,
+	expectBearer,
+	expectGet,
+	pairedIndexes,
+	expectValidationError,
+	expectApiError,
+} = require('../helpers');
 
 const env = useEnvironment();
 
@@ -16,15 +24,29 @@ const plain = (value) => parsedShape(parse(stringify(value)));
 
 describe('workOrder.get', () => {
 	test('GET /workorders/{id}; the item is the work order', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'get', workOrderId: 90000005, simplify: false } });
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrder',
+				operation: 'get',
+				workOrderId: 90000005,
+				simplify: false,
+			},
+		});
 		expect(r.error).toBeUndefined();
 		expect(r.api).toHaveLength(1);
 		expectGet(r.api[0], { path: '/api/v3/workorders/90000005' });
 		expectBearer(env, r.api[0]);
-		expect(r.output).toEqual([{ json: plain(env.emulator.state.workOrders[90000005]), pairedItem: { item: 0 } }]);
+		expect(r.output).toEqual([
+			{ json: plain(env.emulator.state.workOrders[90000005]), pairedItem: { item: 0 } },
+		]);
 		// the reference's WorkOrder: nested Location and Status, notes summary, dates with their _DTO twins
 		const wo = r.output[0].json;
-		expect(wo.Location).toMatchObject({ Id: 501, StoreId: 'S501', Name: 'Store #501 Dallas Downtown', TimeZoneIanaName: 'America/Chicago' });
+		expect(wo.Location).toMatchObject({
+			Id: 501,
+			StoreId: 'S501',
+			Name: 'Store #501 Dallas Downtown',
+			TimeZoneIanaName: 'America/Chicago',
+		});
 		expect(Object.keys(wo.Status)).toEqual(['Primary', 'Extended', 'CanCreateInvoice']);
 		expect(wo.Notes.Count).toEqual({ Total: 4, Own: 4 });
 		expect(wo.Notes.Last.Id).toBe('9223372036854775807');
@@ -39,15 +61,25 @@ describe('workOrder.get', () => {
 			items: items({ id: 90000001 }, { id: 90000007 }, { id: 90000120 }),
 		});
 		expect(r.error).toBeUndefined();
-		expect(r.api.map((q) => q.path)).toEqual(['/api/v3/workorders/90000001', '/api/v3/workorders/90000007', '/api/v3/workorders/90000120']);
+		expect(r.api.map((q) => q.path)).toEqual([
+			'/api/v3/workorders/90000001',
+			'/api/v3/workorders/90000007',
+			'/api/v3/workorders/90000120',
+		]);
 		expect(r.output.map((o) => o.json.Id)).toEqual([90000001, 90000007, 90000120]);
 		expect(r.output[1].json.IsInvoiced).toBe(true);
 		expect(pairedIndexes(r.output)).toEqual([0, 1, 2]);
 	});
 
 	test('an unknown work order is a NodeApiError with the service message', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'get', workOrderId: 12345 } });
-		expectApiError(r, { status: 404, serviceMessage: 'Work order 12345 was not found', code: 5002 });
+		const r = await env.run({
+			parameters: { resource: 'workOrder', operation: 'get', workOrderId: 12345 },
+		});
+		expectApiError(r, {
+			status: 404,
+			serviceMessage: 'Work order 12345 was not found',
+			code: 5002,
+		});
 	});
 
 	test('Continue On Fail: bad ID and unknown ID become error items; the good ones succeed', async () => {
@@ -57,10 +89,16 @@ describe('workOrder.get', () => {
 			continueOnFail: true,
 		});
 		expect(r.result.status).toBe('success');
-		expect(r.api.map((q) => q.path)).toEqual(['/api/v3/workorders/90000002', '/api/v3/workorders/12345', '/api/v3/workorders/90000003']);
+		expect(r.api.map((q) => q.path)).toEqual([
+			'/api/v3/workorders/90000002',
+			'/api/v3/workorders/12345',
+			'/api/v3/workorders/90000003',
+		]);
 		expect(pairedIndexes(r.output)).toEqual([0, 1, 2, 3]);
 		expect(r.output[0].json.Id).toBe(90000002);
-		expect(r.output[1].json.error).toContain('Invalid Work Order ID (parameter "workOrderId") in item 1');
+		expect(r.output[1].json.error).toContain(
+			'Invalid Work Order ID (parameter "workOrderId") in item 1',
+		);
 		expect(r.output[2].json.error).toContain('Work order 12345 was not found');
 		expect(r.output[2].json.httpCode).toBe('404');
 		expect(r.output[3].json.Id).toBe(90000003);

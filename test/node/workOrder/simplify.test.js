@@ -11,8 +11,25 @@ const env = useEnvironment();
 const plain = (value) => JSON.parse(JSON.stringify(value));
 // What a compact work order may hold: who, what, where, when (as instants), money, status.
 const COMPACT = [
-	'Id', 'Number', 'PurchaseNumber', 'Status', 'Priority', 'Trade', 'Category', 'Description', 'ProblemCode', 'Caller', 'Nte', 'IsInvoiced',
-	'LocationId', 'Location', 'Provider', 'CallDate_DTO', 'ScheduledDate_DTO', 'UpdatedDate_DTO', 'CompletedDate_DTO',
+	'Id',
+	'Number',
+	'PurchaseNumber',
+	'Status',
+	'Priority',
+	'Trade',
+	'Category',
+	'Description',
+	'ProblemCode',
+	'Caller',
+	'Nte',
+	'IsInvoiced',
+	'LocationId',
+	'Location',
+	'Provider',
+	'CallDate_DTO',
+	'ScheduledDate_DTO',
+	'UpdatedDate_DTO',
+	'CompletedDate_DTO',
 ];
 
 /** The compact record expected of a stored work order: its own values, nested objects cut down. */
@@ -22,8 +39,14 @@ function compact(stored) {
 		if (!(key in stored)) continue;
 		const value = plain(stored[key]);
 		if (key === 'Status') out[key] = { Primary: value.Primary, Extended: value.Extended };
-		else if (key === 'Location' && value) out[key] = Object.fromEntries(['Id', 'StoreId', 'Name'].filter((k) => k in value).map((k) => [k, value[k]]));
-		else if (key === 'Provider' && value) out[key] = Object.fromEntries(['Id', 'Name'].filter((k) => k in value).map((k) => [k, value[k]]));
+		else if (key === 'Location' && value)
+			out[key] = Object.fromEntries(
+				['Id', 'StoreId', 'Name'].filter((k) => k in value).map((k) => [k, value[k]]),
+			);
+		else if (key === 'Provider' && value)
+			out[key] = Object.fromEntries(
+				['Id', 'Name'].filter((k) => k in value).map((k) => [k, value[k]]),
+			);
 		else out[key] = value;
 	}
 	return out;
@@ -31,33 +54,63 @@ function compact(stored) {
 
 describe('Simplify: work orders', () => {
 	test('get: on by default, the compact fields only, with the stored values', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'get', workOrderId: 90000007 } });
+		const r = await env.run({
+			parameters: { resource: 'workOrder', operation: 'get', workOrderId: 90000007 },
+		});
 		expect(r.error).toBeUndefined();
 		const stored = env.emulator.workOrder(90000007);
 		const [item] = r.output.map((o) => o.json);
 		expect(item).toEqual(compact(stored));
-		expect(item).toMatchObject({ Id: 90000007, IsInvoiced: true, Status: { Primary: stored.Status.Primary, Extended: stored.Status.Extended }, Trade: stored.Trade });
+		expect(item).toMatchObject({
+			Id: 90000007,
+			IsInvoiced: true,
+			Status: { Primary: stored.Status.Primary, Extended: stored.Status.Extended },
+			Trade: stored.Trade,
+		});
 		// wide fields stay out
 		expect(Object.keys(item).length).toBeLessThan(Object.keys(stored).length);
 		expect(Object.keys(item).every((k) => COMPACT.includes(k))).toBe(true);
 	});
 
 	test('get with Simplify off: the whole record', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'get', workOrderId: 90000007, simplify: false } });
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrder',
+				operation: 'get',
+				workOrderId: 90000007,
+				simplify: false,
+			},
+		});
 		expect(r.output[0].json).toEqual(plain(env.emulator.workOrder(90000007)));
 	});
 
 	test('getAll: every item compact; the same request as without Simplify', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'getAll', limit: 5 } });
-		const full = await env.run({ parameters: { resource: 'workOrder', operation: 'getAll', limit: 5, simplify: false } });
+		const r = await env.run({
+			parameters: { resource: 'workOrder', operation: 'getAll', limit: 5 },
+		});
+		const full = await env.run({
+			parameters: { resource: 'workOrder', operation: 'getAll', limit: 5, simplify: false },
+		});
 		expect(r.api.map((q) => q.query)).toEqual(full.api.map((q) => q.query));
 		expect(r.output.map((o) => o.json)).toEqual(full.output.map((o) => compact(o.json)));
-		expect(full.output.map((o) => o.json.Id)).toEqual([90000001, 90000002, 90000003, 90000004, 90000005]);
+		expect(full.output.map((o) => o.json.Id)).toEqual([
+			90000001, 90000002, 90000003, 90000004, 90000005,
+		]);
 	});
 
 	test('getAll with Select: the chosen fields come back as the service sent them, also with Simplify on', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'getAll', limit: 2, options: { select: 'Id,Caller,CreatedDate' } } });
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrder',
+				operation: 'getAll',
+				limit: 2,
+				options: { select: 'Id,Caller,CreatedDate' },
+			},
+		});
 		expect(r.api[0].query.$select).toBe('Id,Caller,CreatedDate');
-		expect(r.output.map((o) => Object.keys(o.json).sort())).toEqual([['Caller', 'CreatedDate', 'Id'], ['Caller', 'CreatedDate', 'Id']]);
+		expect(r.output.map((o) => Object.keys(o.json).sort())).toEqual([
+			['Caller', 'CreatedDate', 'Id'],
+			['Caller', 'CreatedDate', 'Id'],
+		]);
 	});
 });

@@ -13,10 +13,14 @@ const env = useEnvironment();
 const rl = (mode, value, extra = {}) => ({ __rl: true, mode, value, ...extra });
 
 describe('Work Order parameter: resource locator and the values older workflows hold', () => {
-	const get = (workOrderId, items) => env.run({ parameters: { resource: 'workOrder', operation: 'get', workOrderId }, items });
+	const get = (workOrderId, items) =>
+		env.run({ parameters: { resource: 'workOrder', operation: 'get', workOrderId }, items });
 
 	test.each([
-		['From List (the value the list gave, with its cached name)', rl('list', '90000004', { cachedResultName: '90000004 · ELECTRICAL / REPAIR' })],
+		[
+			'From List (the value the list gave, with its cached name)',
+			rl('list', '90000004', { cachedResultName: '90000004 · ELECTRICAL / REPAIR' }),
+		],
 		['By ID', rl('id', '90000004')],
 		['By ID with spaces around the digits', rl('id', ' 90000004 ')],
 		['By ID from an expression returning a number', rl('id', '={{ 90000000 + 4 }}')],
@@ -31,9 +35,16 @@ describe('Work Order parameter: resource locator and the values older workflows 
 	});
 
 	test('digit strings and numbers from the items, mixed, each reach their own work order', async () => {
-		const r = await get(rl('id', '={{ $json.wo }}'), items({ wo: '90000001' }, { wo: 90000002 }, { wo: ' 90000003 ' }));
+		const r = await get(
+			rl('id', '={{ $json.wo }}'),
+			items({ wo: '90000001' }, { wo: 90000002 }, { wo: ' 90000003 ' }),
+		);
 		expect(r.error).toBeUndefined();
-		expect(r.api.map((q) => q.path)).toEqual(['/api/v3/workorders/90000001', '/api/v3/workorders/90000002', '/api/v3/workorders/90000003']);
+		expect(r.api.map((q) => q.path)).toEqual([
+			'/api/v3/workorders/90000001',
+			'/api/v3/workorders/90000002',
+			'/api/v3/workorders/90000003',
+		]);
 	});
 
 	test.each([
@@ -52,18 +63,35 @@ describe('Work Order parameter: resource locator and the values older workflows 
 	test.each([
 		['nothing chosen in From List', rl('list', ''), 'Parameter "Work Order" is required'],
 		['By ID left empty', rl('id', ''), 'Parameter "Work Order" is required'],
-		['By ID "0" typed (fails the mode\'s digits check)', rl('id', '0'), 'Not a work order ID: enter digits only'],
+		[
+			'By ID "0" typed (fails the mode\'s digits check)',
+			rl('id', '0'),
+			'Not a work order ID: enter digits only',
+		],
 		['By ID with letters', rl('id', 'WO-90000004'), 'Not a work order ID: enter digits only'],
 		['a plain 0 (an old workflow that kept the default)', 0, 'Parameter "Work Order" is required'],
-	])('%s: n8n itself refuses to run the node (a parameter issue), nothing is sent', async (_name, workOrderId, issue) => {
-		env.emulator.clearRequests();
-		await expect(get(workOrderId)).rejects.toThrow(issue);
-		expect(env.emulator.requests.filter((q) => q.path.startsWith('/api/'))).toHaveLength(0);
-	});
+	])(
+		'%s: n8n itself refuses to run the node (a parameter issue), nothing is sent',
+		async (_name, workOrderId, issue) => {
+			env.emulator.clearRequests();
+			await expect(get(workOrderId)).rejects.toThrow(issue);
+			expect(env.emulator.requests.filter((q) => q.path.startsWith('/api/'))).toHaveLength(0);
+		},
+	);
 
 	test('a write (check-in) reaches the work order chosen From List', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrder', operation: 'checkIn', workOrderId: rl('list', '90000013'), latitude: '32.7555', longitude: '-97.3308' } });
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrder',
+				operation: 'checkIn',
+				workOrderId: rl('list', '90000013'),
+				latitude: '32.7555',
+				longitude: '-97.3308',
+			},
+		});
 		expect(r.error).toBeUndefined();
-		expect(r.api.map((q) => `${q.method} ${q.path}`)).toEqual(['POST /api/v3/workorders/90000013/universalCheckIn']);
+		expect(r.api.map((q) => `${q.method} ${q.path}`)).toEqual([
+			'POST /api/v3/workorders/90000013/universalCheckIn',
+		]);
 	});
 });

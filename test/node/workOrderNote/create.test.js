@@ -6,7 +6,14 @@
  * The service answers 201 without a documented body ("maybe the new note ID, maybe nothing"): the
  * item says what was done, with the ID (exact, as text) when one came, whatever form it came in.
  */
-const { useEnvironment, items, expectBearer, expectJsonRequest, pairedIndexes, expectValidationError } = require('../helpers');
+const {
+	useEnvironment,
+	items,
+	expectBearer,
+	expectJsonRequest,
+	pairedIndexes,
+	expectValidationError,
+} = require('../helpers');
 const notes = require('./notes');
 
 const { CREATE_WO, WO } = notes;
@@ -65,7 +72,12 @@ describe('workOrderNote.create', () => {
 		expect(stored.Id > 9007199254740992n).toBe(true);
 		expect(r.api[0].responseBody).toBe(stored.Id.toString());
 		createdId = stored.Id.toString();
-		expect(r.output).toEqual([{ json: { success: true, operation: 'create', workOrderId: WO, Id: createdId }, pairedItem: { item: 0 } }]);
+		expect(r.output).toEqual([
+			{
+				json: { success: true, operation: 'create', workOrderId: WO, Id: createdId },
+				pairedItem: { item: 0 },
+			},
+		]);
 		expect(storedNote(WO, createdId)).toMatchObject({
 			NoteData: 'Parts arrive Tuesday. Please confirm access.',
 			MailedTo: 'ops@demo-retail.example;tech.lead@acme-fs.example',
@@ -75,15 +87,30 @@ describe('workOrderNote.create', () => {
 			ScheduledDate: '2026-06-01T04:00:00.000',
 			FollowUpDate: '2026-11-01T01:30:00.000',
 		});
-		expect(storedNote(WO, createdId).Attachments.map((a) => a.Id)).toEqual([env.fixtures.notes.attachmentId]);
+		expect(storedNote(WO, createdId).Attachments.map((a) => a.Id)).toEqual([
+			env.fixtures.notes.attachmentId,
+		]);
 		expect(env.emulator.state.notifications.slice(before)).toEqual([
-			expect.objectContaining({ type: 'note', workOrderId: WO, noteId: stored.Id, recipients: ['ops@demo-retail.example', 'tech.lead@acme-fs.example'], notifyFollowers: true }),
+			expect.objectContaining({
+				type: 'note',
+				workOrderId: WO,
+				noteId: stored.Id,
+				recipients: ['ops@demo-retail.example', 'tech.lead@acme-fs.example'],
+				notifyFollowers: true,
+			}),
 		]);
 	});
 
 	test('the created note (ID > 2^53) reads back through get with the exact digits', async () => {
 		expect(typeof createdId).toBe('string');
-		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'get', workOrderId: WO, noteId: createdId } });
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'get',
+				workOrderId: WO,
+				noteId: createdId,
+			},
+		});
 		expect(r.error).toBeUndefined();
 		expect(r.api[0].path).toBe(`/api/v3/odata/workorders(${WO})/notes(${createdId})`);
 		expect(r.output[0].json.Id).toBe(createdId);
@@ -91,26 +118,58 @@ describe('workOrderNote.create', () => {
 	});
 
 	test('only the note text: body { Note }', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'create', workOrderId: CREATE_WO, note: 'Just text' } });
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'create',
+				workOrderId: CREATE_WO,
+				note: 'Just text',
+			},
+		});
 		expect(r.error).toBeUndefined();
-		expectJsonRequest(r.api[0], { method: 'POST', path: `/api/v3/workorders/${CREATE_WO}/notes`, body: { Note: 'Just text' } });
-		expect(r.output[0].json).toEqual({ success: true, operation: 'create', workOrderId: CREATE_WO, Id: env.emulator.state.notes[CREATE_WO].at(-1).Id.toString() });
+		expectJsonRequest(r.api[0], {
+			method: 'POST',
+			path: `/api/v3/workorders/${CREATE_WO}/notes`,
+			body: { Note: 'Just text' },
+		});
+		expect(r.output[0].json).toEqual({
+			success: true,
+			operation: 'create',
+			workOrderId: CREATE_WO,
+			Id: env.emulator.state.notes[CREATE_WO].at(-1).Id.toString(),
+		});
 	});
 
 	test.each([
 		['{ "Id": n }', 'object', (id) => ({ Id: id })],
 		['a Location header only', 'location', (id) => ({ Id: id })],
 		['nothing', 'empty', () => ({})],
-	])('the service answers %s: the item says what was done, with the ID when one came', async (_name, answer, idPart) => {
-		env.emulator.setAnswers({ noteCreated: answer });
-		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'create', workOrderId: CREATE_WO, note: `answer ${answer}` } });
-		expect(r.error).toBeUndefined();
-		expect(r.api[0].status).toBe(201);
-		const id = env.emulator.state.notes[CREATE_WO].at(-1).Id.toString();
-		if (answer === 'location') expect(r.api[0].responseHeaders.location).toContain(`notes(${id})`);
-		if (answer !== 'object') expect(r.api[0].responseBody ?? '').toBe('');
-		expect(r.output).toEqual([{ json: { success: true, operation: 'create', workOrderId: CREATE_WO, ...idPart(id) }, pairedItem: { item: 0 } }]);
-	});
+	])(
+		'the service answers %s: the item says what was done, with the ID when one came',
+		async (_name, answer, idPart) => {
+			env.emulator.setAnswers({ noteCreated: answer });
+			const r = await env.run({
+				parameters: {
+					resource: 'workOrderNote',
+					operation: 'create',
+					workOrderId: CREATE_WO,
+					note: `answer ${answer}`,
+				},
+			});
+			expect(r.error).toBeUndefined();
+			expect(r.api[0].status).toBe(201);
+			const id = env.emulator.state.notes[CREATE_WO].at(-1).Id.toString();
+			if (answer === 'location')
+				expect(r.api[0].responseHeaders.location).toContain(`notes(${id})`);
+			if (answer !== 'object') expect(r.api[0].responseBody ?? '').toBe('');
+			expect(r.output).toEqual([
+				{
+					json: { success: true, operation: 'create', workOrderId: CREATE_WO, ...idPart(id) },
+					pairedItem: { item: 0 },
+				},
+			]);
+		},
+	);
 
 	test('several items -> one POST each; Continue On Fail with a bad e-mail keeps every item', async () => {
 		const r = await env.run({
@@ -121,13 +180,22 @@ describe('workOrderNote.create', () => {
 				note: '={{ $json.text }}',
 				additionalFields: { mailedTo: '={{ $json.to }}' },
 			},
-			items: items({ text: 'one', to: 'a@demo-retail.example' }, { text: 'two', to: 'not an e-mail' }, { text: 'three', to: '' }),
+			items: items(
+				{ text: 'one', to: 'a@demo-retail.example' },
+				{ text: 'two', to: 'not an e-mail' },
+				{ text: 'three', to: '' },
+			),
 			continueOnFail: true,
 		});
 		expect(r.result.status).toBe('success');
-		expect(r.api.map((q) => q.body)).toEqual([{ Note: 'one', MailedTo: 'a@demo-retail.example' }, { Note: 'three' }]);
+		expect(r.api.map((q) => q.body)).toEqual([
+			{ Note: 'one', MailedTo: 'a@demo-retail.example' },
+			{ Note: 'three' },
+		]);
 		expect(pairedIndexes(r.output)).toEqual([0, 1, 2]);
-		expect(r.output[1].json.error).toContain('Invalid Mailed To (parameter "additionalFields.mailedTo") in item 1');
+		expect(r.output[1].json.error).toContain(
+			'Invalid Mailed To (parameter "additionalFields.mailedTo") in item 1',
+		);
 		const stored = env.emulator.state.notes[CREATE_WO].slice(-2).map((n) => n.Id.toString());
 		expect([r.output[0].json.Id, r.output[2].json.Id]).toEqual(stored);
 	});
@@ -135,13 +203,36 @@ describe('workOrderNote.create', () => {
 	test.each([
 		['empty note', { note: '' }, 'note', /must not be empty/],
 		['bad work order ID', { wo: -1 }, 'workOrderId', /1 or greater/],
-		['bad e-mail among several', { to: 'ok@demo-retail.example;bad@' }, 'additionalFields.mailedTo', /e-mail address/],
+		[
+			'bad e-mail among several',
+			{ to: 'ok@demo-retail.example;bad@' },
+			'additionalFields.mailedTo',
+			/e-mail address/,
+		],
 		['bad date', { date: '01/06/2026' }, 'additionalFields.scheduledDate', /ISO 8601/],
-		['visibility out of the scale', { vis: 7 }, 'additionalFields.visibility', /all, notExternalSubscriber, notProvider or subscriberOnly/],
+		[
+			'visibility out of the scale',
+			{ vis: 7 },
+			'additionalFields.visibility',
+			/all, notExternalSubscriber, notProvider or subscriberOnly/,
+		],
 		['non-boolean flag', { flag: 'yes' }, 'additionalFields.actionRequired', /true or false/],
-		['attachment ID not a number', { att: '880001, x' }, 'additionalFields.attachmentIds', /positive whole number/],
+		[
+			'attachment ID not a number',
+			{ att: '880001, x' },
+			'additionalFields.attachmentIds',
+			/positive whole number/,
+		],
 	])('%s is refused before any request', async (_name, bad, parameter, problem) => {
-		const good = { note: 'fine', wo: CREATE_WO, to: '', date: '', vis: 'subscriberOnly', flag: false, att: '' };
+		const good = {
+			note: 'fine',
+			wo: CREATE_WO,
+			to: '',
+			date: '',
+			vis: 'subscriberOnly',
+			flag: false,
+			att: '',
+		};
 		const r = await env.run({
 			parameters: {
 				resource: 'workOrderNote',
@@ -179,14 +270,28 @@ describe('workOrderNote.create', () => {
 	});
 
 	test('the emulator refuses the old body { NoteData } as the service would (400, code 503 bad data)', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'create', workOrderId: CREATE_WO, note: '   x' } });
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'create',
+				workOrderId: CREATE_WO,
+				note: '   x',
+			},
+		});
 		expect(r.error).toBeUndefined();
 		const refused = await fetch(`${env.emulator.baseUrl}/v3/workorders/${CREATE_WO}/notes`, {
 			method: 'POST',
-			headers: { authorization: r.api[0].headers.authorization, 'content-type': 'application/json', 'x-contract-deliberate': 'NoteData is not a CreateNoteRequest field' },
+			headers: {
+				authorization: r.api[0].headers.authorization,
+				'content-type': 'application/json',
+				'x-contract-deliberate': 'NoteData is not a CreateNoteRequest field',
+			},
 			body: JSON.stringify({ NoteData: 'old field name' }),
 		});
 		expect(refused.status).toBe(400);
-		expect(await refused.json()).toMatchObject({ ErrorCode: 503, ErrorMessage: expect.stringContaining('NoteData') });
+		expect(await refused.json()).toMatchObject({
+			ErrorCode: 503,
+			ErrorMessage: expect.stringContaining('NoteData'),
+		});
 	});
 });

@@ -3,7 +3,15 @@
  * workOrderNote.get: GET /odata/workorders({wo})/notes({id}) with the exact digits of an int64
  * note ID (2^31, 2^53 + 1, 2^63 - 1), IDs read back exact as text, bad IDs refused before any request.
  */
-const { useEnvironment, items, expectBearer, expectGet, pairedIndexes, expectValidationError, expectApiError } = require('../helpers');
+const {
+	useEnvironment,
+	items,
+	expectBearer,
+	expectGet,
+	pairedIndexes,
+	expectValidationError,
+	expectApiError,
+} = require('../helpers');
 const notes = require('./notes');
 
 const { WO, BIG31, BIG53, MAX64, nodeShape } = notes;
@@ -17,21 +25,28 @@ describe('workOrderNote.get', () => {
 		[BIG53, BIG53],
 		[MAX64, MAX64],
 		['15001', '15001'],
-	])('note %s: the path carries the exact digits, the Id comes back exact (as text)', async (id, expectedId) => {
-		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'get', workOrderId: WO, noteId: id } });
-		expect(r.error).toBeUndefined();
-		expect(r.api).toHaveLength(1);
-		expectGet(r.api[0], { path: `/api/v3/odata/workorders(${WO})/notes(${id})` });
-		expect(r.api[0].rawPath).toBe(`/api/v3/odata/workorders(${WO})/notes(${id})`);
-		expectBearer(env, r.api[0]);
-		expect(r.output).toHaveLength(1);
-		expect(r.output[0].json.Id).toBe(expectedId);
-		expect(r.output[0].json).toEqual(nodeShape(storedNote(WO, id)));
-		expect(r.output[0].pairedItem).toEqual({ item: 0 });
-	});
+	])(
+		'note %s: the path carries the exact digits, the Id comes back exact (as text)',
+		async (id, expectedId) => {
+			const r = await env.run({
+				parameters: { resource: 'workOrderNote', operation: 'get', workOrderId: WO, noteId: id },
+			});
+			expect(r.error).toBeUndefined();
+			expect(r.api).toHaveLength(1);
+			expectGet(r.api[0], { path: `/api/v3/odata/workorders(${WO})/notes(${id})` });
+			expect(r.api[0].rawPath).toBe(`/api/v3/odata/workorders(${WO})/notes(${id})`);
+			expectBearer(env, r.api[0]);
+			expect(r.output).toHaveLength(1);
+			expect(r.output[0].json.Id).toBe(expectedId);
+			expect(r.output[0].json).toEqual(nodeShape(storedNote(WO, id)));
+			expect(r.output[0].pairedItem).toEqual({ item: 0 });
+		},
+	);
 
 	test('the answer is Note[] ({ value: [note] }, an array even for one note): the item is the note', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'get', workOrderId: WO, noteId: BIG53 } });
+		const r = await env.run({
+			parameters: { resource: 'workOrderNote', operation: 'get', workOrderId: WO, noteId: BIG53 },
+		});
 		const body = require('../helpers').responseJson(r.api[0]);
 		expect(body.value).toHaveLength(1);
 		expect(r.output.map((o) => o.json.Id)).toEqual([BIG53]);
@@ -39,20 +54,45 @@ describe('workOrderNote.get', () => {
 	});
 
 	test('IDs from a previous getAll output (all text) round-trip through get', async () => {
-		const list = await env.run({ parameters: { resource: 'workOrderNote', operation: 'getAll', workOrderId: WO, returnAll: true } });
+		const list = await env.run({
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'getAll',
+				workOrderId: WO,
+				returnAll: true,
+			},
+		});
 		const r = await env.run({
-			parameters: { resource: 'workOrderNote', operation: 'get', workOrderId: WO, noteId: '={{ $json.Id }}' },
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'get',
+				workOrderId: WO,
+				noteId: '={{ $json.Id }}',
+			},
 			items: list.output.map((o) => ({ json: o.json })),
 		});
 		expect(r.error).toBeUndefined();
-		expect(r.api.map((q) => q.path)).toEqual([MAX64, BIG53, BIG31, '15001'].map((id) => `/api/v3/odata/workorders(${WO})/notes(${id})`));
+		expect(r.api.map((q) => q.path)).toEqual(
+			[MAX64, BIG53, BIG31, '15001'].map((id) => `/api/v3/odata/workorders(${WO})/notes(${id})`),
+		);
 		expect(r.output.map((o) => o.json)).toEqual(list.output.map((o) => o.json));
 		expect(pairedIndexes(r.output)).toEqual([0, 1, 2, 3]);
 	});
 
 	test('an unknown note is a NodeApiError with the service message', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'get', workOrderId: WO, noteId: '9223372036854775806' } });
-		expectApiError(r, { status: 404, serviceMessage: `Note 9223372036854775806 of work order ${WO} was not found`, code: 5003 });
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'get',
+				workOrderId: WO,
+				noteId: '9223372036854775806',
+			},
+		});
+		expectApiError(r, {
+			status: 404,
+			serviceMessage: `Note 9223372036854775806 of work order ${WO} was not found`,
+			code: 5003,
+		});
 	});
 
 	const badIds = [
@@ -63,18 +103,34 @@ describe('workOrderNote.get', () => {
 		['negative', '-5', /digits only/],
 		['a number beyond 2^53 (already lost digits)', '={{ 9007199254740993 }}', /lost digits/],
 	];
-	test.each(badIds)('bad note ID (%s) is refused before any request', async (_name, noteId, problem) => {
-		const r = await env.run({
-			parameters: { resource: 'workOrderNote', operation: 'get', workOrderId: WO, noteId: `={{ $json.good ? "${BIG53}" : $json.bad }}` },
-			items: [{ json: { good: true } }, { json: { good: false, bad: noteId.startsWith('=') ? 9007199254740993 : noteId } }],
-		});
-		expectValidationError(r, { parameter: 'noteId', item: 1, problem });
-		expect(r.api.map((q) => q.path)).toEqual([`/api/v3/odata/workorders(${WO})/notes(${BIG53})`]);
-	});
+	test.each(badIds)(
+		'bad note ID (%s) is refused before any request',
+		async (_name, noteId, problem) => {
+			const r = await env.run({
+				parameters: {
+					resource: 'workOrderNote',
+					operation: 'get',
+					workOrderId: WO,
+					noteId: `={{ $json.good ? "${BIG53}" : $json.bad }}`,
+				},
+				items: [
+					{ json: { good: true } },
+					{ json: { good: false, bad: noteId.startsWith('=') ? 9007199254740993 : noteId } },
+				],
+			});
+			expectValidationError(r, { parameter: 'noteId', item: 1, problem });
+			expect(r.api.map((q) => q.path)).toEqual([`/api/v3/odata/workorders(${WO})/notes(${BIG53})`]);
+		},
+	);
 
 	test('Continue On Fail: a bad note ID yields an error item; the others succeed', async () => {
 		const r = await env.run({
-			parameters: { resource: 'workOrderNote', operation: 'get', workOrderId: WO, noteId: '={{ $json.id }}' },
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'get',
+				workOrderId: WO,
+				noteId: '={{ $json.id }}',
+			},
 			items: items({ id: MAX64 }, { id: '9223372036854775808' }, { id: BIG31 }),
 			continueOnFail: true,
 		});

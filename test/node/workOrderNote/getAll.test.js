@@ -3,7 +3,15 @@
  * workOrderNote.getAll: the notes of a work order ({ Notes, AllNotesCount } split into items),
  * paging=page:size across pages, Limit, note IDs exact as decimal strings (2^31, 2^53 + 1, 2^63 - 1).
  */
-const { useEnvironment, items, expectBearer, expectGet, pairedIndexes, expectValidationError, responseJson } = require('../helpers');
+const {
+	useEnvironment,
+	items,
+	expectBearer,
+	expectGet,
+	pairedIndexes,
+	expectValidationError,
+	responseJson,
+} = require('../helpers');
 const notes = require('./notes');
 
 const { WO, PAGED_WO, BIG31, BIG53, MAX64, idText, nodeShape } = notes;
@@ -38,26 +46,49 @@ beforeAll(() => {
 
 describe('workOrderNote.getAll', () => {
 	test('lists the notes of a work order: the NotesPage { Notes, AllNotesCount, ... } split into items, IDs exact', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'getAll', workOrderId: WO, returnAll: true } });
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'getAll',
+				workOrderId: WO,
+				returnAll: true,
+			},
+		});
 		expect(r.error).toBeUndefined();
 		expect(r.api).toHaveLength(1);
 		expectGet(r.api[0], { path: `/api/v3/workorders/${WO}/notes`, query: { paging: '1:50' } });
 		expectBearer(env, r.api[0]);
 		const body = responseJson(r.api[0]);
-		expect(Object.keys(body)).toEqual(['Notes', 'AllNotesCount', 'UserNotesCount', 'SystemNotesCount']);
+		expect(Object.keys(body)).toEqual([
+			'Notes',
+			'AllNotesCount',
+			'UserNotesCount',
+			'SystemNotesCount',
+		]);
 		expect(body.AllNotesCount).toBe(4);
 		// every note ID is a decimal string, below 2^53 as well as above: one type for the field
 		expect(r.output.map((o) => o.json.Id)).toEqual([MAX64, BIG53, BIG31, '15001']);
 		expect(r.output.map((o) => o.json)).toEqual(body.Notes.map(nodeShape));
-		expect(r.output.map((o) => o.json)).toEqual([MAX64, BIG53, BIG31, '15001'].map((id) => nodeShape(storedNote(WO, id))));
+		expect(r.output.map((o) => o.json)).toEqual(
+			[MAX64, BIG53, BIG31, '15001'].map((id) => nodeShape(storedNote(WO, id))),
+		);
 		expect(pairedIndexes(r.output)).toEqual([0, 0, 0, 0]);
 	});
 
-	test('Return All across pages: paging=1:50 then 2:50 (the emulator\'s page:size convention)', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'getAll', workOrderId: PAGED_WO, returnAll: true } });
+	test("Return All across pages: paging=1:50 then 2:50 (the emulator's page:size convention)", async () => {
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'getAll',
+				workOrderId: PAGED_WO,
+				returnAll: true,
+			},
+		});
 		expect(r.error).toBeUndefined();
 		expect(r.api.map((q) => q.query)).toEqual([{ paging: '1:50' }, { paging: '2:50' }]);
-		r.api.forEach((q) => expectGet(q, { path: `/api/v3/workorders/${PAGED_WO}/notes`, query: q.query }));
+		r.api.forEach((q) =>
+			expectGet(q, { path: `/api/v3/workorders/${PAGED_WO}/notes`, query: q.query }),
+		);
 		const pages = r.api.map(responseJson);
 		expect(pages.map((p) => [p.Notes.length, p.AllNotesCount])).toEqual([
 			[50, 60],
@@ -65,7 +96,9 @@ describe('workOrderNote.getAll', () => {
 		]);
 		expect(r.output).toHaveLength(60);
 		expect(r.output.map((o) => o.json.Id)).toEqual(INJECTED.map(idText));
-		expect(r.output.map((o) => o.json.NoteData)).toEqual(INJECTED.map((_, k) => `Paged note ${k + 1}`));
+		expect(r.output.map((o) => o.json.NoteData)).toEqual(
+			INJECTED.map((_, k) => `Paged note ${k + 1}`),
+		);
 		// one type across items: 9007199254800001 (> 2^53) and 3000000002 (< 2^53) are both strings
 		expect(r.output[0].json.Id).toBe('9007199254800001');
 		expect(r.output[1].json.Id).toBe('3000000002');
@@ -73,14 +106,29 @@ describe('workOrderNote.getAll', () => {
 	});
 
 	test('Limit 55: two pages, 55 items', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'getAll', workOrderId: PAGED_WO, returnAll: false, limit: 55 } });
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'getAll',
+				workOrderId: PAGED_WO,
+				returnAll: false,
+				limit: 55,
+			},
+		});
 		expect(r.error).toBeUndefined();
 		expect(r.api.map((q) => q.query)).toEqual([{ paging: '1:50' }, { paging: '2:50' }]);
 		expect(r.output.map((o) => o.json.Id)).toEqual(INJECTED.slice(0, 55).map(idText));
 	});
 
 	test('Limit 3: one page, first 3 items', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'getAll', workOrderId: PAGED_WO, limit: 3 } });
+		const r = await env.run({
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'getAll',
+				workOrderId: PAGED_WO,
+				limit: 3,
+			},
+		});
 		expect(r.api).toHaveLength(1);
 		expect(r.api[0].query).toEqual({ paging: '1:50' });
 		expect(r.output.map((o) => o.json.Id)).toEqual(INJECTED.slice(0, 3).map(idText));
@@ -88,7 +136,12 @@ describe('workOrderNote.getAll', () => {
 
 	test('bad Limit is refused before any request, naming the parameter and the item', async () => {
 		const r = await env.run({
-			parameters: { resource: 'workOrderNote', operation: 'getAll', workOrderId: WO, limit: '={{ $json.n }}' },
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'getAll',
+				workOrderId: WO,
+				limit: '={{ $json.n }}',
+			},
 			items: items({ n: 1 }, { n: 0 }),
 		});
 		expectValidationError(r, { parameter: 'limit', item: 1, problem: /1 or greater/ });
@@ -97,7 +150,12 @@ describe('workOrderNote.getAll', () => {
 
 	test('several input items and Continue On Fail: per-item lists, a bad work order ID is an error item', async () => {
 		const r = await env.run({
-			parameters: { resource: 'workOrderNote', operation: 'getAll', workOrderId: '={{ $json.wo }}', limit: 2 },
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'getAll',
+				workOrderId: '={{ $json.wo }}',
+				limit: 2,
+			},
 			items: items({ wo: WO }, { wo: 'x' }, { wo: 90000001 }, { wo: 12345 }),
 			continueOnFail: true,
 		});
@@ -109,14 +167,33 @@ describe('workOrderNote.getAll', () => {
 		]);
 		expect(pairedIndexes(r.output)).toEqual([0, 0, 1, 2, 3]);
 		expect(r.output.map((o) => o.json.Id ?? null)).toEqual([MAX64, BIG53, null, '15002', null]);
-		expect(r.output[2].json.error).toContain('Invalid Work Order ID (parameter "workOrderId") in item 1');
+		expect(r.output[2].json.error).toContain(
+			'Invalid Work Order ID (parameter "workOrderId") in item 1',
+		);
 		expect(r.output[4].json.error).toContain('Work order 12345 was not found');
 	});
 
-	test('the notes are the reference\'s Note objects: DateCreated in US Eastern local time, no offset twin', async () => {
-		const r = await env.run({ parameters: { resource: 'workOrderNote', operation: 'getAll', workOrderId: WO, limit: 1 } });
+	test("the notes are the reference's Note objects: DateCreated in US Eastern local time, no offset twin", async () => {
+		const r = await env.run({
+			parameters: { resource: 'workOrderNote', operation: 'getAll', workOrderId: WO, limit: 1 },
+		});
 		const note = r.output[0].json;
-		expect(Object.keys(note)).toEqual(['Id', 'Number', 'NoteData', 'DateCreated', 'ScheduledDate', 'FollowUpDate', 'ActionRequired', 'MailedTo', 'CreatedBy', 'CompanyName', 'Attachments', 'Visibility', 'NoteType', 'IsAttachmentNote']);
+		expect(Object.keys(note)).toEqual([
+			'Id',
+			'Number',
+			'NoteData',
+			'DateCreated',
+			'ScheduledDate',
+			'FollowUpDate',
+			'ActionRequired',
+			'MailedTo',
+			'CreatedBy',
+			'CompanyName',
+			'Attachments',
+			'Visibility',
+			'NoteType',
+			'IsAttachmentNote',
+		]);
 		const stored = env.emulator.state.notes[WO].find((n) => n.Id === BigInt(note.Id));
 		expect(note.DateCreated).toBe(env.emulator.formatDate(stored._at).local);
 		expect(note.DateCreated).not.toMatch(/Z|[+-]\d{2}:\d{2}$/);

@@ -18,7 +18,8 @@ const MAX64 = '9223372036854775807';
  * strings, safe integers as numbers (the emulator's lossless parser gives BigInt for the former).
  */
 function parsedShape(value) {
-	if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+	if (typeof value === 'bigint')
+		return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
 	if (Array.isArray(value)) return value.map(parsedShape);
 	if (value && typeof value === 'object') {
 		const out = {};
@@ -38,7 +39,8 @@ const idText = (id) => (id === null || id === undefined ? id : String(id));
 function nodeShape(note) {
 	const out = parsedShape(note);
 	out.Id = idText(note.Id);
-	if (Array.isArray(out.Attachments)) out.Attachments = out.Attachments.map((a) => ({ ...a, NoteId: idText(a.NoteId) }));
+	if (Array.isArray(out.Attachments))
+		out.Attachments = out.Attachments.map((a) => ({ ...a, NoteId: idText(a.NoteId) }));
 	return out;
 }
 
@@ -59,4 +61,17 @@ function fileItem(json, key, data, fileName, mimeType) {
 	return { json, binary: { [key]: { base64: data.toString('base64'), fileName, mimeType } } };
 }
 
-module.exports = { WO, PAGED_WO, CREATE_WO, BIG31, BIG53, MAX64, parsedShape, idText, nodeShape, storedNote, attachmentOut, fileItem };
+module.exports = {
+	WO,
+	PAGED_WO,
+	CREATE_WO,
+	BIG31,
+	BIG53,
+	MAX64,
+	parsedShape,
+	idText,
+	nodeShape,
+	storedNote,
+	attachmentOut,
+	fileItem,
+};

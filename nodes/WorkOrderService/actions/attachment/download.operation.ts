@@ -3,7 +3,17 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { withBinary } from '../../helpers/binaryOutput';
 import { idField, noteIdField, workOrderIdField } from '../../helpers/fields';
-import { collectionOf, fieldOf, int64Id, invalid, numberBetween, optionalText, positiveInteger, readParameter, readLocatorId } from '../../helpers/validation';
+import {
+	collectionOf,
+	fieldOf,
+	int64Id,
+	invalid,
+	numberBetween,
+	optionalText,
+	positiveInteger,
+	readParameter,
+	readLocatorId,
+} from '../../helpers/validation';
 import { attachmentOut } from '../../helpers/noteIds';
 import { readWorkOrderId } from '../../helpers/params';
 import { isToolCall } from '../../helpers/toolMode';
@@ -23,10 +33,26 @@ const sourceProperty: INodeProperties = {
 	type: 'options',
 	noDataExpression: true,
 	options: [
-		{ name: 'Link From a Previous Step', value: 'uri', description: 'The Uri of an attachment record read by a previous step (e.g. Get Attachments)' },
-		{ name: 'Proposal', value: 'proposal', description: 'An attachment of a proposal, by the proposal and the attachment ID' },
-		{ name: 'Work Order', value: 'workOrder', description: 'An attachment of a work order, by the work order and the attachment ID' },
-		{ name: 'Work Order Note', value: 'workOrderNote', description: 'An attachment of a note, by the work order, the note and the attachment ID' },
+		{
+			name: 'Link From a Previous Step',
+			value: 'uri',
+			description: 'The Uri of an attachment record read by a previous step (e.g. Get Attachments)',
+		},
+		{
+			name: 'Proposal',
+			value: 'proposal',
+			description: 'An attachment of a proposal, by the proposal and the attachment ID',
+		},
+		{
+			name: 'Work Order',
+			value: 'workOrder',
+			description: 'An attachment of a work order, by the work order and the attachment ID',
+		},
+		{
+			name: 'Work Order Note',
+			value: 'workOrderNote',
+			description: 'An attachment of a note, by the work order, the note and the attachment ID',
+		},
 	],
 	default: 'uri',
 };
@@ -43,7 +69,13 @@ const uriProperty: INodeProperties = {
 };
 
 const attachmentIdProperty: INodeProperties = {
-	...idField({ displayName: 'Attachment ID', name: 'attachmentId', example: '880001', required: true, description: 'ID of the attachment (its Id in Get Attachments)' }),
+	...idField({
+		displayName: 'Attachment ID',
+		name: 'attachmentId',
+		example: '880001',
+		required: true,
+		description: 'ID of the attachment (its Id in Get Attachments)',
+	}),
 	displayOptions: { show: { source: ['proposal', 'workOrder', 'workOrderNote'] } },
 };
 
@@ -62,7 +94,8 @@ const fileNameOption: INodeProperties = {
 	name: 'fileName',
 	type: 'string',
 	default: '',
-	description: "Name to give the file. Default: the attachment's name, else the name the server sends, else the last part of the address.",
+	description:
+		"Name to give the file. Default: the attachment's name, else the name the server sends, else the last part of the address.",
 };
 
 const maxSizeOption: INodeProperties = {
@@ -74,16 +107,19 @@ const maxSizeOption: INodeProperties = {
 	description: 'A larger file is refused (before its bytes are read when the server says its size)',
 };
 
-export const description = updateDisplayOptions({ show: { resource: ['attachment'], operation: ['download'] } }, [
-	sourceProperty,
-	uriProperty,
-	{ ...proposalIdProperty, displayOptions: { show: { source: ['proposal'] } } },
-	{ ...workOrderIdField, displayOptions: { show: { source: ['workOrder', 'workOrderNote'] } } },
-	{ ...noteIdField, displayOptions: { show: { source: ['workOrderNote'] } } },
-	attachmentIdProperty,
-	outputProperty,
-	collectionOf('options', [fileNameOption, maxSizeOption]),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['attachment'], operation: ['download'] } },
+	[
+		sourceProperty,
+		uriProperty,
+		{ ...proposalIdProperty, displayOptions: { show: { source: ['proposal'] } } },
+		{ ...workOrderIdField, displayOptions: { show: { source: ['workOrder', 'workOrderNote'] } } },
+		{ ...noteIdField, displayOptions: { show: { source: ['workOrderNote'] } } },
+		attachmentIdProperty,
+		outputProperty,
+		collectionOf('options', [fileNameOption, maxSizeOption]),
+	],
+);
 
 /** What to download: the address, the item's JSON, and the name the record gives the file. */
 interface Target {
@@ -93,7 +129,12 @@ interface Target {
 }
 
 /** The attachment record, read through its owner's OData list with `$filter=Id eq {id}`. */
-async function recordTarget(ctx: IExecuteFunctions, i: number, client: WorkOrderServiceClient, source: Exclude<Source, 'uri'>): Promise<Target> {
+async function recordTarget(
+	ctx: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+	source: Exclude<Source, 'uri'>,
+): Promise<Target> {
 	let path: string;
 	let owner: string;
 	if (source === 'proposal') {
@@ -101,13 +142,25 @@ async function recordTarget(ctx: IExecuteFunctions, i: number, client: WorkOrder
 		[path, owner] = [`/odata/proposals(${proposalId})/attachments`, `proposal ${proposalId}`];
 	} else {
 		const workOrderId = readWorkOrderId(ctx, i);
-		const noteId = source === 'workOrderNote' ? readParameter(ctx, i, noteIdField, int64Id) : undefined;
-		path = noteId === undefined ? `/odata/workorders(${workOrderId})/attachments` : `/odata/workorders(${workOrderId})/notes(${noteId})/attachments`;
-		owner = noteId === undefined ? `work order ${workOrderId}` : `note ${noteId} of work order ${workOrderId}`;
+		const noteId =
+			source === 'workOrderNote' ? readParameter(ctx, i, noteIdField, int64Id) : undefined;
+		path =
+			noteId === undefined
+				? `/odata/workorders(${workOrderId})/attachments`
+				: `/odata/workorders(${workOrderId})/notes(${noteId})/attachments`;
+		owner =
+			noteId === undefined
+				? `work order ${workOrderId}`
+				: `note ${noteId} of work order ${workOrderId}`;
 	}
 	const attachmentId = readParameter(ctx, i, attachmentIdProperty, positiveInteger);
 	readOutputField(ctx, i);
-	const body = await client.request({ method: 'GET', path, qs: { $filter: `Id eq ${attachmentId}` }, itemIndex: i });
+	const body = await client.request({
+		method: 'GET',
+		path,
+		qs: { $filter: `Id eq ${attachmentId}` },
+		itemIndex: i,
+	});
 	const record = toRecords(body).find((r) => String(r.Id) === String(attachmentId));
 	if (!record || typeof record.Uri !== 'string' || record.Uri.trim() === '') {
 		const what = record ? `has no Uri to download it from` : 'was not found';
@@ -116,14 +169,24 @@ async function recordTarget(ctx: IExecuteFunctions, i: number, client: WorkOrder
 			description: `Check the Attachment ID: Get Attachments of ${owner} lists the attachments this user can see. Nothing was downloaded.`,
 		});
 	}
-	return { uri: record.Uri, json: attachmentOut(record), fileName: typeof record.Name === 'string' ? record.Name : undefined };
+	return {
+		uri: record.Uri,
+		json: attachmentOut(record),
+		fileName: typeof record.Name === 'string' ? record.Name : undefined,
+	};
 }
 
 /** The Uri parameter; the item's JSON is the input item's (the attachment record, typically). */
 function uriTarget(ctx: IExecuteFunctions, i: number): Target {
 	const value = ctx.getNodeParameter(uriProperty.name, i, '') as unknown;
 	if (typeof value !== 'string' || value.trim() === '') {
-		throw invalid(ctx.getNode(), i, fieldOf(uriProperty), 'must be the address of the file, e.g. {{ $json.Uri }} after Get Attachments', value);
+		throw invalid(
+			ctx.getNode(),
+			i,
+			fieldOf(uriProperty),
+			'must be the address of the file, e.g. {{ $json.Uri }} after Get Attachments',
+			value,
+		);
 	}
 	readOutputField(ctx, i);
 	const json = { ...(ctx.getInputData()[i]?.json ?? {}) };
@@ -133,7 +196,14 @@ function uriTarget(ctx: IExecuteFunctions, i: number): Target {
 
 function readOutputField(ctx: IExecuteFunctions, i: number): string {
 	const value = ctx.getNodeParameter(outputProperty.name, i, 'data') as unknown;
-	if (typeof value !== 'string' || value.trim() === '') throw invalid(ctx.getNode(), i, fieldOf(outputProperty), 'must name the output binary field, e.g. data', value);
+	if (typeof value !== 'string' || value.trim() === '')
+		throw invalid(
+			ctx.getNode(),
+			i,
+			fieldOf(outputProperty),
+			'must name the output binary field, e.g. data',
+			value,
+		);
 	return value.trim();
 }
 
@@ -142,7 +212,10 @@ function readOutputField(ctx: IExecuteFunctions, i: number): string {
  * attachment record without its link), never the bytes, which a model cannot read; the answer says so.
  */
 function toolAnswer(target: Target, file: Downloaded, source: Source): IDataObject {
-	const record = source === 'uri' ? {} : Object.fromEntries(Object.entries(target.json).filter(([key]) => key !== 'Uri'));
+	const record =
+		source === 'uri'
+			? {}
+			: Object.fromEntries(Object.entries(target.json).filter(([key]) => key !== 'Uri'));
 	return {
 		...record,
 		fileName: file.fileName,
@@ -154,11 +227,16 @@ function toolAnswer(target: Target, file: Downloaded, source: Source): IDataObje
 }
 
 /** Downloads the attachment's file into the output item's binary field (a tool call: its metadata only). */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+): Promise<IDataObject[]> {
 	const source = this.getNodeParameter(sourceProperty.name, i) as Source;
 	const fileName = readParameter(this, i, fileNameOption, optionalText, 'options');
 	const maxMb = readParameter(this, i, maxSizeOption, numberBetween(1, 10240), 'options') ?? 100;
-	const target = source === 'uri' ? uriTarget(this, i) : await recordTarget(this, i, client, source);
+	const target =
+		source === 'uri' ? uriTarget(this, i) : await recordTarget(this, i, client, source);
 	const toolCall = isToolCall(this);
 	const file = await downloadFile(this, client, {
 		uri: target.uri,
@@ -169,5 +247,7 @@ export async function execute(this: IExecuteFunctions, i: number, client: WorkOr
 	});
 	if (toolCall || !file.binary) return [toolAnswer(target, file, source)];
 	const input = this.getInputData()[i];
-	return [withBinary(target.json, { ...(input?.binary ?? {}), [readOutputField(this, i)]: file.binary })];
+	return [
+		withBinary(target.json, { ...(input?.binary ?? {}), [readOutputField(this, i)]: file.binary }),
+	];
 }

@@ -15,7 +15,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Download',
 				value: 'download',
-				description: 'Download the file of a work order, note or proposal attachment into a binary field',
+				description:
+					'Download the file of a work order, note or proposal attachment into a binary field',
 				action: 'Download an attachment',
 			},
 		],

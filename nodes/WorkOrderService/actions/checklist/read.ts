@@ -18,9 +18,23 @@ export async function readChecklists(
 	const qs: IDataObject = { ...query };
 	if (options.workOrderId !== undefined) qs.workOrderId = options.workOrderId;
 	if (options.contractor && qs.subscriberId === undefined && options.workOrderId !== undefined) {
-		const workOrder = await client.request({ method: 'GET', path: `/workorders/${options.workOrderId}`, itemIndex: options.itemIndex });
-		const subscriber = isRecord(workOrder) ? ((isRecord(workOrder.Subscriber) ? workOrder.Subscriber.Id : undefined) ?? workOrder.SubscriberId) : undefined;
+		const workOrder = await client.request({
+			method: 'GET',
+			path: `/workorders/${options.workOrderId}`,
+			itemIndex: options.itemIndex,
+		});
+		const subscriber = isRecord(workOrder)
+			? ((isRecord(workOrder.Subscriber) ? workOrder.Subscriber.Id : undefined) ??
+				workOrder.SubscriberId)
+			: undefined;
 		if (typeof subscriber === 'number') qs.subscriberId = subscriber;
 	}
-	return checklistsOf(await client.request({ method: 'GET', path: '/checklists/detail', qs, itemIndex: options.itemIndex }));
+	return checklistsOf(
+		await client.request({
+			method: 'GET',
+			path: '/checklists/detail',
+			qs,
+			itemIndex: options.itemIndex,
+		}),
+	);
 }

@@ -2,7 +2,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idField, workOrderIdField } from '../../helpers/fields';
-import { optionalPositiveInteger, positiveInteger, readFields, type FieldSpec } from '../../helpers/validation';
+import {
+	optionalPositiveInteger,
+	positiveInteger,
+	readFields,
+	type FieldSpec,
+} from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
 import { asRecord } from '../../helpers/values';
 import type { WorkOrderServiceClient } from '../../transport/client';
@@ -11,7 +16,11 @@ import type { MultipartPart } from '../../transport/multipart';
 import { answerProperties, readAnswerRequest, readPhoto } from './fields';
 import type { OperationMeta } from '../operation';
 
-export const meta: OperationMeta = { verb: 'updated', safeToRepeat: false, file: { parameter: 'binaryPropertyName', required: false } };
+export const meta: OperationMeta = {
+	verb: 'updated',
+	safeToRepeat: false,
+	file: { parameter: 'binaryPropertyName', required: false },
+};
 
 const responseIdField: FieldSpec = {
 	property: idField({
@@ -19,9 +28,11 @@ const responseIdField: FieldSpec = {
 		name: 'checkListResponseId',
 		example: '700001',
 		required: true,
-		description: "ID of the stored answer to change (the Id of a Submit's CheckListResponse, or of a work order's checklist responses)",
+		description:
+			"ID of the stored answer to change (the Id of a Submit's CheckListResponse, or of a work order's checklist responses)",
 	}),
-	key: 'checkListResponseId', check: positiveInteger,
+	key: 'checkListResponseId',
+	check: positiveInteger,
 };
 
 const pictureIdField: FieldSpec = {
@@ -29,32 +40,51 @@ const pictureIdField: FieldSpec = {
 		displayName: 'Picture ID',
 		name: 'pictureId',
 		example: '990001',
-		description: "The stored picture the photo replaces (Pictures[].Id of the work order's checklist responses). Leave empty to add the photo as a new picture.",
+		description:
+			"The stored picture the photo replaces (Pictures[].Id of the work order's checklist responses). Leave empty to add the photo as a new picture.",
 	}),
-	key: 'CheckListResponsePictureId', check: optionalPositiveInteger,
+	key: 'CheckListResponsePictureId',
+	check: optionalPositiveInteger,
 };
 
-export const description = updateDisplayOptions({ show: { resource: ['checklistResponse'], operation: ['update'] } }, [
-	responseIdField.property,
-	{ ...workOrderIdField, description: 'The work order the answer belongs to (EntityID)' },
-	...answerProperties,
-	pictureIdField.property,
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['checklistResponse'], operation: ['update'] } },
+	[
+		responseIdField.property,
+		{ ...workOrderIdField, description: 'The work order the answer belongs to (EntityID)' },
+		...answerProperties,
+		pictureIdField.property,
+	],
+);
 
 /**
  * PUT /checklists/{checkListResponseId}/CheckListResponse (multipart): the answer as a
  * CheckListResponseRequest JSON part, and the optional photo with the picture it replaces.
  */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+): Promise<IDataObject[]> {
 	const { checkListResponseId } = readFields(this, i, [responseIdField]).body;
 	const workOrderId = readWorkOrderId(this, i);
 	const request = readAnswerRequest(this, i, workOrderId);
 	const { CheckListResponsePictureId: pictureId } = readFields(this, i, [pictureIdField]).body;
 	const parts: MultipartPart[] = [];
-	if (pictureId !== undefined) parts.push({ name: 'CheckListResponsePictureId', value: String(pictureId) });
-	parts.push({ name: 'CheckListResponseRequest', value: JSON.stringify(request), contentType: 'application/json' });
+	if (pictureId !== undefined)
+		parts.push({ name: 'CheckListResponsePictureId', value: String(pictureId) });
+	parts.push({
+		name: 'CheckListResponseRequest',
+		value: JSON.stringify(request),
+		contentType: 'application/json',
+	});
 	const photo = await readPhoto(this, i);
 	if (photo) parts.push(photo);
-	const result = await client.request({ method: 'PUT', path: `/checklists/${checkListResponseId}/CheckListResponse`, multipart: parts, itemIndex: i });
+	const result = await client.request({
+		method: 'PUT',
+		path: `/checklists/${checkListResponseId}/CheckListResponse`,
+		multipart: parts,
+		itemIndex: i,
+	});
 	return [asRecord(result) ?? {}];
 }

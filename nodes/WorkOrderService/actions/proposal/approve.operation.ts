@@ -16,16 +16,17 @@ const fields: FieldSpec[] = [
 			default: '',
 			description: 'Reason for the approval; added to the work order notes',
 		},
-		key: 'ReasonString', check: optionalText,
+		key: 'ReasonString',
+		check: optionalText,
 	},
 ];
 
 export const meta: OperationMeta = { verb: 'approved', safeToRepeat: true };
 
-export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['approve'] } }, [
-	proposalIdProperty,
-	collectionOf('additionalFields', fields),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['proposal'], operation: ['approve'] } },
+	[proposalIdProperty, collectionOf('additionalFields', fields)],
+);
 
 /** PUT /proposals/{id}/approve, answered 204; refusals worded in ./move.ts. */
 export const execute = moveOperation(MOVES.approve, fields);

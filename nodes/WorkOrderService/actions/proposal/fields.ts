@@ -1,6 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { optionalEmail, optionalOneOf, optionalText, type Field, type FieldSpec } from '../../helpers/validation';
+import {
+	optionalEmail,
+	optionalOneOf,
+	optionalText,
+	type Field,
+	type FieldSpec,
+} from '../../helpers/validation';
 
 /**
  * What the proposal operations share: the proposal, chosen from a list or given by ID, and the body
@@ -60,7 +66,8 @@ export const statusChangeFields: FieldSpec[] = [
 			typeOptions: { rows: 2 },
 			description: 'Reason for the status change; added to the work order notes',
 		},
-		key: 'Comments', check: optionalText,
+		key: 'Comments',
+		check: optionalText,
 	},
 	{
 		property: {
@@ -72,7 +79,8 @@ export const statusChangeFields: FieldSpec[] = [
 			description:
 				'Who gets the status-change notification on the provider side. Default: the e-mail of the provider the proposal is assigned to.',
 		},
-		key: 'ProviderEmail', check: optionalEmail,
+		key: 'ProviderEmail',
+		check: optionalEmail,
 	},
 	{
 		property: {
@@ -81,9 +89,11 @@ export const statusChangeFields: FieldSpec[] = [
 			type: 'string',
 			placeholder: 'name@email.com',
 			default: '',
-			description: 'Who gets the notification on the subscriber side. Default: the e-mail of the current user.',
+			description:
+				'Who gets the notification on the subscriber side. Default: the e-mail of the current user.',
 		},
-		key: 'UserEmail', check: optionalEmail,
+		key: 'UserEmail',
+		check: optionalEmail,
 	},
 	{
 		property: {
@@ -92,11 +102,16 @@ export const statusChangeFields: FieldSpec[] = [
 			type: 'options',
 			default: 'Standard',
 			options: [
-				{ name: 'Decision Engine', value: 'DecisionEngine', description: 'The change follows an automated decision tool' },
+				{
+					name: 'Decision Engine',
+					value: 'DecisionEngine',
+					description: 'The change follows an automated decision tool',
+				},
 				{ name: 'Standard', value: 'Standard', description: 'A person decided' },
 			],
 			description: 'Whether the change follows the recommendation of an automated decision tool',
 		},
-		key: 'ActionSource', check: optionalOneOf(['Standard', 'DecisionEngine']),
+		key: 'ActionSource',
+		check: optionalOneOf(['Standard', 'DecisionEngine']),
 	},
 ];

@@ -1,6 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
-import { fieldOf, invalid, isBlank, numberBetween, positiveInteger, type Check, type Field } from '../../helpers/validation';
+import {
+	fieldOf,
+	invalid,
+	isBlank,
+	numberBetween,
+	positiveInteger,
+	type Check,
+	type Field,
+} from '../../helpers/validation';
 import { odataString } from '../../helpers/proposalSearch';
 import { commaList } from '../../helpers/values';
 import { isKnownZone, parseDateTime, zonedWallTimeToInstant } from '../../trigger/time';
@@ -14,7 +22,12 @@ import { isKnownZone, parseDateTime, zonedWallTimeToInstant } from '../../trigge
  * time zone. Several values of one filter match any of them; different filters must all match.
  */
 
-const idList = (displayName: string, name: string, example: string, what: string): INodeProperties => ({
+const idList = (
+	displayName: string,
+	name: string,
+	example: string,
+	what: string,
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'string',
@@ -46,13 +59,34 @@ export const filterProperties: INodeProperties[] = [
 		description: 'Only proposals in one of these primary statuses (Status/Primary)',
 	},
 	idList('Location IDs', 'locationIds', '501, 504', 'locations (Location/Id)'),
-	idList('Store IDs', 'storeIds', 'S501', "locations, by the client's store number (Location/StoreId)"),
+	idList(
+		'Store IDs',
+		'storeIds',
+		'S501',
+		"locations, by the client's store number (Location/StoreId)",
+	),
 	idList('Work Order IDs', 'workOrderIds', '90000006', 'work orders (WorkOrder/Id)'),
 	idList('Provider IDs', 'providerIds', '3001', 'providers (Provider/Id)'),
-	dateField('Created After', 'createdAfter', 'Only proposals created at or after this time (CreatedDate_dto).'),
-	dateField('Created Before', 'createdBefore', 'Only proposals created before this time (CreatedDate_dto).'),
-	dateField('Updated After', 'updatedAfter', 'Only proposals changed at or after this time (UpdatedDateDto).'),
-	dateField('Updated Before', 'updatedBefore', 'Only proposals changed before this time (UpdatedDateDto).'),
+	dateField(
+		'Created After',
+		'createdAfter',
+		'Only proposals created at or after this time (CreatedDate_dto).',
+	),
+	dateField(
+		'Created Before',
+		'createdBefore',
+		'Only proposals created before this time (CreatedDate_dto).',
+	),
+	dateField(
+		'Updated After',
+		'updatedAfter',
+		'Only proposals changed at or after this time (UpdatedDateDto).',
+	),
+	dateField(
+		'Updated Before',
+		'updatedBefore',
+		'Only proposals changed before this time (UpdatedDateDto).',
+	),
 	{
 		displayName: 'Minimum Amount',
 		name: 'minAmount',
@@ -98,14 +132,21 @@ const idsOf: Check<number[]> = (node, itemIndex, field, value) =>
 	commaList(value).map((id) => positiveInteger(node, itemIndex, field, id));
 
 const textsOf: Check<string[]> = (node, itemIndex, field, value) => {
-	if (!isBlank(value) && typeof value !== 'string' && !Array.isArray(value)) throw invalid(node, itemIndex, field, 'must be text', value);
+	if (!isBlank(value) && typeof value !== 'string' && !Array.isArray(value))
+		throw invalid(node, itemIndex, field, 'must be text', value);
 	return commaList(value);
 };
 
 const statusesOf: Check<string[]> = (node, itemIndex, field, value) => {
-	const list = Array.isArray(value) ? value.map(String).map((s) => s.trim()).filter(Boolean) : commaList(value);
+	const list = Array.isArray(value)
+		? value
+				.map(String)
+				.map((s) => s.trim())
+				.filter(Boolean)
+		: commaList(value);
 	for (const status of list) {
-		if (!/^[A-Za-z][A-Za-z ]{0,39}$/.test(status)) throw invalid(node, itemIndex, field, 'must be status names such as Open or OnHold', status);
+		if (!/^[A-Za-z][A-Za-z ]{0,39}$/.test(status))
+			throw invalid(node, itemIndex, field, 'must be status names such as Open or OnHold', status);
 	}
 	return list;
 };
@@ -113,11 +154,32 @@ const statusesOf: Check<string[]> = (node, itemIndex, field, value) => {
 const amountOf: Check<number | undefined> = numberBetween(0, 1e12);
 
 /** A date-time as an instant (ms): with its offset, or else as a wall time in `zone`. */
-function instantOf(node: INode, itemIndex: number, field: Field, value: unknown, zone: string): number | undefined {
+function instantOf(
+	node: INode,
+	itemIndex: number,
+	field: Field,
+	value: unknown,
+	zone: string,
+): number | undefined {
 	if (isBlank(value)) return undefined;
-	const text = typeof (value as { toISO?: unknown })?.toISO === 'function' ? String((value as { toISO: () => string }).toISO()) : value;
-	const parsed = typeof text === 'string' ? parseDateTime(text) : value instanceof Date ? parseDateTime(value.toISOString()) : undefined;
-	if (!parsed) throw invalid(node, itemIndex, field, 'must be a date-time such as 2026-05-01T09:30:00 or 2026-05-01T09:30:00-04:00', value);
+	const text =
+		typeof (value as { toISO?: unknown })?.toISO === 'function'
+			? String((value as { toISO: () => string }).toISO())
+			: value;
+	const parsed =
+		typeof text === 'string'
+			? parseDateTime(text)
+			: value instanceof Date
+				? parseDateTime(value.toISOString())
+				: undefined;
+	if (!parsed)
+		throw invalid(
+			node,
+			itemIndex,
+			field,
+			'must be a date-time such as 2026-05-01T09:30:00 or 2026-05-01T09:30:00-04:00',
+			value,
+		);
 	if (parsed.offsetMinutes !== undefined) return parsed.wallMs - parsed.offsetMinutes * 60_000;
 	return isKnownZone(zone) ? zonedWallTimeToInstant(parsed.wallMs, zone) : parsed.wallMs;
 }
@@ -126,7 +188,8 @@ function instantOf(node: INode, itemIndex: number, field: Field, value: unknown,
 export function readProposalFilters(ctx: IExecuteFunctions, itemIndex: number): ProposalFilters {
 	const node = ctx.getNode();
 	const values = (ctx.getNodeParameter('filters', itemIndex, {}) ?? {}) as IDataObject;
-	const read = <T>(name: string, check: Check<T>): T => check(node, itemIndex, fieldNamed(name), values[name]);
+	const read = <T>(name: string, check: Check<T>): T =>
+		check(node, itemIndex, fieldNamed(name), values[name]);
 	const zone = ctx.getTimezone();
 	const date = (name: string) => instantOf(node, itemIndex, fieldNamed(name), values[name], zone);
 	const filters: ProposalFilters = {
@@ -146,13 +209,28 @@ export function readProposalFilters(ctx: IExecuteFunctions, itemIndex: number): 
 	return filters;
 }
 
-function checkRanges(node: INode, itemIndex: number, f: ProposalFilters, values: IDataObject): void {
-	const refuse = (name: string, problem: string) => invalid(node, itemIndex, fieldNamed(name), problem, values[name]);
-	if (f.minAmount !== undefined && f.maxAmount !== undefined && f.maxAmount < f.minAmount) throw refuse('maxAmount', 'must not be below Minimum Amount');
-	if (f.createdAfter !== undefined && f.createdBefore !== undefined && f.createdBefore <= f.createdAfter) {
+function checkRanges(
+	node: INode,
+	itemIndex: number,
+	f: ProposalFilters,
+	values: IDataObject,
+): void {
+	const refuse = (name: string, problem: string) =>
+		invalid(node, itemIndex, fieldNamed(name), problem, values[name]);
+	if (f.minAmount !== undefined && f.maxAmount !== undefined && f.maxAmount < f.minAmount)
+		throw refuse('maxAmount', 'must not be below Minimum Amount');
+	if (
+		f.createdAfter !== undefined &&
+		f.createdBefore !== undefined &&
+		f.createdBefore <= f.createdAfter
+	) {
 		throw refuse('createdBefore', 'must be later than Created After');
 	}
-	if (f.updatedAfter !== undefined && f.updatedBefore !== undefined && f.updatedBefore <= f.updatedAfter) {
+	if (
+		f.updatedAfter !== undefined &&
+		f.updatedBefore !== undefined &&
+		f.updatedBefore <= f.updatedAfter
+	) {
 		throw refuse('updatedBefore', 'must be later than Updated After');
 	}
 }

@@ -11,19 +11,28 @@ import { readLocatorId } from '../../helpers/validation';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
-export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['get'] } }, [
-	proposalIdProperty,
-	simplifyProperty,
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['proposal'], operation: ['get'] } },
+	[proposalIdProperty, simplifyProperty],
+);
 
 /**
  * GET /odata/proposals?$filter=Id eq {id}: the reference has no single-proposal read, so the list
  * is asked for that one proposal. An empty list is "no such proposal" (for this user).
  */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+): Promise<IDataObject[]> {
 	const proposalId = readLocatorId(this, i, PROPOSAL_ID);
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
-	const body = await client.request({ method: 'GET', path: '/odata/proposals', qs: { $filter: `Id eq ${proposalId}` }, itemIndex: i });
+	const body = await client.request({
+		method: 'GET',
+		path: '/odata/proposals',
+		qs: { $filter: `Id eq ${proposalId}` },
+		itemIndex: i,
+	});
 	const record = toRecords(body).find((r) => String(r.Id) === String(proposalId));
 	if (!record) {
 		throw new NodeOperationError(this.getNode(), `Proposal ${proposalId} was not found`, {

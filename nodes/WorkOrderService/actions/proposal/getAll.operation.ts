@@ -22,9 +22,12 @@ const queryOptions: FieldSpec[] = [
 			type: 'string',
 			default: '',
 			placeholder: "Trade/Name eq 'HVAC'",
-			description: 'Your own OData $filter clause over the proposal\'s properties, added to the Filters with "and"',
+			description:
+				'Your own OData $filter clause over the proposal\'s properties, added to the Filters with "and"',
 		},
-		key: '$filter', in: 'query', check: trimmedText,
+		key: '$filter',
+		in: 'query',
+		check: trimmedText,
 	},
 	{
 		property: {
@@ -35,7 +38,9 @@ const queryOptions: FieldSpec[] = [
 			placeholder: 'CreatedDate_dto desc',
 			description: 'OData $orderby expression',
 		},
-		key: '$orderby', in: 'query', check: trimmedText,
+		key: '$orderby',
+		in: 'query',
+		check: trimmedText,
 	},
 	{
 		property: {
@@ -46,22 +51,31 @@ const queryOptions: FieldSpec[] = [
 			placeholder: 'Number,Amount,Status',
 			description: 'Comma-separated top-level fields to return (OData $select)',
 		},
-		key: '$select', in: 'query', check: trimmedText,
+		key: '$select',
+		in: 'query',
+		check: trimmedText,
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['getAll'] } }, [
-	...returnAllOrLimitFields,
-	simplifyProperty,
-	collectionOf('filters', filterProperties),
-	collectionOf('options', queryOptions),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['proposal'], operation: ['getAll'] } },
+	[
+		...returnAllOrLimitFields,
+		simplifyProperty,
+		collectionOf('filters', filterProperties),
+		collectionOf('options', queryOptions),
+	],
+);
 
 /**
  * GET /odata/proposals, page by page ($top/$skip, 50 a page), with the Filters as one $filter.
  * The service lists the last 90 days unless a date filter says otherwise (365 days at most).
  */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+): Promise<IDataObject[]> {
 	const limit = readLimit(this, i);
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 	const filters = readProposalFilters(this, i);
@@ -69,6 +83,11 @@ export async function execute(this: IExecuteFunctions, i: number, client: WorkOr
 	const filter = proposalFilter(filters, qs.$filter as string | undefined);
 	if (filter === undefined) delete qs.$filter;
 	else qs.$filter = filter;
-	const proposals = await readList(this, client, ODATA_LIST, { path: '/odata/proposals', qs, limit, itemIndex: i });
+	const proposals = await readList(this, client, ODATA_LIST, {
+		path: '/odata/proposals',
+		qs,
+		limit,
+		itemIndex: i,
+	});
 	return simplify ? proposals.map(simplifyProposal) : proposals;
 }

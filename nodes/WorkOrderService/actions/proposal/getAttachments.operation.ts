@@ -13,15 +13,23 @@ import { readLocatorId } from '../../helpers/validation';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
-export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['getAttachments'] } }, [
-	proposalIdProperty,
-	...returnAllOrLimitFields,
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['proposal'], operation: ['getAttachments'] } },
+	[proposalIdProperty, ...returnAllOrLimitFields],
+);
 
 /** GET /odata/proposals({id})/attachments, page by page; one item per attachment (its `Uri` downloads it). */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+): Promise<IDataObject[]> {
 	const proposalId = readLocatorId(this, i, PROPOSAL_ID);
 	const limit = readLimit(this, i);
-	const attachments = await readList(this, client, ODATA_LIST, { path: `/odata/proposals(${proposalId})/attachments`, limit, itemIndex: i });
+	const attachments = await readList(this, client, ODATA_LIST, {
+		path: `/odata/proposals(${proposalId})/attachments`,
+		limit,
+		itemIndex: i,
+	});
 	return attachments.map(attachmentOut);
 }

@@ -21,7 +21,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Approve',
 				value: 'approve',
-				description: 'Approve a proposal (refused when already approved, when its work order is invoiced or missing, or over the approval limit)',
+				description:
+					'Approve a proposal (refused when already approved, when its work order is invoiced or missing, or over the approval limit)',
 				action: 'Approve a proposal',
 			},
 			{
@@ -39,7 +40,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'List proposals, filtered by status, location, work order, provider, date or amount',
+				description:
+					'List proposals, filtered by status, location, work order, provider, date or amount',
 				action: 'Get many proposals',
 			},
 			{
@@ -51,7 +53,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Reject',
 				value: 'reject',
-				description: 'Reject a proposal, optionally with a rejection reason code (refused when already rejected)',
+				description:
+					'Reject a proposal, optionally with a rejection reason code (refused when already rejected)',
 				action: 'Reject a proposal',
 			},
 			{

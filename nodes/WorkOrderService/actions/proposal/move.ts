@@ -48,30 +48,40 @@ const ALREADY_OR_REFUSED =
 
 const CODES: Record<string, CodeMeaning> = {
 	'401': {
-		means: "only subscriber users may change a proposal's status, and the credential's user is not one (a provider's user or technician)",
-		workflow: "Use a credential of a subscriber user (the Work Order Service API or OAuth2 credential), not a contractor login.",
-		agent: "Calling again will not help: this tool's credential is not a subscriber user. Tell the user that a subscriber user's credential is needed.",
+		means:
+			"only subscriber users may change a proposal's status, and the credential's user is not one (a provider's user or technician)",
+		workflow:
+			'Use a credential of a subscriber user (the Work Order Service API or OAuth2 credential), not a contractor login.',
+		agent:
+			"Calling again will not help: this tool's credential is not a subscriber user. Tell the user that a subscriber user's credential is needed.",
 	},
 	'502': {
-		means: "the service has no such proposal for this user",
-		workflow: 'Check the proposal ID. A proposal of another subscriber (e.g. a child subscriber) needs a credential for that subscriber.',
-		agent: 'Check the proposal ID you passed: no proposal with it exists for this account. Call again only with a corrected ID.',
+		means: 'the service has no such proposal for this user',
+		workflow:
+			'Check the proposal ID. A proposal of another subscriber (e.g. a child subscriber) needs a credential for that subscriber.',
+		agent:
+			'Check the proposal ID you passed: no proposal with it exists for this account. Call again only with a corrected ID.',
 	},
 	'503': {
-		means: "the proposal already has that status, or the user is an approval-level (MLP) user, whose moves the service does not take through the API, or the request was empty or held a value the service does not accept; on approve also: no work order is linked to the proposal, or its work order is invoiced",
-		workflow: "The service's reason above says which. A proposal that already has the status needs nothing; a value it does not accept must be corrected; an approval-level user's moves, and approvals of proposals without a work order or with an invoiced one, must be done in the service.",
+		means:
+			'the proposal already has that status, or the user is an approval-level (MLP) user, whose moves the service does not take through the API, or the request was empty or held a value the service does not accept; on approve also: no work order is linked to the proposal, or its work order is invoiced',
+		workflow:
+			"The service's reason above says which. A proposal that already has the status needs nothing; a value it does not accept must be corrected; an approval-level user's moves, and approvals of proposals without a work order or with an invoiced one, must be done in the service.",
 		agent: ALREADY_OR_REFUSED,
 	},
 	'100': {
 		means: "the proposal's amount is above the approval limit of the credential's user",
-		workflow: 'A user with a higher approval limit must approve it (in the service, or with a credential of that user).',
-		agent: 'The same call will be refused again: tell the user that a user with a higher approval limit must approve it.',
+		workflow:
+			'A user with a higher approval limit must approve it (in the service, or with a credential of that user).',
+		agent:
+			'The same call will be refused again: tell the user that a user with a higher approval limit must approve it.',
 	},
 };
 
 const OTHER: CodeMeaning = {
 	means: 'the service gave its reason above',
-	workflow: "Check the service's reason: a move to the status the proposal already has, a move by an approval-level (MLP) user, and approvals the service does not allow are refused this way.",
+	workflow:
+		"Check the service's reason: a move to the status the proposal already has, a move by an approval-level (MLP) user, and approvals the service does not allow are refused this way.",
 	agent: ALREADY_OR_REFUSED,
 };
 
@@ -96,9 +106,13 @@ function outcomeWords(error: NodeApiError, attempts: number): { workflow: string
  */
 export function refusedMove(error: unknown, proposalId: number, move: Move): unknown {
 	const said = serviceAnswerOf(error);
-	if (!(error instanceof NodeApiError) || error.httpCode !== '400' || said === undefined) return error;
+	if (!(error instanceof NodeApiError) || error.httpCode !== '400' || said === undefined)
+		return error;
 	const { words, code, attempts } = said;
-	const known = code !== undefined && Object.prototype.hasOwnProperty.call(CODES, String(code)) ? CODES[String(code)] : undefined;
+	const known =
+		code !== undefined && Object.prototype.hasOwnProperty.call(CODES, String(code))
+			? CODES[String(code)]
+			: undefined;
 	const meaning = known ?? OTHER;
 	const outcome = outcomeWords(error, attempts);
 	error.message = `The Work Order Service refused to ${move.doing(proposalId)} (400 Bad Request)${words ? `: ${words}` : ''}${code !== undefined ? ` (error code ${code})` : ''}`;
@@ -112,11 +126,21 @@ export function refusedMove(error: unknown, proposalId: number, move: Move): unk
  * 204 becomes { proposalId, status, success }. Each of the four operation files takes its own.
  */
 export function moveOperation(move: Move, fields: FieldSpec[]) {
-	return async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+	return async function execute(
+		this: IExecuteFunctions,
+		i: number,
+		client: WorkOrderServiceClient,
+	): Promise<IDataObject[]> {
 		const proposalId = readLocatorId(this, i, PROPOSAL_ID);
 		const { body, qs } = readFields(this, i, fields, 'additionalFields');
 		try {
-			await client.request({ method: 'PUT', path: `/proposals/${proposalId}/${move.path}`, qs, body, itemIndex: i });
+			await client.request({
+				method: 'PUT',
+				path: `/proposals/${proposalId}/${move.path}`,
+				qs,
+				body,
+				itemIndex: i,
+			});
 		} catch (error) {
 			throw refusedMove(error, proposalId, move);
 		}

@@ -8,10 +8,10 @@ import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { verb: 'put on hold', safeToRepeat: true };
 
-export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['putOnHold'] } }, [
-	proposalIdProperty,
-	collectionOf('additionalFields', statusChangeFields),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['proposal'], operation: ['putOnHold'] } },
+	[proposalIdProperty, collectionOf('additionalFields', statusChangeFields)],
+);
 
 /** PUT /proposals/{id}/onhold, answered 204: the proposal is on hold; refusals worded in ./move.ts. */
 export const execute = moveOperation(MOVES.putOnHold, statusChangeFields);

@@ -1,6 +1,11 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { collectionOf, type FieldSpec, optionalBoolean, optionalPositiveInteger } from '../../helpers/validation';
+import {
+	collectionOf,
+	type FieldSpec,
+	optionalBoolean,
+	optionalPositiveInteger,
+} from '../../helpers/validation';
 
 import { proposalIdProperty, statusChangeFields } from './fields';
 import { MOVES, moveOperation } from './move';
@@ -21,7 +26,9 @@ const fields: FieldSpec[] = [
 			description:
 				'Reason code for the rejection. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
-		key: 'RejectReasonCodeId', check: optionalPositiveInteger, label: 'Rejection Reason',
+		key: 'RejectReasonCodeId',
+		check: optionalPositiveInteger,
+		label: 'Rejection Reason',
 	},
 	{
 		property: {
@@ -32,16 +39,18 @@ const fields: FieldSpec[] = [
 			description:
 				'Whether every user on the proposal-alerts list of the dispatch preferences gets the rejection notification. Applies only when neither Provider Email nor User Email is set.',
 		},
-		key: 'useProposalAlertEmails', in: 'query', check: optionalBoolean,
+		key: 'useProposalAlertEmails',
+		in: 'query',
+		check: optionalBoolean,
 	},
 ];
 
 export const meta: OperationMeta = { verb: 'rejected', safeToRepeat: true };
 
-export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['reject'] } }, [
-	proposalIdProperty,
-	collectionOf('additionalFields', fields),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['proposal'], operation: ['reject'] } },
+	[proposalIdProperty, collectionOf('additionalFields', fields)],
+);
 
 /** PUT /proposals/{id}/reject, answered 204; refusals worded in ./move.ts. */
 export const execute = moveOperation(MOVES.reject, fields);

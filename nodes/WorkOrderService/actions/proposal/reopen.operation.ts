@@ -8,10 +8,10 @@ import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { verb: 'reopened', safeToRepeat: true };
 
-export const description = updateDisplayOptions({ show: { resource: ['proposal'], operation: ['reopen'] } }, [
-	proposalIdProperty,
-	collectionOf('additionalFields', statusChangeFields),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['proposal'], operation: ['reopen'] } },
+	[proposalIdProperty, collectionOf('additionalFields', statusChangeFields)],
+);
 
 /** PUT /proposals/{id}/open, answered 204: the proposal is Open; refusals worded in ./move.ts. */
 export const execute = moveOperation(MOVES.reopen, statusChangeFields);

@@ -15,7 +15,15 @@ export const description = updateDisplayOptions(
 );
 
 /** GET /subscribers/current/subsidiaries: one unpaged list, one item per record. */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+): Promise<IDataObject[]> {
 	const limit = readLimit(this, i);
-	return await readList(this, client, WHOLE_LIST, { path: '/subscribers/current/subsidiaries', limit, itemIndex: i });
+	return await readList(this, client, WHOLE_LIST, {
+		path: '/subscribers/current/subsidiaries',
+		limit,
+		itemIndex: i,
+	});
 }

@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				description:
-					'List the child subscribers of the current subscriber (their IDs go into the credential\'s Child Subscriber ID; needs the right to list them)',
+					"List the child subscribers of the current subscriber (their IDs go into the credential's Child Subscriber ID; needs the right to list them)",
 				action: 'Get many subsidiaries',
 			},
 		],

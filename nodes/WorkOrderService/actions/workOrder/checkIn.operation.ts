@@ -30,21 +30,39 @@ export const meta: OperationMeta = { verb: 'checked in', safeToRepeat: false };
 
 const options = [...commonOptions, timeOption('Check-In Time', 'checkInTime', 'CheckInTime')];
 
-export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['checkIn'] } }, [
-	workOrderIdField,
-	workTypeProperty,
-	customWorkTypeProperty,
-	...positionFields.map((f) => f.property),
-	collectionOf('additionalFields', options),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workOrder'], operation: ['checkIn'] } },
+	[
+		workOrderIdField,
+		workTypeProperty,
+		customWorkTypeProperty,
+		...positionFields.map((f) => f.property),
+		collectionOf('additionalFields', options),
+	],
+);
 
 /** The item: the service's answer (`MechanicId`) with the work order's ID. */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+): Promise<IDataObject[]> {
 	const workOrderId = readWorkOrderId(this, i);
 	const workTypeId = readWorkTypeId(this, i);
-	const position = readPosition(this, i, workTypeId === REPAIR ? 'for a repair check-in (Work Type Repair)' : undefined);
+	const position = readPosition(
+		this,
+		i,
+		workTypeId === REPAIR ? 'for a repair check-in (Work Type Repair)' : undefined,
+	);
 	const { body: chosen } = readFields(this, i, options, 'additionalFields');
-	const body = withOffsets(this, i, { WorkTypeId: workTypeId, ...position, ...chosen }, ['CheckInTime']);
-	const answer = await client.send({ method: 'POST', path: `/workorders/${workOrderId}/universalCheckIn`, body, itemIndex: i });
+	const body = withOffsets(this, i, { WorkTypeId: workTypeId, ...position, ...chosen }, [
+		'CheckInTime',
+	]);
+	const answer = await client.send({
+		method: 'POST',
+		path: `/workorders/${workOrderId}/universalCheckIn`,
+		body,
+		itemIndex: i,
+	});
 	return [{ workOrderId, ...(asRecord(answer.body) ?? { success: true, operation: 'checkIn' }) }];
 }

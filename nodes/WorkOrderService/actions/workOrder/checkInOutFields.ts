@@ -1,7 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { idField } from '../../helpers/fields';
-import { invalid, numberBetween, optionalPositiveInteger, optionalText, positiveInteger, readFields, readParameter, type FieldSpec } from '../../helpers/validation';
+import {
+	invalid,
+	numberBetween,
+	optionalPositiveInteger,
+	optionalText,
+	positiveInteger,
+	readFields,
+	readParameter,
+	type FieldSpec,
+} from '../../helpers/validation';
 import { dateTimeToSend } from '../../helpers/sendValues';
 
 /**
@@ -21,9 +30,17 @@ export const workTypeProperty: INodeProperties = {
 	type: 'options',
 	default: 'repair',
 	options: [
-		{ name: 'Repair', value: 'repair', description: 'Work on site (WorkTypeId 1); needs the position' },
+		{
+			name: 'Repair',
+			value: 'repair',
+			description: 'Work on site (WorkTypeId 1); needs the position',
+		},
 		{ name: 'Travel', value: 'travel', description: 'Travelling to the site (WorkTypeId 2)' },
-		{ name: 'Custom', value: 'custom', description: 'A custom work type of the account, by its ID' },
+		{
+			name: 'Custom',
+			value: 'custom',
+			description: 'A custom work type of the account, by its ID',
+		},
 	],
 	description: 'What the technician checks in or out for (WorkTypeId)',
 };
@@ -33,7 +50,7 @@ export const customWorkTypeProperty: INodeProperties = {
 		displayName: 'Custom Work Type ID',
 		name: 'customWorkTypeId',
 		example: '5',
-		description: 'ID of the account\'s custom work type (WorkTypeId, 3 or higher)',
+		description: "ID of the account's custom work type (WorkTypeId, 3 or higher)",
 	}),
 	displayOptions: { show: { workType: ['custom'] } },
 };
@@ -45,9 +62,11 @@ const latitudeField: FieldSpec = {
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 32.7767',
-		description: 'The technician\'s latitude in decimal degrees, -90 to 90 (Latitude). Required for a repair.',
+		description:
+			"The technician's latitude in decimal degrees, -90 to 90 (Latitude). Required for a repair.",
 	},
-	key: 'Latitude', check: numberBetween(-90, 90),
+	key: 'Latitude',
+	check: numberBetween(-90, 90),
 };
 
 const longitudeField: FieldSpec = {
@@ -57,9 +76,11 @@ const longitudeField: FieldSpec = {
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. -96.797',
-		description: 'The technician\'s longitude in decimal degrees, -180 to 180 (Longitude). Required for a repair.',
+		description:
+			"The technician's longitude in decimal degrees, -180 to 180 (Longitude). Required for a repair.",
 	},
-	key: 'Longitude', check: numberBetween(-180, 180),
+	key: 'Longitude',
+	check: numberBetween(-180, 180),
 };
 
 export const positionFields: FieldSpec[] = [latitudeField, longitudeField];
@@ -71,9 +92,11 @@ export const commonOptions: FieldSpec[] = [
 			displayName: 'User ID',
 			name: 'userId',
 			example: '31',
-			description: 'The technician\'s user (UserId); the same for check-in and check-out. Leave empty for the current user.',
+			description:
+				"The technician's user (UserId); the same for check-in and check-out. Leave empty for the current user.",
 		}),
-		key: 'UserId', check: optionalPositiveInteger,
+		key: 'UserId',
+		check: optionalPositiveInteger,
 	},
 	{
 		property: {
@@ -84,11 +107,19 @@ export const commonOptions: FieldSpec[] = [
 			typeOptions: { minValue: 1 },
 			description: 'How many technicians are on site (TechsCount)',
 		},
-		key: 'TechsCount', check: numberBetween(1, 2147483647, true),
+		key: 'TechsCount',
+		check: numberBetween(1, 2147483647, true),
 	},
 	{
-		property: { displayName: 'Actor', name: 'actor', type: 'string', default: '', description: 'Name recorded as the actor (Actor)' },
-		key: 'Actor', check: optionalText,
+		property: {
+			displayName: 'Actor',
+			name: 'actor',
+			type: 'string',
+			default: '',
+			description: 'Name recorded as the actor (Actor)',
+		},
+		key: 'Actor',
+		check: optionalText,
 	},
 ];
 
@@ -102,7 +133,8 @@ export function timeOption(displayName: string, name: string, key: string): Fiel
 			default: '',
 			description: `When it happened (${key}), if not now. Without an offset it is read in the workflow's time zone. Needs the account's permission to set it.`,
 		},
-		key, check: dateTimeToSend,
+		key,
+		check: dateTimeToSend,
 	};
 }
 
@@ -111,21 +143,45 @@ export function readWorkTypeId(ctx: IExecuteFunctions, i: number): number {
 	const workType = ctx.getNodeParameter(workTypeProperty.name, i, 'repair') as string;
 	if (workType === 'repair') return REPAIR;
 	if (workType === 'travel') return TRAVEL;
-	if (workType !== 'custom') throw invalid(ctx.getNode(), i, { name: 'workType', label: 'Work Type' }, 'must be repair, travel or custom', workType);
+	if (workType !== 'custom')
+		throw invalid(
+			ctx.getNode(),
+			i,
+			{ name: 'workType', label: 'Work Type' },
+			'must be repair, travel or custom',
+			workType,
+		);
 	const id = readParameter(ctx, i, customWorkTypeProperty, positiveInteger);
-	if (id < 3) throw invalid(ctx.getNode(), i, { name: 'customWorkTypeId', label: 'Custom Work Type ID' }, 'must be 3 or higher (1 is Repair, 2 is Travel)', id);
+	if (id < 3)
+		throw invalid(
+			ctx.getNode(),
+			i,
+			{ name: 'customWorkTypeId', label: 'Custom Work Type ID' },
+			'must be 3 or higher (1 is Repair, 2 is Travel)',
+			id,
+		);
 	return id;
 }
 
 /**
  * The position of item i: both or none; `required` (with the reason) refuses none before any request.
  */
-export function readPosition(ctx: IExecuteFunctions, i: number, required: string | undefined): IDataObject {
+export function readPosition(
+	ctx: IExecuteFunctions,
+	i: number,
+	required: string | undefined,
+): IDataObject {
 	const { body } = readFields(ctx, i, positionFields);
 	const has = (key: string) => body[key] !== undefined;
 	if (has('Latitude') !== has('Longitude') || (required !== undefined && !has('Latitude'))) {
 		const missing = has('Latitude') ? longitudeField : latitudeField;
-		throw invalid(ctx.getNode(), i, { name: missing.property.name, label: missing.property.displayName }, `is required ${required ?? 'together with the other coordinate'}`, '');
+		throw invalid(
+			ctx.getNode(),
+			i,
+			{ name: missing.property.name, label: missing.property.displayName },
+			`is required ${required ?? 'together with the other coordinate'}`,
+			'',
+		);
 	}
 	return body;
 }

@@ -2,7 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
-import { collectionOf, invalid, optionalInt64Id, optionalPositiveInteger, readFields, textUpTo, type FieldSpec } from '../../helpers/validation';
+import {
+	collectionOf,
+	invalid,
+	optionalInt64Id,
+	optionalPositiveInteger,
+	readFields,
+	textUpTo,
+	type FieldSpec,
+} from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
 import { withOffsets } from '../../helpers/sendValues';
 import { asRecord } from '../../helpers/values';
@@ -38,12 +46,23 @@ const actionStatusProperty: INodeProperties = {
 	default: 'Complete',
 	options: [
 		{ name: 'Complete', value: 'Complete', description: 'Finish the visit (the default)' },
-		{ name: 'Cancel', value: 'Cancel', description: 'Pause: records a check-out without finishing' },
+		{
+			name: 'Cancel',
+			value: 'Cancel',
+			description: 'Pause: records a check-out without finishing',
+		},
 	],
 	description: 'Whether the visit ends or pauses (ActionStatus); both record a check-out',
 };
 
-const PRIMARY_STATUSES = ['NoStatusChange', 'InProgress', 'Completed', 'WaitingForQuote', 'PartsOnOrder', 'Incomplete'] as const;
+const PRIMARY_STATUSES = [
+	'NoStatusChange',
+	'InProgress',
+	'Completed',
+	'WaitingForQuote',
+	'PartsOnOrder',
+	'Incomplete',
+] as const;
 
 const primaryStatusProperty: INodeProperties = {
 	displayName: 'Primary Status',
@@ -59,7 +78,8 @@ const primaryStatusProperty: INodeProperties = {
 		{ name: 'Parts On Order', value: 'PartsOnOrder' },
 		{ name: 'Waiting For Quote', value: 'WaitingForQuote' },
 	],
-	description: 'Status to set on the work order with a repair check-out (PrimaryStatus); the default leaves it as it is',
+	description:
+		'Status to set on the work order with a repair check-out (PrimaryStatus); the default leaves it as it is',
 };
 
 /** The optional fields of a check-out (beyond those both share), in the order they are checked. */
@@ -73,7 +93,8 @@ const checkOutOptions: FieldSpec[] = [
 			placeholder: 'e.g. PENDING CONFIRMATION',
 			description: 'Extended status to set with the Primary Status (ExtendedStatus); repair only',
 		},
-		key: 'ExtendedStatus', check: textUpTo(100),
+		key: 'ExtendedStatus',
+		check: textUpTo(100),
 	},
 	{
 		property: {
@@ -84,7 +105,8 @@ const checkOutOptions: FieldSpec[] = [
 			typeOptions: { rows: 3 },
 			description: 'What was done (Resolution); repair only, not on Cancel',
 		},
-		key: 'Resolution', check: textUpTo(4000),
+		key: 'Resolution',
+		check: textUpTo(4000),
 	},
 	{
 		property: {
@@ -93,9 +115,11 @@ const checkOutOptions: FieldSpec[] = [
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. 880101',
-			description: 'Attachment holding the customer\'s signature (SignatureAttachmentId). Not together with Unable To Obtain Signature Note ID.',
+			description:
+				"Attachment holding the customer's signature (SignatureAttachmentId). Not together with Unable To Obtain Signature Note ID.",
 		},
-		key: 'SignatureAttachmentId', check: optionalPositiveInteger,
+		key: 'SignatureAttachmentId',
+		check: optionalPositiveInteger,
 	},
 	{
 		property: {
@@ -104,23 +128,28 @@ const checkOutOptions: FieldSpec[] = [
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. 9007199254741000',
-			description: 'Note that explains why there is no signature (UnableObtainSignatureNoteId, a 64-bit note ID). Not together with Signature Attachment ID.',
+			description:
+				'Note that explains why there is no signature (UnableObtainSignatureNoteId, a 64-bit note ID). Not together with Signature Attachment ID.',
 		},
-		key: 'UnableObtainSignatureNoteId', check: optionalInt64Id,
+		key: 'UnableObtainSignatureNoteId',
+		check: optionalInt64Id,
 	},
 	...commonOptions,
 	timeOption('Check-Out Time', 'checkOutTime', 'CheckOutTime'),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['checkOut'] } }, [
-	workOrderIdField,
-	actionStatusProperty,
-	workTypeProperty,
-	customWorkTypeProperty,
-	...positionFields.map((f) => f.property),
-	primaryStatusProperty,
-	collectionOf('additionalFields', checkOutOptions),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workOrder'], operation: ['checkOut'] } },
+	[
+		workOrderIdField,
+		actionStatusProperty,
+		workTypeProperty,
+		customWorkTypeProperty,
+		...positionFields.map((f) => f.property),
+		primaryStatusProperty,
+		collectionOf('additionalFields', checkOutOptions),
+	],
+);
 
 /** A note ID as JSON: a number while exact, else its exact digits as a string (the reference takes both for note IDs). */
 function noteIdValue(digits: string): number | string {
@@ -129,38 +158,92 @@ function noteIdValue(digits: string): number | string {
 }
 
 /** The reference's rules on the chosen fields, before any request (see the top of this file). */
-function checkRules(ctx: IExecuteFunctions, i: number, body: IDataObject, workTypeId: number, cancel: boolean): void {
-	const refuse = (name: string, label: string, problem: string, value: unknown) => invalid(ctx.getNode(), i, { name, label }, problem, value);
+function checkRules(
+	ctx: IExecuteFunctions,
+	i: number,
+	body: IDataObject,
+	workTypeId: number,
+	cancel: boolean,
+): void {
+	const refuse = (name: string, label: string, problem: string, value: unknown) =>
+		invalid(ctx.getNode(), i, { name, label }, problem, value);
 	if (body.SignatureAttachmentId !== undefined && body.UnableObtainSignatureNoteId !== undefined) {
-		throw refuse('additionalFields.unableObtainSignatureNoteId', 'Unable To Obtain Signature Note ID', 'cannot be sent together with Signature Attachment ID (give one of them)', body.UnableObtainSignatureNoteId);
+		throw refuse(
+			'additionalFields.unableObtainSignatureNoteId',
+			'Unable To Obtain Signature Note ID',
+			'cannot be sent together with Signature Attachment ID (give one of them)',
+			body.UnableObtainSignatureNoteId,
+		);
 	}
 	if (body.Resolution !== undefined && (workTypeId !== REPAIR || cancel)) {
-		throw refuse('additionalFields.resolution', 'Resolution', 'is for a repair check-out that is not a Cancel', body.Resolution);
+		throw refuse(
+			'additionalFields.resolution',
+			'Resolution',
+			'is for a repair check-out that is not a Cancel',
+			body.Resolution,
+		);
 	}
-	if (body.ExtendedStatus !== undefined && (workTypeId !== REPAIR || cancel || body.PrimaryStatus === undefined)) {
-		throw refuse('additionalFields.extendedStatus', 'Extended Status', 'needs a repair check-out (Complete) with a Primary Status that changes the status', body.ExtendedStatus);
+	if (
+		body.ExtendedStatus !== undefined &&
+		(workTypeId !== REPAIR || cancel || body.PrimaryStatus === undefined)
+	) {
+		throw refuse(
+			'additionalFields.extendedStatus',
+			'Extended Status',
+			'needs a repair check-out (Complete) with a Primary Status that changes the status',
+			body.ExtendedStatus,
+		);
 	}
 }
 
 /** The item: the service's answer (`MechanicId`) with the work order's ID. */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+): Promise<IDataObject[]> {
 	const workOrderId = readWorkOrderId(this, i);
-	const cancel = (this.getNodeParameter(actionStatusProperty.name, i, 'Complete') as string) === 'Cancel';
+	const cancel =
+		(this.getNodeParameter(actionStatusProperty.name, i, 'Complete') as string) === 'Cancel';
 	const workTypeId = readWorkTypeId(this, i);
 	const needsPosition = !cancel && (workTypeId === REPAIR || workTypeId === TRAVEL);
-	const position = readPosition(this, i, needsPosition ? 'for a repair or travel check-out that is not a Cancel' : undefined);
-	const body: IDataObject = { WorkTypeId: workTypeId, ActionStatus: cancel ? 'Cancel' : 'Complete', ...position };
+	const position = readPosition(
+		this,
+		i,
+		needsPosition ? 'for a repair or travel check-out that is not a Cancel' : undefined,
+	);
+	const body: IDataObject = {
+		WorkTypeId: workTypeId,
+		ActionStatus: cancel ? 'Cancel' : 'Complete',
+		...position,
+	};
 	if (workTypeId === REPAIR && !cancel) {
-		const primary = this.getNodeParameter(primaryStatusProperty.name, i, 'NoStatusChange') as string;
+		const primary = this.getNodeParameter(
+			primaryStatusProperty.name,
+			i,
+			'NoStatusChange',
+		) as string;
 		if (!(PRIMARY_STATUSES as readonly string[]).includes(primary)) {
-			throw invalid(this.getNode(), i, { name: 'primaryStatus', label: 'Primary Status' }, `must be one of ${PRIMARY_STATUSES.join(', ')}`, primary);
+			throw invalid(
+				this.getNode(),
+				i,
+				{ name: 'primaryStatus', label: 'Primary Status' },
+				`must be one of ${PRIMARY_STATUSES.join(', ')}`,
+				primary,
+			);
 		}
 		if (primary !== 'NoStatusChange') body.PrimaryStatus = primary;
 	}
 	Object.assign(body, readFields(this, i, checkOutOptions, 'additionalFields').body);
 	checkRules(this, i, body, workTypeId, cancel);
-	if (typeof body.UnableObtainSignatureNoteId === 'string') body.UnableObtainSignatureNoteId = noteIdValue(body.UnableObtainSignatureNoteId);
+	if (typeof body.UnableObtainSignatureNoteId === 'string')
+		body.UnableObtainSignatureNoteId = noteIdValue(body.UnableObtainSignatureNoteId);
 	withOffsets(this, i, body, ['CheckOutTime']);
-	const answer = await client.send({ method: 'POST', path: `/workorders/${workOrderId}/universalCheckOut`, body, itemIndex: i });
+	const answer = await client.send({
+		method: 'POST',
+		path: `/workorders/${workOrderId}/universalCheckOut`,
+		body,
+		itemIndex: i,
+	});
 	return [{ workOrderId, ...(asRecord(answer.body) ?? { success: true, operation: 'checkOut' }) }];
 }

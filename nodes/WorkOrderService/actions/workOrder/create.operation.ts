@@ -1,7 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { collectionOf, fieldOf, invalid, positiveInteger, readFields, requiredText } from '../../helpers/validation';
+import {
+	collectionOf,
+	fieldOf,
+	invalid,
+	positiveInteger,
+	readFields,
+	requiredText,
+} from '../../helpers/validation';
 import { returnedId, writeAnswer } from '../../helpers/writeAnswer';
 import { ownRecord } from '../../helpers/values';
 import type { WorkOrderServiceClient } from '../../transport/client';
@@ -26,18 +33,29 @@ const locationField: INodeProperties = {
 			name: 'id',
 			type: 'string',
 			placeholder: 'e.g. 501',
-			validation: [{ type: 'regex', properties: { regex: '^\\s*([0-9]*[1-9][0-9]*)?\\s*$', errorMessage: 'Not a location ID: enter digits only, e.g. 501' } }],
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: '^\\s*([0-9]*[1-9][0-9]*)?\\s*$',
+						errorMessage: 'Not a location ID: enter digits only, e.g. 501',
+					},
+				},
+			],
 		},
 		{ displayName: 'By Store Number', name: 'storeId', type: 'string', placeholder: 'e.g. S501' },
 	],
 };
 
-export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['create'] } }, [
-	locationField,
-	...requiredFields.map(({ property }) => property),
-	...dispatchFields.map(({ property }) => property),
-	collectionOf('additionalFields', additionalFields),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workOrder'], operation: ['create'] } },
+	[
+		locationField,
+		...requiredFields.map(({ property }) => property),
+		...dispatchFields.map(({ property }) => property),
+		collectionOf('additionalFields', additionalFields),
+	],
+);
 
 /** ContractInfo.LocationId or ContractInfo.StoreId of item i. */
 function readLocation(ctx: IExecuteFunctions, i: number): IDataObject {
@@ -46,8 +64,24 @@ function readLocation(ctx: IExecuteFunctions, i: number): IDataObject {
 	const mode = isLocator ? (raw as { mode?: unknown }).mode : 'id';
 	const value = isLocator ? (raw as { value: unknown }).value : raw;
 	const field = fieldOf(locationField);
-	if (mode === 'storeId') return { 'ContractInfo.StoreId': requiredText(ctx.getNode(), i, { ...field, label: 'Location (store number)' }, value, 100).trim() };
-	return { 'ContractInfo.LocationId': positiveInteger(ctx.getNode(), i, { ...field, label: 'Location ID' }, value) };
+	if (mode === 'storeId')
+		return {
+			'ContractInfo.StoreId': requiredText(
+				ctx.getNode(),
+				i,
+				{ ...field, label: 'Location (store number)' },
+				value,
+				100,
+			).trim(),
+		};
+	return {
+		'ContractInfo.LocationId': positiveInteger(
+			ctx.getNode(),
+			i,
+			{ ...field, label: 'Location ID' },
+			value,
+		),
+	};
 }
 
 /** NewWoStatus needs both Primary and Extended. */
@@ -57,11 +91,21 @@ function checkStatusPair(ctx: IExecuteFunctions, i: number, body: IDataObject): 
 	if ((primary === undefined) === (extended === undefined)) return;
 	const key = primary === undefined ? 'Status.Primary' : 'Status.Extended';
 	const missing = additionalFields.find((f) => f.key === key) as (typeof additionalFields)[number];
-	throw invalid(ctx.getNode(), i, fieldOf(missing.property, 'additionalFields'), 'must be given with the other status field (the service needs both)', undefined);
+	throw invalid(
+		ctx.getNode(),
+		i,
+		fieldOf(missing.property, 'additionalFields'),
+		'must be given with the other status field (the service needs both)',
+		undefined,
+	);
 }
 
 /** POST /workorders (CreateWoRequest); answered 201 with the new ID in the body or a Location header, or with nothing. */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+): Promise<IDataObject[]> {
 	const location = readLocation(this, i);
 	const flat: IDataObject = {
 		...location,
@@ -70,11 +114,18 @@ export async function execute(this: IExecuteFunctions, i: number, client: WorkOr
 		...readFields(this, i, additionalFields, 'additionalFields').body,
 	};
 	checkStatusPair(this, i, flat);
-	const response = await client.send({ method: 'POST', path: '/workorders', body: nest(flat), itemIndex: i });
+	const response = await client.send({
+		method: 'POST',
+		path: '/workorders',
+		body: nest(flat),
+		itemIndex: i,
+	});
 	const answer = writeAnswer('create', {}, response);
 	const id = returnedId(answer);
 	if (id === undefined) return [answer];
 	const { success, operation, ...rest } = answer;
 	const returned = Object.entries(rest).filter(([key]) => key !== 'workOrderId');
-	return [ownRecord([['success', success], ['operation', operation], ['workOrderId', id], ...returned])];
+	return [
+		ownRecord([['success', success], ['operation', operation], ['workOrderId', id], ...returned]),
+	];
 }

@@ -10,11 +10,21 @@ import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
-export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['get'] } }, [workOrderIdField, simplifyProperty]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workOrder'], operation: ['get'] } },
+	[workOrderIdField, simplifyProperty],
+);
 
 /** GET /workorders/{id}. */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+): Promise<IDataObject[]> {
 	const workOrderId = readWorkOrderId(this, i);
-	const record = asRecord(await client.request({ method: 'GET', path: `/workorders/${workOrderId}`, itemIndex: i })) ?? {};
+	const record =
+		asRecord(
+			await client.request({ method: 'GET', path: `/workorders/${workOrderId}`, itemIndex: i }),
+		) ?? {};
 	return simplifyWorkOrders(this, i, [record]);
 }

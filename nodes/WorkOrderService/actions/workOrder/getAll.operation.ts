@@ -2,7 +2,14 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idField, returnAllOrLimitFields } from '../../helpers/fields';
-import { collectionOf, optionalPositiveInteger, readFields, readParameter, trimmedText, type FieldSpec } from '../../helpers/validation';
+import {
+	collectionOf,
+	optionalPositiveInteger,
+	readFields,
+	readParameter,
+	trimmedText,
+	type FieldSpec,
+} from '../../helpers/validation';
 import { readLimit } from '../../helpers/limit';
 import { simplifyProperty, simplifyWorkOrders } from '../../helpers/simplify';
 import { workOrderFilterClauses, workOrderFilterProperties } from '../../helpers/workOrderFilters';
@@ -20,9 +27,11 @@ const queryOptions: FieldSpec[] = [
 			default: '',
 			placeholder: "Status/Primary eq 'OPEN' and Location/StoreId eq 'S501'",
 			description:
-				'More of the OData $filter, ANDed with the Filters, on the work order\'s properties (e.g. <code>LocationId eq 501</code>, <code>Location/Name</code>, <code>Status/Primary</code>). The service lists the last 90 days unless the filter says otherwise.',
+				"More of the OData $filter, ANDed with the Filters, on the work order's properties (e.g. <code>LocationId eq 501</code>, <code>Location/Name</code>, <code>Status/Primary</code>). The service lists the last 90 days unless the filter says otherwise.",
 		},
-		key: '$filter', in: 'query', check: trimmedText,
+		key: '$filter',
+		in: 'query',
+		check: trimmedText,
 	},
 	{
 		property: {
@@ -31,9 +40,11 @@ const queryOptions: FieldSpec[] = [
 			type: 'string',
 			default: '',
 			placeholder: 'UpdatedDate desc',
-			description: 'OData $orderby expression on the work order\'s properties',
+			description: "OData $orderby expression on the work order's properties",
 		},
-		key: '$orderby', in: 'query', check: trimmedText,
+		key: '$orderby',
+		in: 'query',
+		check: trimmedText,
 	},
 	{
 		property: {
@@ -44,7 +55,9 @@ const queryOptions: FieldSpec[] = [
 			placeholder: 'e.g. Number,Trade,Status,Location',
 			description: 'Comma-separated properties to return (OData $select)',
 		},
-		key: '$select', in: 'query', check: trimmedText,
+		key: '$select',
+		in: 'query',
+		check: trimmedText,
 	},
 ];
 
@@ -53,27 +66,37 @@ const locationIdProperty = idField({
 	displayName: 'Location ID',
 	name: 'locationId',
 	example: '501',
-	description: 'Only work orders of this location (read from /odata/locations({ID})/workorders). Leave empty for all locations.',
+	description:
+		'Only work orders of this location (read from /odata/locations({ID})/workorders). Leave empty for all locations.',
 });
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
-export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['getAll'] } }, [
-	...returnAllOrLimitFields,
-	collectionOf('filters', workOrderFilterProperties),
-	simplifyProperty,
-	collectionOf('options', [...queryOptions, locationIdProperty]),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workOrder'], operation: ['getAll'] } },
+	[
+		...returnAllOrLimitFields,
+		collectionOf('filters', workOrderFilterProperties),
+		simplifyProperty,
+		collectionOf('options', [...queryOptions, locationIdProperty]),
+	],
+);
 
 /** GET /odata/workorders (or /odata/locations({id})/workorders), page by page; the Filters and the OData Filter ANDed. */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+): Promise<IDataObject[]> {
 	const limit = readLimit(this, i);
 	const clauses = workOrderFilterClauses(this, i);
 	const { qs } = readFields(this, i, queryOptions, 'options');
-	if (qs.$filter !== undefined) clauses.push(clauses.length ? `(${String(qs.$filter)})` : String(qs.$filter));
+	if (qs.$filter !== undefined)
+		clauses.push(clauses.length ? `(${String(qs.$filter)})` : String(qs.$filter));
 	if (clauses.length) qs.$filter = clauses.join(' and ');
 	const locationId = readParameter(this, i, locationIdProperty, optionalPositiveInteger, 'options');
-	const path = locationId === undefined ? '/odata/workorders' : `/odata/locations(${locationId})/workorders`;
+	const path =
+		locationId === undefined ? '/odata/workorders' : `/odata/locations(${locationId})/workorders`;
 	const records = await readList(this, client, ODATA_LIST, { path, qs, limit, itemIndex: i });
 	// Fields chosen with Select are returned as chosen.
 	return simplifyWorkOrders(this, i, records, qs.$select === undefined);

@@ -27,21 +27,32 @@ const getAllField: FieldSpec = {
 		name: 'includeCompletedChecklists',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to add the answers of every completed checklist (earlier visits), not only the current one',
+		description:
+			'Whether to add the answers of every completed checklist (earlier visits), not only the current one',
 	},
-	key: 'getAll', in: 'query', check: optionalBoolean,
+	key: 'getAll',
+	in: 'query',
+	check: optionalBoolean,
 };
 
-export const description = updateDisplayOptions({ show: { resource: ['workOrder'], operation: ['getChecklistResponses'] } }, [
-	workOrderIdField,
-	getAllField.property,
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workOrder'], operation: ['getChecklistResponses'] } },
+	[workOrderIdField, getAllField.property],
+);
 
 /** GET /workorders/{workOrderId}/checklists-responses (WoCheckListResponses): one item per answer. */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+): Promise<IDataObject[]> {
 	const workOrderId = readWorkOrderId(this, i);
 	const { qs } = readFields(this, i, [getAllField]);
 	// false is the service's default: only `getAll=true` is sent.
 	if (qs.getAll !== true) delete qs.getAll;
-	return await readList(this, client, RESPONSES_LIST, { path: `/workorders/${workOrderId}/checklists-responses`, qs, itemIndex: i });
+	return await readList(this, client, RESPONSES_LIST, {
+		path: `/workorders/${workOrderId}/checklists-responses`,
+		qs,
+		itemIndex: i,
+	});
 }

@@ -37,19 +37,22 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Add Attachment',
 				value: 'addAttachment',
-				description: 'Upload a file from an input binary field to a work order (an AI tool call carries no file)',
+				description:
+					'Upload a file from an input binary field to a work order (an AI tool call carries no file)',
 				action: 'Add a work order attachment',
 			},
 			{
 				name: 'Check In',
 				value: 'checkIn',
-				description: 'Record that a technician arrived at the work order location (refused when the technician works for another provider)',
+				description:
+					'Record that a technician arrived at the work order location (refused when the technician works for another provider)',
 				action: 'Check in to a work order',
 			},
 			{
 				name: 'Check Out',
 				value: 'checkOut',
-				description: 'Record that a technician left the work order location (refused when the technician works for another provider)',
+				description:
+					'Record that a technician left the work order location (refused when the technician works for another provider)',
 				action: 'Check out of a work order',
 			},
 			{
@@ -67,7 +70,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Checklist Responses',
 				value: 'getChecklistResponses',
-				description: 'List the checklist answers stored for a work order, with their questions and pictures',
+				description:
+					'List the checklist answers stored for a work order, with their questions and pictures',
 				action: 'Get work order checklist responses',
 			},
 			{

@@ -1,6 +1,14 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { invalid, isBlank, optionalDateTime, optionalText, type Check, type Field, type FieldSpec } from '../../helpers/validation';
+import {
+	invalid,
+	isBlank,
+	optionalDateTime,
+	optionalText,
+	type Check,
+	type Field,
+	type FieldSpec,
+} from '../../helpers/validation';
 import { ownRecord } from '../../helpers/values';
 
 /**
@@ -17,9 +25,11 @@ export const actorField: FieldSpec = {
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. Building Management System',
-		description: 'Name the service records as the one who made the change (for example the system or person the workflow acts for)',
+		description:
+			'Name the service records as the one who made the change (for example the system or person the workflow acts for)',
 	},
-	key: 'Actor', check: optionalText,
+	key: 'Actor',
+	check: optionalText,
 };
 
 /**
@@ -38,7 +48,10 @@ export function dynamicField(options: {
 		displayName: options.displayName,
 		name: options.name,
 		type: 'options',
-		typeOptions: { loadOptionsMethod: options.method, ...(options.dependsOn ? { loadOptionsDependsOn: options.dependsOn } : {}) },
+		typeOptions: {
+			loadOptionsMethod: options.method,
+			...(options.dependsOn ? { loadOptionsDependsOn: options.dependsOn } : {}),
+		},
 		default: '',
 		// The editor flags a value missing from the loaded list ("The value ... is not supported!"),
 		// the empty start value included; names from expressions or older lists are fine here.
@@ -51,7 +64,8 @@ export function dynamicField(options: {
 
 /** A date-time that must be given (ISO 8601; sent as typed: without an offset the service reads it as its own local time). */
 export const requiredDateTime: Check<string> = (node, itemIndex, field: Field, value) => {
-	if (isBlank(value)) throw invalid(node, itemIndex, field, 'must be a date-time, not empty', value);
+	if (isBlank(value))
+		throw invalid(node, itemIndex, field, 'must be a date-time, not empty', value);
 	return optionalDateTime(node, itemIndex, field, value) as string;
 };
 
@@ -65,10 +79,21 @@ export function nest(flat: IDataObject): IDataObject {
 		const path = key.split('.');
 		let target = root;
 		for (const part of path.slice(0, -1)) {
-			if (!Object.prototype.hasOwnProperty.call(target, part)) Object.defineProperty(target, part, { value: ownRecord([]), enumerable: true, writable: true, configurable: true });
+			if (!Object.prototype.hasOwnProperty.call(target, part))
+				Object.defineProperty(target, part, {
+					value: ownRecord([]),
+					enumerable: true,
+					writable: true,
+					configurable: true,
+				});
 			target = target[part] as IDataObject;
 		}
-		Object.defineProperty(target, path[path.length - 1], { value, enumerable: true, writable: true, configurable: true });
+		Object.defineProperty(target, path[path.length - 1], {
+			value,
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	}
 	return root;
 }

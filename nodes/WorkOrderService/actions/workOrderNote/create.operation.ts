@@ -2,7 +2,17 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
-import { collectionOf, invalid, optionalBoolean, optionalEmailList, optionalText, readFields, requiredText, type Check, type FieldSpec } from '../../helpers/validation';
+import {
+	collectionOf,
+	invalid,
+	optionalBoolean,
+	optionalEmailList,
+	optionalText,
+	readFields,
+	requiredText,
+	type Check,
+	type FieldSpec,
+} from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
 import { dateTimeToSend, idList, withOffsets } from '../../helpers/sendValues';
 import { writeResult } from '../../helpers/writeResult';
@@ -27,7 +37,8 @@ const noteField: FieldSpec = {
 		typeOptions: { rows: 4 },
 		description: 'Text of the note (sent as Note)',
 	},
-	key: 'Note', check: requiredText,
+	key: 'Note',
+	check: requiredText,
 };
 
 /** Visibility 0 to 3 (the reference's scale), by name. */
@@ -36,9 +47,20 @@ const VISIBILITY = { all: 0, notExternalSubscriber: 1, notProvider: 2, subscribe
 /** A Visibility option, or (from an expression) its number 0 to 3. */
 const visibilityCheck: Check<number | undefined> = (node, itemIndex, field, value) => {
 	if (value === undefined || value === null || value === '') return undefined;
-	if (typeof value === 'string' && Object.prototype.hasOwnProperty.call(VISIBILITY, value)) return VISIBILITY[value as keyof typeof VISIBILITY];
-	if ((typeof value === 'number' || typeof value === 'string') && /^[0-3]$/.test(String(value).trim())) return Number(value);
-	throw invalid(node, itemIndex, field, 'must be all, notExternalSubscriber, notProvider or subscriberOnly (or 0 to 3)', value);
+	if (typeof value === 'string' && Object.prototype.hasOwnProperty.call(VISIBILITY, value))
+		return VISIBILITY[value as keyof typeof VISIBILITY];
+	if (
+		(typeof value === 'number' || typeof value === 'string') &&
+		/^[0-3]$/.test(String(value).trim())
+	)
+		return Number(value);
+	throw invalid(
+		node,
+		itemIndex,
+		field,
+		'must be all, notExternalSubscriber, notProvider or subscriberOnly (or 0 to 3)',
+		value,
+	);
 };
 
 /** The optional fields, in the order they are checked. */
@@ -51,13 +73,22 @@ const additionalFields: FieldSpec[] = [
 			default: 'all',
 			options: [
 				{ name: 'All', value: 'all', description: 'Everyone on the work order (0)' },
-				{ name: 'Not External Subscriber', value: 'notExternalSubscriber', description: 'Hidden from external subscriber users (1)' },
+				{
+					name: 'Not External Subscriber',
+					value: 'notExternalSubscriber',
+					description: 'Hidden from external subscriber users (1)',
+				},
 				{ name: 'Not Provider', value: 'notProvider', description: 'Hidden from the provider (2)' },
-				{ name: 'Subscriber Only', value: 'subscriberOnly', description: 'Only the subscriber sees it (3)' },
+				{
+					name: 'Subscriber Only',
+					value: 'subscriberOnly',
+					description: 'Only the subscriber sees it (3)',
+				},
 			],
 			description: 'Who may see the note (Visibility)',
 		},
-		key: 'Visibility', check: visibilityCheck,
+		key: 'Visibility',
+		check: visibilityCheck,
 	},
 	{
 		property: {
@@ -68,7 +99,8 @@ const additionalFields: FieldSpec[] = [
 			placeholder: 'ops@example.com;tech@example.com',
 			description: 'E-mail addresses to send the note to, separated by semicolons (MailedTo)',
 		},
-		key: 'MailedTo', check: optionalEmailList,
+		key: 'MailedTo',
+		check: optionalEmailList,
 	},
 	{
 		property: {
@@ -78,7 +110,8 @@ const additionalFields: FieldSpec[] = [
 			default: false,
 			description: 'Whether the note is flagged as needing action (ActionRequired)',
 		},
-		key: 'ActionRequired', check: optionalBoolean,
+		key: 'ActionRequired',
+		check: optionalBoolean,
 	},
 	{
 		property: {
@@ -86,9 +119,11 @@ const additionalFields: FieldSpec[] = [
 			name: 'scheduledDate',
 			type: 'dateTime',
 			default: '',
-			description: 'Date and time tied to the note (ScheduledDate). Without an offset it is read in the workflow\'s time zone.',
+			description:
+				"Date and time tied to the note (ScheduledDate). Without an offset it is read in the workflow's time zone.",
 		},
-		key: 'ScheduledDate', check: dateTimeToSend,
+		key: 'ScheduledDate',
+		check: dateTimeToSend,
 	},
 	{
 		property: {
@@ -96,9 +131,11 @@ const additionalFields: FieldSpec[] = [
 			name: 'followUpDate',
 			type: 'dateTime',
 			default: '',
-			description: 'When to follow up (FollowUpDate). Without an offset it is read in the workflow\'s time zone.',
+			description:
+				"When to follow up (FollowUpDate). Without an offset it is read in the workflow's time zone.",
 		},
-		key: 'FollowUpDate', check: dateTimeToSend,
+		key: 'FollowUpDate',
+		check: dateTimeToSend,
 	},
 	{
 		property: {
@@ -106,9 +143,10 @@ const additionalFields: FieldSpec[] = [
 			name: 'notifyFollowers',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to e-mail the work order\'s followers (NotifyFollowers)',
+			description: "Whether to e-mail the work order's followers (NotifyFollowers)",
 		},
-		key: 'NotifyFollowers', check: optionalBoolean,
+		key: 'NotifyFollowers',
+		check: optionalBoolean,
 	},
 	{
 		property: {
@@ -118,7 +156,8 @@ const additionalFields: FieldSpec[] = [
 			default: false,
 			description: 'Whether to send no e-mail for this note (DoNotSendEmail)',
 		},
-		key: 'DoNotSendEmail', check: optionalBoolean,
+		key: 'DoNotSendEmail',
+		check: optionalBoolean,
 	},
 	{
 		property: {
@@ -127,9 +166,11 @@ const additionalFields: FieldSpec[] = [
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. 880101, 880102',
-			description: 'IDs of attachments already uploaded to the work order to link to the note, comma-separated (AttachmentsIds)',
+			description:
+				'IDs of attachments already uploaded to the work order to link to the note, comma-separated (AttachmentsIds)',
 		},
-		key: 'AttachmentsIds', check: idList,
+		key: 'AttachmentsIds',
+		check: idList,
 	},
 	{
 		property: {
@@ -137,25 +178,39 @@ const additionalFields: FieldSpec[] = [
 			name: 'actor',
 			type: 'string',
 			default: '',
-			description: 'Name recorded as the note\'s actor (Actor)',
+			description: "Name recorded as the note's actor (Actor)",
 		},
-		key: 'Actor', check: optionalText,
+		key: 'Actor',
+		check: optionalText,
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['workOrderNote'], operation: ['create'] } }, [
-	workOrderIdField,
-	noteField.property,
-	collectionOf('additionalFields', additionalFields),
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workOrderNote'], operation: ['create'] } },
+	[workOrderIdField, noteField.property, collectionOf('additionalFields', additionalFields)],
+);
 
 /** POST /workorders/{id}/notes; the item: success, operation, workOrderId and the new note's Id (as text) when the service sent one. */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+): Promise<IDataObject[]> {
 	const workOrderId = readWorkOrderId(this, i);
-	const body = withOffsets(this, i, {
-		...readFields(this, i, [noteField]).body,
-		...readFields(this, i, additionalFields, 'additionalFields').body,
-	}, ['ScheduledDate', 'FollowUpDate']);
-	const answer = await client.send({ method: 'POST', path: `/workorders/${workOrderId}/notes`, body, itemIndex: i });
+	const body = withOffsets(
+		this,
+		i,
+		{
+			...readFields(this, i, [noteField]).body,
+			...readFields(this, i, additionalFields, 'additionalFields').body,
+		},
+		['ScheduledDate', 'FollowUpDate'],
+	);
+	const answer = await client.send({
+		method: 'POST',
+		path: `/workorders/${workOrderId}/notes`,
+		body,
+		itemIndex: i,
+	});
 	return [writeResult('create', { workOrderId }, answer, { idsAsText: true })];
 }

@@ -12,27 +12,36 @@ import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
-export const description = updateDisplayOptions({ show: { resource: ['workOrderNote'], operation: ['get'] } }, [
-	workOrderIdField,
-	noteIdField,
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workOrderNote'], operation: ['get'] } },
+	[workOrderIdField, noteIdField],
+);
 
 /**
  * GET /odata/workorders({id})/notes({noteId}); the reference answers `Note[]`, an array even for
  * one note (OData: `{ value: [note] }`); a plain note object is read as well. The item is the
  * note, its IDs as text.
  */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+): Promise<IDataObject[]> {
 	const workOrderId = readWorkOrderId(this, i);
 	const noteId = readParameter(this, i, noteIdField, int64Id);
 	const path = `/odata/workorders(${workOrderId})/notes(${noteId})`;
 	const body = await client.request({ method: 'GET', path, itemIndex: i });
 	const [note] = toRecords(body);
 	if (note === undefined) {
-		throw new NodeOperationError(this.getNode(), `The Work Order Service returned no note ${noteId} of work order ${workOrderId}`, {
-			itemIndex: i,
-			description: 'Check the Note ID: the note does not exist on this work order, or this account cannot see it.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Work Order Service returned no note ${noteId} of work order ${workOrderId}`,
+			{
+				itemIndex: i,
+				description:
+					'Check the Note ID: the note does not exist on this work order, or this account cannot see it.',
+			},
+		);
 	}
 	return [noteOut(withoutODataAnnotations(note))];
 }

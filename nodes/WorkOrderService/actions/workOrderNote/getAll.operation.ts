@@ -11,15 +11,23 @@ import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
-export const description = updateDisplayOptions({ show: { resource: ['workOrderNote'], operation: ['getAll'] } }, [
-	workOrderIdField,
-	...returnAllOrLimitFields,
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workOrderNote'], operation: ['getAll'] } },
+	[workOrderIdField, ...returnAllOrLimitFields],
+);
 
 /** GET /workorders/{id}/notes, page by page; one item per note, its IDs as text. */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+): Promise<IDataObject[]> {
 	const workOrderId = readWorkOrderId(this, i);
 	const limit = readLimit(this, i);
-	const notes = await readList(this, client, NOTES_LIST, { path: `/workorders/${workOrderId}/notes`, limit, itemIndex: i });
+	const notes = await readList(this, client, NOTES_LIST, {
+		path: `/workorders/${workOrderId}/notes`,
+		limit,
+		itemIndex: i,
+	});
 	return notes.map(noteOut);
 }

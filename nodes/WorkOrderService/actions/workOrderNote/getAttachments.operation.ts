@@ -22,14 +22,17 @@ const noteIdProperty: INodeProperties = {
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
-export const description = updateDisplayOptions({ show: { resource: ['workOrderNote'], operation: ['getAttachments'] } }, [
-	workOrderIdField,
-	noteIdProperty,
-	...returnAllOrLimitFields,
-]);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['workOrderNote'], operation: ['getAttachments'] } },
+	[workOrderIdField, noteIdProperty, ...returnAllOrLimitFields],
+);
 
 /** The attachments of one note, or of the whole work order (OData list, page by page). */
-export async function execute(this: IExecuteFunctions, i: number, client: WorkOrderServiceClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+): Promise<IDataObject[]> {
 	const workOrderId = readWorkOrderId(this, i);
 	const noteId = readParameter(this, i, noteIdProperty, optionalInt64Id);
 	const limit = readLimit(this, i);

@@ -19,7 +19,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Add Attachment',
 				value: 'addAttachment',
-				description: 'Upload a file from an input binary field to a work order note (an AI tool call carries no file)',
+				description:
+					'Upload a file from an input binary field to a work order note (an AI tool call carries no file)',
 				action: 'Add an attachment to a note',
 			},
 			{
@@ -31,7 +32,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get one note of a work order by its 64-bit note ID (pass it as a string of digits)',
+				description:
+					'Get one note of a work order by its 64-bit note ID (pass it as a string of digits)',
 				action: 'Get a work order note',
 			},
 			{

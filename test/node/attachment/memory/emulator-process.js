@@ -26,12 +26,26 @@ async function main() {
 	const storage = process.argv[3] === 'storage';
 	const emu = await startEmulator({ accessTokenTtl: 86_400, logBodies: false });
 	const data = payload(Math.round(megabytes * 1024 * 1024));
-	const rec = await files.addProposalFile(emu, { proposalId: 61001, name: 'site-survey.mp4', mimeType: 'video/mp4', data, storage });
+	const rec = await files.addProposalFile(emu, {
+		proposalId: 61001,
+		name: 'site-survey.mp4',
+		mimeType: 'video/mp4',
+		data,
+		storage,
+	});
 	const client = emu.fixtures.clients.main;
 	const user = emu.fixtures.users.subscriber;
 	process.send({
 		ready: {
-			credential: { authServerUrl: emu.authUrl, baseUrl: emu.baseUrl, clientId: client.clientId, clientSecret: client.clientSecret, username: user.username, password: user.password, subsidiaryId: '' },
+			credential: {
+				authServerUrl: emu.authUrl,
+				baseUrl: emu.baseUrl,
+				clientId: client.clientId,
+				clientSecret: client.clientSecret,
+				username: user.username,
+				password: user.password,
+				subsidiaryId: '',
+			},
 			proposalId: 61001,
 			attachmentId: rec.Id,
 			size: data.length,

@@ -30,7 +30,11 @@ const { createHarness } = require('../../../harness');
 const { workflow } = require('../../../support');
 
 function startEmulatorProcess() {
-	const child = fork(path.join(__dirname, 'emulator-process.js'), [String(megabytes), args.includes('--storage') ? 'storage' : ''], { stdio: 'inherit' });
+	const child = fork(
+		path.join(__dirname, 'emulator-process.js'),
+		[String(megabytes), args.includes('--storage') ? 'storage' : ''],
+		{ stdio: 'inherit' },
+	);
 	return new Promise((resolve, reject) => {
 		child.once('message', (m) => resolve({ child, ...m.ready }));
 		child.once('exit', (code) => reject(new Error(`emulator process exited (${code})`)));
@@ -45,7 +49,8 @@ const used = () => {
 async function fileHash(binary) {
 	const hash = crypto.createHash('sha256');
 	if (binary.id) {
-		for await (const chunk of await Container.get(BinaryDataService).getAsStream(binary.id)) hash.update(chunk);
+		for await (const chunk of await Container.get(BinaryDataService).getAsStream(binary.id))
+			hash.update(chunk);
 	} else hash.update(Buffer.from(binary.data, 'base64'));
 	return hash.digest('hex');
 }
@@ -79,17 +84,34 @@ async function sampled(run) {
 	await new Promise((resolve) => setTimeout(resolve, 50));
 	const held = used().heapPlusExternal - before.heapPlusExternal;
 	peak.live = Math.max(peak.live, before.heapPlusExternal + held);
-	const growth = { heapPlusExternal: peak.heapPlusExternal - before.heapPlusExternal, live: peak.live - before.heapPlusExternal, rss: peak.rss - before.rss };
+	const growth = {
+		heapPlusExternal: peak.heapPlusExternal - before.heapPlusExternal,
+		live: peak.live - before.heapPlusExternal,
+		rss: peak.rss - before.rss,
+	};
 	return { result, ms, growth, held };
 }
 
 async function main() {
 	const emu = await startEmulatorProcess();
 	const harness = await createHarness();
-	harness.credentials.set('cred-1', { name: 'Emulator password', type: 'workOrderServiceApi', data: emu.credential });
+	harness.credentials.set('cred-1', {
+		name: 'Emulator password',
+		type: 'workOrderServiceApi',
+		data: emu.credential,
+	});
 	const run = (attachmentId) =>
 		harness.run(
-			workflow({ parameters: { resource: 'attachment', operation: 'download', source: 'proposal', proposalId: String(emu.proposalId), attachmentId: String(attachmentId), options: { maxFileSizeMb: 1024 } } }),
+			workflow({
+				parameters: {
+					resource: 'attachment',
+					operation: 'download',
+					source: 'proposal',
+					proposalId: String(emu.proposalId),
+					attachmentId: String(attachmentId),
+					options: { maxFileSizeMb: 1024 },
+				},
+			}),
 			{ timeoutMs: 120_000 },
 		);
 	const warm = await run(660001);
@@ -107,7 +129,11 @@ async function main() {
 			mimeType: binary.mimeType,
 			storedIn: binary.id ? 'binary data store (id)' : 'item (base64)',
 			peakGrowthBytes: growth,
-			peakGrowthPerFileSize: { heapPlusExternal: ratio(growth.heapPlusExternal), live: ratio(growth.live), rss: ratio(growth.rss) },
+			peakGrowthPerFileSize: {
+				heapPlusExternal: ratio(growth.heapPlusExternal),
+				live: ratio(growth.live),
+				rss: ratio(growth.rss),
+			},
 			heldAfterBytes: held,
 			downloadMs: ms,
 		}),
