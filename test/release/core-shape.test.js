@@ -50,15 +50,17 @@ describe('the core a reviewer reads (issue 29)', () => {
 		);
 	}, 150_000);
 
-	test('transport/ + auth/: at most 2,600 lines together, no file over 450', () => {
+	// Measured in Prettier's layout (n8n's 100 columns): the 2,566 hand-formatted lines of issue 29 are
+	// 3,519 formatted (errors.ts 629, tokens.ts 558, budget.ts 507); the limits keep that size.
+	test('transport/ + auth/: at most 3,600 lines together, no file over 650', () => {
 		const files = [
 			...sourceFiles(path.join(SRC, 'transport')),
 			...sourceFiles(path.join(SRC, 'auth')),
 		];
 		const lines = files.map(lineCount);
 		expect(files.length).toBeGreaterThan(5);
-		expect(lines.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2600);
-		const over = files.filter((file, i) => lines[i] > 450).map((file) => path.relative(ROOT, file));
+		expect(lines.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(3600);
+		const over = files.filter((file, i) => lines[i] > 650).map((file) => path.relative(ROOT, file));
 		expect(over).toEqual([]);
 	});
 
