@@ -47,11 +47,24 @@ const EVENT_TYPES = {
 		'ProposalVoided',
 	],
 	checklist: ['CheckListResponseAdded', 'CheckListResponseUpdated'],
+	invoice: [
+		'InvoiceCreated',
+		'InvoiceOpen',
+		'InvoiceApproved',
+		'InvoiceOnHold',
+		'InvoiceReviewed',
+		'InvoiceRejected',
+		'InvoiceApprovalCodeChanged',
+		'InvoiceVoided',
+		'InvoicePaid',
+		'InvoiceDisputed',
+		'InvoiceStarAdded',
+		'InvoiceStarRemoved',
+	],
 };
 
 /** Event types the service knows but the package does not use (accepted in subscriptions). */
 const OTHER_EVENT_TYPES = [
-	'InvoiceCreated',
 	'InvoiceStatusChanged',
 	'LocationCreated',
 	'LocationUpdated',
