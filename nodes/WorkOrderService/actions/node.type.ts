@@ -5,6 +5,15 @@ type NodeMap = {
 	attachment: 'download';
 	checklist: 'getQuestions';
 	checklistResponse: 'submit' | 'update';
+	invoice:
+		| 'approve'
+		| 'create'
+		| 'get'
+		| 'getAll'
+		| 'getRateDiscrepancy'
+		| 'putOnHold'
+		| 'recordPayment'
+		| 'reject';
 	proposal: 'reopen' | 'putOnHold' | 'approve' | 'reject' | 'get' | 'getAll' | 'getAttachments';
 	rejectionReason: 'getAll';
 	subsidiary: 'getAll';
