@@ -11,6 +11,7 @@ type NodeMap = {
 		| 'get'
 		| 'getAll'
 		| 'getRateDiscrepancy'
+		| 'getRequirements'
 		| 'putOnHold'
 		| 'recordPayment'
 		| 'reject';

@@ -5,11 +5,22 @@ import * as create from './create.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as getRateDiscrepancy from './getRateDiscrepancy.operation';
+import * as getRequirements from './getRequirements.operation';
 import * as putOnHold from './putOnHold.operation';
 import * as recordPayment from './recordPayment.operation';
 import * as reject from './reject.operation';
 
-export { approve, create, get, getAll, getRateDiscrepancy, putOnHold, recordPayment, reject };
+export {
+	approve,
+	create,
+	get,
+	getAll,
+	getRateDiscrepancy,
+	getRequirements,
+	putOnHold,
+	recordPayment,
+	reject,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -53,6 +64,13 @@ export const description: INodeProperties[] = [
 				action: 'Get rate discrepancies of an invoice',
 			},
 			{
+				name: 'Get Requirements',
+				value: 'getRequirements',
+				description:
+					"Get what a subscriber requires on an invoice (approval text, invoice number rules); refused for another subscriber than the credential's",
+				action: 'Get invoice requirements',
+			},
+			{
 				name: 'Put On Hold',
 				value: 'putOnHold',
 				description:
@@ -81,6 +99,7 @@ export const description: INodeProperties[] = [
 	...get.description,
 	...getAll.description,
 	...getRateDiscrepancy.description,
+	...getRequirements.description,
 	...putOnHold.description,
 	...recordPayment.description,
 	...reject.description,

@@ -169,7 +169,10 @@ function readPayment(ctx: IExecuteFunctions, i: number): Payment {
 		100,
 	).trim();
 	const rawAmount = ctx.getNodeParameter('paymentAmount', i, undefined);
-	const amount = optionalNumber(node, i, field('paymentAmount'), rawAmount, { min: 0, max: 1e12 });
+	const amount = optionalNumber(node, i, field('paymentAmount'), rawAmount, {
+		min: -1e12,
+		max: 1e12,
+	});
 	if (amount === undefined || amount <= 0)
 		throw invalid(node, i, field('paymentAmount'), 'must be a number above 0', rawAmount);
 	if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6)
