@@ -82,7 +82,7 @@ class ContractReporter {
 		const count = violations.reduce((n, v) => n + v.violations.length, 0);
 		lines.push(
 			'',
-			`contract: ${requests} requests of ${summaries.filter((s) => s.requests).length} test files validated against test/contract/service-reference.json; ${count} violation${count === 1 ? '' : 's'} (${deliberate} deliberately invalid requests of the emulator's own tests not counted)`,
+			`contract: ${requests} requests of ${summaries.filter((s) => s.requests).length} test files validated against test/contract/service-reference.json and service-reference-c.json; ${count} violation${count === 1 ? '' : 's'} (${deliberate} deliberately invalid requests of the emulator's own tests not counted)`,
 		);
 
 		const exercised = sum(summaries.map((s) => s.operations));
@@ -92,6 +92,15 @@ class ContractReporter {
 		for (const o of reference)
 			lines.push(
 				`  ${exercised[o.id] ? `${String(exercised[o.id]).padStart(6)}x` : '      -'} ${o.id}`,
+			);
+		const partC = operations.filter((o) => o.source === 'reference-c');
+		const hitC = partC.filter((o) => exercised[o.id]);
+		lines.push(
+			`contract: part C operations exercised (service-reference-c.json): ${hitC.length} of ${partC.length}`,
+		);
+		for (const o of partC)
+			lines.push(
+				`  ${exercised[o.id] ? `${String(exercised[o.id]).padStart(6)}x` : '      -'} ${o.id} (part C)`,
 			);
 		for (const o of operations.filter((x) => x.source === 'contract' && exercised[x.id]))
 			lines.push(`  ${String(exercised[o.id]).padStart(6)}x ${o.id} (contract)`);

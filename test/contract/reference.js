@@ -27,7 +27,34 @@
  * Plain Node, no dependencies.
  */
 
+/** The prefix of part C's definition names. */
+const PART_C = 'C.';
+
+/**
+ * A copy of a reference file whose definitions are named `<prefix><name>` and whose `$ref`s say so.
+ * @param {any} raw @param {string} prefix
+ */
+function prefixRefs(raw, prefix) {
+	const text = JSON.stringify(raw).replace(
+		/"#\/definitions\/([^"]+)"/g,
+		`"#/definitions/${prefix}$1"`,
+	);
+	const copy = JSON.parse(text);
+	copy.definitions = Object.fromEntries(
+		Object.entries(copy.definitions).map(([name, def]) => [prefix + name, def]),
+	);
+	return copy;
+}
+
 const RAW = require('./service-reference.json');
+/**
+ * Part C (service-reference-c.json, a copy of ../../../shared/spec/service-reference-c.json: invoices,
+ * locations, assets, trades, providers; 21 paths, 24 operations, 64 definitions). Its definition names
+ * are local to that file (`Invoice`, `Location`, `ErrorResponse` there are not the main file's), so
+ * they are kept here under the prefix `C.` (`C.Invoice`), every `$ref` of part C rewritten to match:
+ * each path is validated against its own file.
+ */
+const RAW_C = prefixRefs(require('./service-reference-c.json'), PART_C);
 
 /**
  * @typedef {{ $ref?: string, type?: string, format?: string, enum?: any[], items?: Schema, properties?: Record<string, Schema>,
@@ -35,12 +62,15 @@ const RAW = require('./service-reference.json');
  *   nameOrNumber?: boolean, stringToo?: boolean }} Schema
  * @typedef {{ name: string, in: 'path' | 'query' | 'body' | 'formData', required: boolean, type?: string, format?: string,
  *   schema?: Schema, items?: Schema, int64?: boolean }} Parameter
- * @typedef {{ id: string, method: string, path: string, source: 'reference' | 'contract', parameters: Parameter[],
+ * @typedef {{ id: string, method: string, path: string, source: 'reference' | 'reference-c' | 'contract', parameters: Parameter[],
  *   responses: Record<string, { schema?: Schema }>, matcher: RegExp, literals: number, pathNames: string[] }} Operation
  */
 
 /** @type {Record<string, Schema>} */
-const definitions = JSON.parse(JSON.stringify(RAW.definitions));
+const definitions = {
+	...JSON.parse(JSON.stringify(RAW.definitions)),
+	...JSON.parse(JSON.stringify(RAW_C.definitions)),
+};
 
 // ---- rule 1: note IDs are int64 -------------------------------------------------------------------
 for (const [def, prop] of [
@@ -228,8 +258,9 @@ const operations = [];
 for (const [
 	source,
 	paths,
-] of /** @type {Array<['reference' | 'contract', Record<string, any>]>} */ ([
+] of /** @type {Array<['reference' | 'reference-c' | 'contract', Record<string, any>]>} */ ([
 	['reference', RAW.paths],
+	['reference-c', RAW_C.paths],
 	['contract', CONTRACT_OPERATIONS],
 ])) {
 	for (const [path, methods] of Object.entries(paths)) {
@@ -376,6 +407,8 @@ function walkPath(name, path) {
 
 module.exports = {
 	RAW,
+	RAW_C,
+	PART_C,
 	definitions,
 	operations,
 	matchPath,

@@ -572,3 +572,103 @@ describe("answers: every property of the reference's object, nulls included, non
 		}
 	});
 });
+
+describe('part C (service-reference-c.json): each path against its own file', () => {
+	const partC = operations.filter((o) => o.source === 'reference-c');
+
+	test('its 24 operations, their objects under their own names (C.Invoice is not Invoice)', () => {
+		expect(partC).toHaveLength(24);
+		expect(
+			validateRequest(
+				entry('PUT', '/api/v3/invoices/7/approve', {
+					query: { approvalCode: 'A1', comments: 'ok', category: 'Repair' },
+				}),
+			).operation.id,
+		).toBe('PUT /invoices/{invoiceId}/approve');
+		const { propertyNames } = require('./reference');
+		expect(propertyNames('C.Invoice')).toEqual(
+			expect.arrayContaining(['WoTrackingNumber', 'InvoiceTotal', 'PostedDate']),
+		);
+		// Label differs between the two files: part C's has LabelText, the main file's Name
+		expect(propertyNames('C.Label')).toContain('LabelText');
+		expect(propertyNames('Label')).not.toContain('LabelText');
+	});
+
+	test.each([
+		[
+			'an invoice list on its own properties',
+			entry('GET', '/api/v3/odata/invoices', {
+				query: {
+					$filter: "PostedDate ge 2026-01-01T00:00:00-05:00 and Status eq 'Approved'",
+					$orderby: 'UpdatedDate asc',
+					$top: '50',
+					$skip: '0',
+				},
+			}),
+		],
+		[
+			'a reject with its comments in the query',
+			entry('PUT', '/api/v3/invoices/7/reject', { query: { comments: 'Wrong rate' } }),
+		],
+		[
+			'a bulk payment',
+			entry('POST', '/api/v3/invoices/Payments', {
+				json: {
+					Payments: [
+						{
+							InvoiceId: 7,
+							PaymentDate: '2026-11-01T00:00:00',
+							PaymentNumber: 'P-1',
+							PaymentAmount: 10.5,
+						},
+					],
+				},
+			}),
+		],
+		[
+			'the providers of a trade',
+			entry('GET', '/api/v3/providers/getbytrade', { query: { trade: 'HVAC' } }),
+		],
+		['the trades at a location', entry('GET', '/api/v3/odata/locations(501)/trades')],
+	])('%s passes', (_, e) => {
+		expect(messages(validateRequest(e))).toBe('');
+	});
+
+	test.each([
+		[
+			'approve without the approval code the reference requires',
+			entry('PUT', '/api/v3/invoices/7/approve', {
+				query: { comments: 'ok', category: 'Repair' },
+			}),
+			/approvalCode/,
+		],
+		[
+			'an invoice property that C.Invoice lacks',
+			entry('GET', '/api/v3/odata/invoices', {
+				query: { $filter: 'Nte gt 5' },
+			}),
+			/Nte/,
+		],
+		[
+			'a payment field the reference does not name',
+			entry('POST', '/api/v3/invoices/Payments', {
+				json: {
+					Payments: [
+						{
+							InvoiceId: 7,
+							PaymentDate: '2026-11-01T00:00:00',
+							PaymentNumber: 'P-1',
+							PaymentAmount: 10.5,
+							Amount: 3,
+						},
+					],
+				},
+			}),
+			/Amount/,
+		],
+		['an invoice ID that is not an integer', entry('GET', '/api/v3/invoices/abc'), /invoiceId/],
+	])('%s is a violation', (_, e, pattern) => {
+		const text = messages(validateRequest(e));
+		expect(text).toMatch(pattern);
+	});
+});
