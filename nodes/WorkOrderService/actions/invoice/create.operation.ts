@@ -383,6 +383,21 @@ function readRequest(ctx: IExecuteFunctions, i: number): IDataObject {
 	return request;
 }
 
+/** A 400 the service answered to a create, worded to stand on its own; other errors pass unchanged. */
+function refusedCreate(error: unknown, request: IDataObject, workOrderId: number): unknown {
+	const said = serviceAnswerOf(error);
+	if (!(error instanceof NodeApiError) || error.httpCode !== '400' || said === undefined)
+		return error;
+	error.message = `The Work Order Service refused to create invoice ${String(request.InvoiceNumber)} for work order ${workOrderId} (400 Bad Request)${said.words ? `: ${said.words}` : ''}${said.code !== undefined ? ` (error code ${said.code})` : ''}`;
+	const what =
+		said.code === 'NotAllowed'
+			? 'Invoices are posted by the provider: use a Contractor (JWT) credential (Authentication: Contractor (JWT)).'
+			: "Correct what the service's reason names (the work order must be one of your provider's, the invoice number new, the total the sum of the lines and the tax).";
+	error.description = `Nothing was created. ${what}`;
+	setToolAnswer(error, `Nothing was created. ${what} Do not call again with the same values.`);
+	return error;
+}
+
 /** POST /invoices: 201 becomes `{ success, operation: 'create', workOrderId, invoiceNumber, id? }`. */
 export async function execute(
 	this: IExecuteFunctions,
@@ -400,19 +415,7 @@ export async function execute(
 			itemIndex: i,
 		});
 	} catch (error) {
-		const said = serviceAnswerOf(error);
-		if (error instanceof NodeApiError && error.httpCode === '400' && said !== undefined) {
-			error.message = `The Work Order Service refused to create invoice ${String(request.InvoiceNumber)} for work order ${workOrderId} (400 Bad Request)${said.words ? `: ${said.words}` : ''}${said.code !== undefined ? ` (error code ${said.code})` : ''}`;
-			error.description =
-				said.code === 'NotAllowed'
-					? 'Nothing was created. Invoices are posted by the provider: use a Contractor (JWT) credential (Authentication: Contractor (JWT)).'
-					: "Nothing was created. Correct what the service's reason names (the work order must be one of your provider's, the invoice number new, the total the sum of the lines and the tax).";
-			setToolAnswer(
-				error,
-				`Nothing was created. ${error.description.replace('Nothing was created. ', '')} Do not call again with the same values.`,
-			);
-		}
-		throw error;
+		throw refusedCreate(error, request, workOrderId);
 	}
 	const item = writeAnswer(
 		'create',

@@ -46,7 +46,7 @@ const dateField = (displayName: string, name: string, description: string): INod
 	name,
 	type: 'dateTime',
 	default: '',
-	description: `${description} Without an offset the date is read in the workflow's time zone.`,
+	description: `${description} Without an offset the date is read in the workflow's time zone`,
 });
 
 export const filterProperties: INodeProperties[] = [

@@ -31,13 +31,18 @@ export async function readInvoice(
 			) ?? {}
 		);
 	} catch (error) {
-		if (error instanceof NodeApiError && (error.httpCode === '404' || error.httpCode === '400')) {
-			error.message = `Invoice ${invoiceId} was not found: ${error.message}`;
-			error.description =
-				'The service has no invoice with this ID for this user: it may not exist or belong to another subscriber or provider. Check the Invoice ID.';
-		}
-		throw error;
+		throw notFound(error, invoiceId);
 	}
+}
+
+/** A 404 (or 400) of the read, naming the invoice; other errors pass unchanged. */
+function notFound(error: unknown, invoiceId: number): unknown {
+	if (error instanceof NodeApiError && (error.httpCode === '404' || error.httpCode === '400')) {
+		error.message = `Invoice ${invoiceId} was not found: ${error.message}`;
+		error.description =
+			'The service has no invoice with this ID for this user: it may not exist or belong to another subscriber or provider. Check the Invoice ID.';
+	}
+	return error;
 }
 
 /** GET /invoices/{invoiceId}: the invoice (compact with Simplify). */

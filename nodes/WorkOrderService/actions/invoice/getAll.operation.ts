@@ -49,7 +49,7 @@ const queryOptions: FieldSpec[] = [
 			name: 'select',
 			type: 'string',
 			default: '',
-			placeholder: 'Id,Number,Status,InvoiceTotal',
+			placeholder: 'Number,Status,InvoiceTotal,WoTrackingNumber',
 			description: 'Comma-separated fields to return (OData $select)',
 		},
 		key: '$select',

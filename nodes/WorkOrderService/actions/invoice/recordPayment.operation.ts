@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { serviceDateTime, userInstant } from '../../helpers/dateTime';
@@ -50,7 +50,7 @@ const DAY_MS = 86_400_000;
 
 type PaymentFor = 'invoice' | 'workOrder' | 'batch';
 
-const paymentFields = [
+const paymentFields: INodeProperties[] = [
 	{
 		displayName: 'Payment Number',
 		name: 'paymentNumber',
@@ -78,7 +78,7 @@ const paymentFields = [
 		description:
 			"When it was paid. Empty: the time of the run. Without an offset the date is read in the workflow's time zone.",
 	},
-] as const;
+];
 
 export const meta: OperationMeta = { verb: 'recorded', safeToRepeat: false };
 
@@ -160,7 +160,7 @@ function readPayment(ctx: IExecuteFunctions, i: number): Payment {
 			paymentFor,
 		);
 	const field = (name: string) =>
-		fieldOf(paymentFields.find((f) => f.name === name) as (typeof paymentFields)[number]);
+		fieldOf(paymentFields.find((f) => f.name === name) as INodeProperties);
 	const number = requiredText(
 		node,
 		i,

@@ -26,7 +26,7 @@ const fields: FieldSpec[] = [
 			// the reasons come from the service: the empty value is no error before one is picked
 			allowArbitraryValues: true,
 			description:
-				'One of the subscriber\'s invoice rejection reasons (of the chosen invoice\'s subscriber); its text is sent as the comments. Choose from the list, or specify the text using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				'One of the subscriber\'s invoice rejection reasons (of the chosen invoice\'s subscriber); its text is sent as the comments. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
 		key: 'reason',
 		in: 'query',
