@@ -18,8 +18,8 @@ import { INVOICE_ID } from './fields';
  * says why: an invoice under multi-level approval (MLI), a status that does not allow the move,
  * an invoice already in that status, no such invoice, a provider user. Such a refusal becomes an
  * error that says which invoice was not moved, the service's words and code, what it means and
- * what to do. A PUT is idempotent: the transport sends it again only after a 5xx or a dropped
- * connection, and then the words say the move may already be done.
+ * what to do. A move is never sent again once it may have been processed (no answer after it was
+ * written, or a 5xx: `once`): the error then says the invoice may have been moved, to be checked.
  */
 
 export interface InvoiceMove {
@@ -103,6 +103,20 @@ function outcomeWords(error: NodeApiError, attempts: number): { workflow: string
 /** A 400 the service answered to a move, worded to stand on its own; other errors pass unchanged. */
 export function refusedInvoiceMove(error: unknown, invoiceId: number, move: InvoiceMove): unknown {
 	const said = serviceAnswerOf(error);
+	if (
+		error instanceof NodeApiError &&
+		error.httpCode !== '400' &&
+		outcomeOfError(error) === 'maybe'
+	) {
+		error.message = `The request to ${move.doing(invoiceId)} got no answer or a server error after it was sent: the invoice may have been moved (${error.message.replace(/[.\s]*$/, '')})`;
+		error.description =
+			'It was not sent again automatically, so that nothing is done twice. Check the invoice (Invoice > Get) before running this item again: if it already has the new status, nothing needs doing.';
+		setToolAnswer(
+			error,
+			'The invoice may have been moved already: read it (Get an invoice) and call again only if its status did not change.',
+		);
+		return error;
+	}
 	if (!(error instanceof NodeApiError) || error.httpCode !== '400' || said === undefined)
 		return error;
 	const { words, code, attempts } = said;
@@ -148,6 +162,7 @@ export async function moveInvoice(
 			path: `/invoices/${invoiceId}/${move.path}`,
 			qs,
 			itemIndex: i,
+			once: true,
 		});
 	} catch (error) {
 		throw refusedInvoiceMove(error, invoiceId, move);
