@@ -112,6 +112,8 @@ function describe(json) {
 		const where = json.Location?.Name ? ` at ${json.Location.Name}` : '';
 		return `proposal ${json.Id} (${json.Number}): ${json.Amount} ${json.Currency?.AlphabeticalCode ?? ''}, ${json.Status.Primary}${where}: "${short(json.Description, 50)}"`;
 	}
+	if (json.WoTrackingNumber !== undefined && json.InvoiceTotal !== undefined)
+		return `invoice ${json.Id} (${json.Number}) of work order ${json.WoTrackingNumber}: ${json.InvoiceTotal} ${json.Currency?.AlphabeticalCode ?? ''}, ${json.Status}, balance ${json.InvoiceBalance}`;
 	if (json.Uri !== undefined && json.Name !== undefined)
 		return `attachment ${json.Id}: ${json.Name} (${json.Uri.startsWith('http') ? new URL(json.Uri).origin : json.Uri})`;
 	if (json.NoteData !== undefined) return `note ${json.Id}: "${short(json.NoteData, 70)}"`;
@@ -131,6 +133,26 @@ function describe(json) {
 	if (json.ParentId !== undefined && json.Name !== undefined)
 		return `child subscriber ${json.Id} ${json.Name} (of ${json.ParentId}${json.IsActive === false ? ', inactive' : ''})`;
 	return fields(json);
+}
+
+/** Example 11: each approved invoice's payment recorded once, in bulk requests. @param {any} emulator @param {any} result */
+function paymentsRecorded(emulator, result) {
+	const out = result.outputs['Record their payments in one batch'] ?? [];
+	const recorded = out.filter((/** @type {any} */ o) => o.json.result === 'recorded');
+	const once = recorded.every(
+		(/** @type {any} */ o) =>
+			emulator
+				.invoice(o.json.invoiceId)
+				.Payments.filter((/** @type {any} */ p) => p.PaymentNumber === o.json.paymentNumber)
+				.length === 1,
+	);
+	const bulk = emulator.requests.filter(
+		(/** @type {any} */ r) => r.method === 'POST' && r.path === '/api/v3/invoices/Payments',
+	).length;
+	console.log(
+		`  In the service: ${recorded.length} payment(s) recorded in ${bulk} bulk request(s), each once: ${once ? 'yes' : 'NO'}`,
+	);
+	return out.length > 0 && recorded.length > 0 && once;
 }
 
 /** Example 08: the work order the alarm created holds the chart and a note of the alarm. @param {any} emulator @param {any} result */
@@ -253,6 +275,7 @@ function afterExample(emulator, file, result) {
 		return exact;
 	}
 	if (file.startsWith('08-')) return alarmRecorded(emulator, result);
+	if (file.startsWith('11-')) return paymentsRecorded(emulator, result);
 	return true;
 }
 
@@ -381,6 +404,25 @@ const INSTANT_EXAMPLES = {
 				ok:
 					emulator.state.proposals[small.Id].Status === 'Approved' &&
 					emulator.state.proposals[large.Id].Status === 'Open',
+				text: states.join(', '),
+			};
+		},
+	},
+	/** Two invoices posted: the one within its work order's NTE is approved, the one above is put on hold. */
+	10: {
+		act: (/** @type {any} */ emulator) => [
+			emulator.createInvoice({ WorkOrderId: 90000003 }),
+			emulator.createInvoice({ WorkOrderId: 90000001, OverNte: true }),
+		],
+		check: (/** @type {any} */ emulator, /** @type {any[]} */ [within, above]) => {
+			const states = [within, above].map(
+				(inv) =>
+					`invoice ${inv.Id} (${inv.InvoiceTotal}, NTE ${emulator.workOrder(inv.WoTrackingNumber).Nte}) is ${emulator.invoice(inv.Id).Status}`,
+			);
+			return {
+				ok:
+					emulator.invoice(within.Id).Status === 'Approved' &&
+					emulator.invoice(above.Id).Status === 'On Hold',
 				text: states.join(', '),
 			};
 		},

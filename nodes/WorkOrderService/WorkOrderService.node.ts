@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as attachment from './actions/attachment';
 import * as checklist from './actions/checklist';
 import * as checklistResponse from './actions/checklistResponse';
+import * as invoice from './actions/invoice';
 import * as proposal from './actions/proposal';
 import * as rejectionReason from './actions/rejectionReason';
 import { router } from './actions/router';
@@ -49,6 +50,7 @@ export class WorkOrderService implements INodeType {
 					{ name: 'Attachment', value: 'attachment' },
 					{ name: 'Checklist', value: 'checklist' },
 					{ name: 'Checklist Response', value: 'checklistResponse' },
+					{ name: 'Invoice', value: 'invoice' },
 					{ name: 'Proposal', value: 'proposal' },
 					{ name: 'Rejection Reason', value: 'rejectionReason' },
 					{ name: 'Subsidiary', value: 'subsidiary' },
@@ -60,6 +62,7 @@ export class WorkOrderService implements INodeType {
 			...attachment.description,
 			...checklist.description,
 			...checklistResponse.description,
+			...invoice.description,
 			...proposal.description,
 			...rejectionReason.description,
 			...subsidiary.description,

@@ -24,9 +24,9 @@ export class WorkOrderServicePollingTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle:
-			'={{ {"workOrderCreated": "Work Order Created", "workOrderUpdated": "Work Order Updated", "workOrderStatusChanged": "Work Order Status Changed"}[$parameter["event"]] }}',
+			'={{ {"workOrderCreated": "Work Order Created", "workOrderUpdated": "Work Order Updated", "workOrderStatusChanged": "Work Order Status Changed", "invoiceCreated": "Invoice Created", "invoiceUpdated": "Invoice Updated", "invoiceStatusChanged": "Invoice Status Changed"}[$parameter["event"]] }}',
 		description:
-			'Starts the workflow when work orders are created, changed or change status, by asking the service on a schedule: works for any user, no administrator needed',
+			'Starts the workflow when work orders or invoices are created, changed or change status, by asking the service on a schedule: works for any user, no administrator needed',
 		defaults: { name: 'Work Order Service Polling Trigger' },
 		polling: true,
 		inputs: [],
@@ -36,7 +36,7 @@ export class WorkOrderServicePollingTrigger implements INodeType {
 			{
 				type: 'info',
 				message:
-					'Each poll emits one item per work order that was created or changed since the last poll. Make sure the workflow handles several items.',
+					'Each poll emits one item per work order (or invoice) that was created or changed since the last poll. Make sure the workflow handles several items.',
 				whenToDisplay: 'beforeExecution',
 				location: 'outputPane',
 			},
@@ -55,6 +55,22 @@ export class WorkOrderServicePollingTrigger implements INodeType {
 				required: true,
 				default: 'workOrderUpdated',
 				options: [
+					{
+						name: 'Invoice Created',
+						value: 'invoiceCreated',
+						description: 'A new invoice (by its Posted Date)',
+					},
+					{
+						name: 'Invoice Status Changed',
+						value: 'invoiceStatusChanged',
+						description: 'The status of an invoice differs from the one the trigger last saw',
+					},
+					{
+						name: 'Invoice Updated',
+						value: 'invoiceUpdated',
+						description:
+							'Any change to an invoice, its creation included (also of an invoice posted long ago: up to the 365 days the service reaches back)',
+					},
 					{
 						name: 'Work Order Created',
 						value: 'workOrderCreated',
@@ -79,14 +95,22 @@ export class WorkOrderServicePollingTrigger implements INodeType {
 				placeholder: 'Add Filter',
 				default: {},
 				options: [
-					listFilterOption('categories', 'Only work orders of these categories (comma-separated)'),
+					{
+						...listFilterOption(
+							'categories',
+							'Only work orders of these categories (comma-separated)',
+						),
+						displayOptions: {
+							hide: { '/event': ['invoiceCreated', 'invoiceUpdated', 'invoiceStatusChanged'] },
+						},
+					},
 					{
 						displayName: 'Location IDs',
 						name: 'locationIds',
 						type: 'string',
 						default: '',
 						placeholder: '501, 502',
-						description: 'Only work orders at these locations (comma-separated IDs)',
+						description: 'Only work orders (or invoices) at these locations (comma-separated IDs)',
 					},
 					{
 						displayName: 'OData Filter',
@@ -104,9 +128,12 @@ export class WorkOrderServicePollingTrigger implements INodeType {
 						default: '',
 						placeholder: 'OPEN, COMPLETED',
 						description:
-							'Only work orders whose primary status is one of these (comma-separated). With Status Changed: work orders whose status changed to one of these.',
+							'Only work orders whose primary status is one of these (comma-separated; invoices: their status, e.g. Approved, On Hold). With Status Changed: records whose status changed to one of these.',
 					},
-					listFilterOption('trades', 'Only work orders of these trades (comma-separated)'),
+					listFilterOption(
+						'trades',
+						'Only work orders (or invoices) of these trades (comma-separated)',
+					),
 				],
 			},
 			{
@@ -131,25 +158,31 @@ export class WorkOrderServicePollingTrigger implements INodeType {
 						type: 'number',
 						default: DEFAULT_MEMORY_LIMIT,
 						typeOptions: { minValue: 1000, numberPrecision: 0 },
-						displayOptions: { show: { '/event': ['workOrderStatusChanged'] } },
+						displayOptions: {
+							show: { '/event': ['workOrderStatusChanged', 'invoiceStatusChanged'] },
+						},
 						description:
-							"The trigger remembers the status of every matching work order (about 3 to 6 bytes each in the workflow's static data). Beyond this many, the oldest (lowest IDs) are forgotten: their next change is handled as Unknown Previous Status says.",
+							"The trigger remembers the status of every matching work order or invoice (about 3 to 6 bytes each in the workflow's static data). Beyond this many, the oldest (lowest IDs) are forgotten: their next change is handled as Unknown Previous Status says.",
 					},
 					{
 						displayName: 'Start Date',
 						name: 'startDate',
 						type: 'dateTime',
 						default: '',
-						displayOptions: { hide: { '/event': ['workOrderStatusChanged'] } },
+						displayOptions: {
+							hide: { '/event': ['workOrderStatusChanged', 'invoiceStatusChanged'] },
+						},
 						description:
-							'Also emit the work orders changed (created, for Work Order Created) since this date when the workflow is activated. Empty: only what happens after activation. A date without offset is in the workflow time zone.',
+							'Also emit the work orders (or invoices) changed (created, for the Created events) since this date when the workflow is activated. Empty: only what happens after activation. A date without offset is in the workflow time zone. Invoices: at most 365 days back.',
 					},
 					{
 						displayName: 'Unknown Previous Status',
 						name: 'unknownPreviousStatus',
 						type: 'options',
 						default: 'emit',
-						displayOptions: { show: { '/event': ['workOrderStatusChanged'] } },
+						displayOptions: {
+							show: { '/event': ['workOrderStatusChanged', 'invoiceStatusChanged'] },
+						},
 						options: [
 							{
 								name: 'Emit',
@@ -165,7 +198,7 @@ export class WorkOrderServicePollingTrigger implements INodeType {
 							},
 						],
 						description:
-							'After activation the trigger reads the status of every work order (50 per request) while it already reports changes. A work order that existed at activation but whose status it does not know (it changed before its status was read, was not in the lists or filters then, or was forgotten beyond Max Work Orders Remembered) has no known previous status.',
+							'After activation the trigger reads the status of every work order or invoice (50 per request) while it already reports changes. One that existed at activation but whose status it does not know (it changed before its status was read, was not in the lists or filters then, or was forgotten beyond Max Work Orders Remembered) has no known previous status.',
 					},
 				],
 			},

@@ -25,7 +25,7 @@ export class WorkOrderServiceTrigger implements INodeType {
 		// n8n's node panel lists this trigger together with the Work Order Service node (one entry, its
 		// events beside the node's actions) and shows this description for the entry: it speaks for both.
 		description:
-			'Read and update work orders, proposals, checklists and notes in the facility Work Order Service, or start a workflow the moment they change',
+			'Read and update work orders, proposals, invoices, checklists and notes in the facility Work Order Service, or start a workflow the moment they or its locations and assets change',
 		defaults: { name: 'Work Order Service Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -55,7 +55,7 @@ export class WorkOrderServiceTrigger implements INodeType {
 				default: [],
 				options: EVENT_OPTIONS,
 				description:
-					'The events that start the workflow. Each delivery becomes one item with EventType, Action and the Object as the service sent it.',
+					'The events that start the workflow, by family: Work Order, Proposal, Invoice, Checklist, Location, Asset. Events marked (Preview) are preview events of the service: their delivery is not assured. Each delivery becomes one item with EventType, Action and the Object as the service sent it.',
 			},
 			{
 				displayName: 'Rules',
@@ -68,9 +68,12 @@ export class WorkOrderServiceTrigger implements INodeType {
 				options: [
 					listFilterOption(
 						'categories',
-						'Only records of these work-order categories (comma-separated)',
+						'Only records of these work-order categories (comma-separated). Applies to work-order, proposal and checklist-response events; not to technician, invoice, asset, checklist or location events.',
 					),
-					listFilterOption('trades', 'Only records of these trades (comma-separated)'),
+					listFilterOption(
+						'trades',
+						'Only records of these trades (comma-separated). Applies to work-order, proposal, invoice, checklist-response and asset events; not to technician, checklist or location events.',
+					),
 					{
 						displayName: 'Work Order Statuses',
 						name: 'statuses',
@@ -78,7 +81,7 @@ export class WorkOrderServiceTrigger implements INodeType {
 						default: '',
 						placeholder: 'OPEN, IN PROGRESS',
 						description:
-							'Only work orders with one of these primary statuses (comma-separated). Applies to work-order events; proposal events are one per proposal status already.',
+							'Only work orders with one of these primary statuses (comma-separated). Applies to work-order events (technician events included); proposal and invoice events are one per status already.',
 					},
 				],
 			},

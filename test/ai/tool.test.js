@@ -75,6 +75,15 @@ const OPERATIONS = {
 	'checklist.getQuestions': 'Get checklist questions',
 	'checklistResponse.submit': 'Answer a checklist question',
 	'checklistResponse.update': 'Update a checklist response',
+	'invoice.approve': 'Approve an invoice',
+	'invoice.create': 'Create an invoice',
+	'invoice.get': 'Get an invoice',
+	'invoice.getAll': 'Get many invoices',
+	'invoice.getRateDiscrepancy': 'Get rate discrepancies of an invoice',
+	'invoice.getRequirements': 'Get invoice requirements',
+	'invoice.putOnHold': 'Put an invoice on hold',
+	'invoice.recordPayment': 'Record an invoice payment',
+	'invoice.reject': 'Reject an invoice',
 	'proposal.approve': 'Approve a proposal',
 	'proposal.get': 'Get a proposal',
 	'proposal.getAll': 'Get many proposals',
@@ -375,6 +384,31 @@ describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 		]);
 		expect(errorOf(agent, observations[0])).toBe(
 			"The Work Order Service refused to approve proposal 61006 (400 Bad Request): Proposal 61006 is already approved (error code 503). Nothing changed. Do not repeat the same call: if the service's reason says the proposal already has that status, nothing needs doing; if it names a value you passed, call again with that value corrected; otherwise tell the user the service's reason.",
+		);
+	});
+
+	test("an invoice under multi-level approval (400 NotAllowed): which invoice, the service's reason, not to call again", async () => {
+		const invoiceTool = {
+			name: 'Approve invoice',
+			parameters: {
+				resource: 'invoice',
+				operation: 'approve',
+				invoiceId: {
+					__rl: true,
+					mode: 'id',
+					value: fromAI('invoice_id', 'ID of the invoice', 'number'),
+				},
+			},
+		};
+		const id = env.fixtures.invoices.mliOpen;
+		const { observations } = await callTool(agent, invoiceTool, [{ args: { invoice_id: id } }]);
+		const refused = api();
+		expect(refused.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			`PUT /api/v3/invoices/${id}/approve 400`,
+		]);
+		const serviceWords = JSON.parse(refused[0].responseBody).ErrorMessage;
+		expect(errorOf(agent, observations[0])).toBe(
+			`The Work Order Service refused to approve invoice ${id} (400 Bad Request): ${serviceWords} (error code NotAllowed). Nothing changed. Calling again will not help: tell the user the service's reason (an invoice under multi-level approval is moved in the service by its approval levels).`,
 		);
 	});
 

@@ -102,6 +102,16 @@ class ContractReporter {
 			lines.push(
 				`  ${exercised[o.id] ? `${String(exercised[o.id]).padStart(6)}x` : '      -'} ${o.id} (part C)`,
 			);
+		// the 12 invoice endpoints of part C (issue 33): which the tests called, and which the node's own tests
+		const invoices = partC.filter((o) => /^\/(odata\/)?invoices\b/i.test(o.path));
+		const byNode = sum(
+			summaries.filter((s) => /^test\/node\//.test(s.file || '')).map((s) => s.operations),
+		);
+		const missing = invoices.filter((o) => !exercised[o.id]).map((o) => o.id);
+		const nodeMissing = invoices.filter((o) => !byNode[o.id]).map((o) => o.id);
+		lines.push(
+			`contract: part C invoice endpoints called: ${invoices.length - missing.length} of ${invoices.length}${missing.length ? `; not called: ${missing.join(', ')}` : ''}; by the node's tests (test/node/): ${invoices.length - nodeMissing.length} of ${invoices.length}${nodeMissing.length && nodeMissing.length < invoices.length ? `; not by them: ${nodeMissing.join(', ')}` : ''}`,
+		);
 		for (const o of operations.filter((x) => x.source === 'contract' && exercised[x.id]))
 			lines.push(`  ${String(exercised[o.id]).padStart(6)}x ${o.id} (contract)`);
 

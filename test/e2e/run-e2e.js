@@ -1093,6 +1093,8 @@ async function runVersion(version, tarball) {
 		await require('./alarm-workflow').runAlarmE2E({ version, tarball, check });
 		// ---- issue 27's workflows (1) and (3): examples 07 and 09 activated in a running n8n
 		await require('./proposal-workflows').runProposalWorkflowsE2E({ version, tarball, check });
+		// ---- issue 33's workflows: examples 10 (invoice within the NTE) and 11 (pay approved invoices)
+		await require('./invoice-workflows').runInvoiceWorkflowsE2E({ version, tarball, check });
 	} catch (err) {
 		results.push({ name: 'setup', ok: false });
 		console.log(`FAIL setup (n8n ${version})\n${String(err.stack || err).replace(/^/gm, '     ')}`);

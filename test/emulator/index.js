@@ -43,6 +43,7 @@ const { SERVICE_TIME_ZONE } = require('./fixtures');
 const { timeIn, WORK_ORDER_DATES } = require('./wo-record');
 const { storeNote } = require('./notes');
 const contract = require('../contract/observe');
+const invoices = require('./invoices');
 
 /**
  * @typedef {import('./http-util').Response} Response
@@ -200,6 +201,9 @@ class Emulator {
 		this.onResponse = null;
 		/** event notifications: webhooks, signing keys, deliveries (webhooks.js) */
 		this.webhooks = new Webhooks(this);
+		/** invoices (part C of the reference): invoices.js, routes in api-invoices.js */
+		this.invoices = new invoices.Invoices(this);
+		this.fixtures.invoices = { ...this.invoices.fixtures };
 	}
 
 	// ---- clock ---------------------------------------------------------------------------------
@@ -1243,6 +1247,8 @@ class Emulator {
 		const bodyJson = () => (ctx.body.length ? parse(ctx.body.toString('utf8')) : {});
 		const hookRoute = this._webhookControl(route, bodyJson);
 		if (hookRoute) return hookRoute;
+		const invoiceRoute = invoices.control(this, route, bodyJson);
+		if (invoiceRoute) return invoiceRoute;
 		const woMatch = /^(GET|PATCH) __emulator\/workorders\/(\d+)$/.exec(route);
 		if (woMatch) {
 			if (woMatch[1] === 'PATCH') return json(200, this.updateWorkOrder(woMatch[2], bodyJson()));
@@ -1445,5 +1451,7 @@ async function startEmulator(options) {
 	await emu.listen();
 	return emu;
 }
+
+invoices.install(Emulator);
 
 module.exports = { startEmulator, createEmulator, Emulator, decodePath };

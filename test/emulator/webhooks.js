@@ -24,7 +24,7 @@ const http = require('node:http');
 const https = require('node:https');
 const { stringify } = require('./lossless-json');
 
-/** Event types of the contract (this package's), by the object they concern. */
+/** Event types of the contract (webhooks.md "Event types"), by the object they concern. */
 const EVENT_TYPES = {
 	workOrder: [
 		'WorkOrderCreated',
@@ -37,28 +37,78 @@ const EVENT_TYPES = {
 		'WorkOrderScheduledDateChanged',
 		'WorkOrderProviderChanged',
 		'WorkOrderTechnicianAssigned',
+		'WorkOrderTechnicianUnassigned',
+		'WorkOrderTechnicianAccepted',
+		'WorkOrderTradeChanged',
+		'WorkOrderNteChanged',
+		'WorkOrderCategoryChanged',
+		'WorkOrderDescriptionChanged',
+		'WorkOrderLinksAdded',
+		'WorkOrderLinksDeleted',
+		'WorkOrderLabelAdded',
+		'WorkOrderLabelDeleted',
+		'WorkOrderResolutionCreated',
+		'WorkOrderResolutionUpdated',
 	],
 	proposal: [
 		'ProposalCreated',
 		'ProposalOpen',
 		'ProposalOnHold',
+		'ProposalReviewed',
 		'ProposalApproved',
 		'ProposalRejected',
 		'ProposalVoided',
+		'ProposalScheduled',
+		'ProposalUserAssigned',
+		'ProposalWorkOrderAssigned',
+		'ProposalAttachmentAdded',
 	],
-	checklist: ['CheckListResponseAdded', 'CheckListResponseUpdated'],
+	invoice: [
+		'InvoiceCreated',
+		'InvoiceOpen',
+		'InvoiceApproved',
+		'InvoiceOnHold',
+		'InvoiceReviewed',
+		'InvoiceRejected',
+		'InvoiceApprovalCodeChanged',
+		'InvoiceVoided',
+		'InvoicePaid',
+		'InvoiceDisputed',
+		'InvoiceStarAdded',
+		'InvoiceStarRemoved',
+	],
+	checklist: [
+		'CheckListResponseAdded',
+		'CheckListResponseUpdated',
+		'CheckListCreated',
+		'CheckListUpdated',
+		'CheckListDeleted',
+	],
+	location: [
+		'LocationCreated',
+		'LocationUpdated',
+		'LocationDeleted',
+		'LocationNotesChanged',
+		'LocationNoteHeaderCreated',
+		'LocationNoteHeaderUpdated',
+		'LocationNoteHeaderDeleted',
+	],
+	asset: ['AssetCreated', 'AssetUpdated'],
 };
 
-/** Event types the service knows but the package does not use (accepted in subscriptions). */
+/**
+ * Event types the service knows but the package does not offer (accepted in subscriptions):
+ * webhooks.md's "a few more" (subscriber set-up, provider trade assignments, leak records,
+ * private-network invitations) and the other spelling of WorkOrderAttachmentAdded.
+ */
 const OTHER_EVENT_TYPES = [
-	'InvoiceCreated',
-	'InvoiceStatusChanged',
-	'LocationCreated',
-	'LocationUpdated',
-	'AssetCreated',
-	'AssetUpdated',
+	'WorOrderAttachmentAdded',
 	'WorkOrderInvoiced',
 	'WorkOrderRecallCreated',
+	'SubscriberSetupChanged',
+	'ProviderTradeAssigned',
+	'LeakRecordCreated',
+	'PrivateNetworkInvitationSent',
 ];
 
 const KNOWN_EVENT_TYPES = new Set([...Object.values(EVENT_TYPES).flat(), ...OTHER_EVENT_TYPES]);

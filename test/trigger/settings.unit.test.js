@@ -44,7 +44,7 @@ describe('event', () => {
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(`Unknown event "${String(event)}" (parameter "event")`);
 			expect(error.description).toMatch(
-				/Work Order Created, Work Order Updated or Work Order Status Changed/,
+				/Work Order Created, Work Order Updated, Work Order Status Changed, Invoice Created, Invoice Updated or Invoice Status Changed/,
 			);
 		},
 	);

@@ -155,20 +155,41 @@ describe('items', () => {
 	});
 });
 
+const EVENTS_JS = `${require('../support').ROOT}/dist/nodes/WorkOrderService/webhook/events.js`;
+
+/** The values of the trigger's Events parameter, as the node offers them. */
+function offeredEvents() {
+	const { WorkOrderServiceTrigger } = require(
+		`${require('../support').ROOT}/dist/nodes/WorkOrderService/WorkOrderServiceTrigger.node.js`,
+	);
+	return new WorkOrderServiceTrigger().description.properties
+		.find((p) => p.name === 'events')
+		.options.map((o) => o.value);
+}
+
 describe('every event the trigger offers', () => {
 	test('one webhook subscribes to all of them; an event of each type the service raises starts one execution with its EventType and Object', async () => {
-		const { WorkOrderServiceTrigger } = require(
-			`${require('../support').ROOT}/dist/nodes/WorkOrderService/WorkOrderServiceTrigger.node.js`,
-		);
-		const offered = new WorkOrderServiceTrigger().description.properties
-			.find((p) => p.name === 'events')
-			.options.map((o) => o.value);
-		expect(offered.length).toBeGreaterThanOrEqual(18);
+		const offered = offeredEvents();
+		// webhooks.md: 22 work-order, 11 proposal, 12 invoice, 5 checklist, 7 location, 2 asset events
+		expect(offered).toHaveLength(59);
+		// the emulator, like the service, refuses a subscription naming a type it does not know
+		const { KNOWN_EVENT_TYPES } = require('../emulator/webhooks');
+		expect(offered.filter((t) => !KNOWN_EVENT_TYPES.has(t))).toEqual([]);
 		const { emu, hook } = await active({ events: offered });
 		const [registered] = H.registered(emu);
 		expect(registered.Subscriptions.flatMap((x) => x.EventTypes).sort()).toEqual(
 			[...offered].sort(),
 		);
+		expect(registered.Subscriptions.map((s) => s.Name)).toEqual([
+			'n8n: work orders',
+			'n8n: work order technicians',
+			'n8n: proposals',
+			'n8n: invoices',
+			'n8n: checklist responses',
+			'n8n: checklists',
+			'n8n: locations',
+			'n8n: assets',
+		]);
 		offered.forEach((eventType, n) =>
 			emu.emitWebhookEvent(eventType, { subscriberId: 1001, object: { Id: 70000 + n } }),
 		);
@@ -179,6 +200,140 @@ describe('every event the trigger offers', () => {
 			offered.map((eventType, n) => [eventType, 70000 + n]).sort(),
 		);
 		expect(seen.every((items) => items.length === 1)).toBe(true);
+	});
+
+	test('with rules, each subscription takes the rules its events carry (technician events no trade or category); a matching event of each type starts one execution, another trade none', async () => {
+		const offered = offeredEvents();
+		const { objectOf } = require(EVENTS_JS);
+		const { emu, hook } = await active({
+			events: offered,
+			rules: { trades: 'HVAC', categories: 'REPAIR', statuses: 'OPEN' },
+		});
+		const [registered] = H.registered(emu);
+		expect(registered.Subscriptions.map((s) => [s.Name, s.EventTypes.length, s.Rules])).toEqual([
+			['n8n: work orders', 19, { Trades: ['HVAC'], Categories: ['REPAIR'], Statuses: ['OPEN'] }],
+			['n8n: work order technicians', 3, { Trades: [], Categories: [], Statuses: ['OPEN'] }],
+			['n8n: proposals', 11, { Trades: ['HVAC'], Categories: ['REPAIR'], Statuses: [] }],
+			['n8n: invoices', 12, { Trades: ['HVAC'], Categories: [], Statuses: [] }],
+			['n8n: checklist responses', 2, { Trades: ['HVAC'], Categories: ['REPAIR'], Statuses: [] }],
+			['n8n: checklists', 3, { Trades: [], Categories: [], Statuses: [] }],
+			['n8n: locations', 7, { Trades: [], Categories: [], Statuses: [] }],
+			['n8n: assets', 2, { Trades: ['HVAC'], Categories: [], Statuses: [] }],
+		]);
+		expect([...registered.Subscriptions[1].EventTypes].sort()).toEqual([
+			'WorkOrderTechnicianAccepted',
+			'WorkOrderTechnicianAssigned',
+			'WorkOrderTechnicianUnassigned',
+		]);
+		// objects as the service sends them for a record that matches: a technician event carries
+		// the work order's trade, but no trade rule is applied to it (here another trade)
+		const objectFor = (eventType, n) => {
+			switch (objectOf(eventType)) {
+				case 'workOrder':
+					return { Id: n, Trade: 'hvac', Category: 'Repair', Status: { Primary: 'OPEN' } };
+				case 'technician':
+					return { Id: n, Trade: 'PLUMBING', Category: 'PM', Status: { Primary: 'OPEN' } };
+				case 'invoice':
+				case 'asset':
+					return { Id: n, Trade: 'HVAC', Status: 'Approved' };
+				case 'checklist':
+				case 'location':
+					return { Id: n };
+				default:
+					return { Id: n, Trade: 'HVAC', Category: 'REPAIR', Status: 'Approved' };
+			}
+		};
+		offered.forEach((eventType, n) =>
+			emu.emitWebhookEvent(eventType, { subscriberId: 1001, object: objectFor(eventType, n) }),
+		);
+		emu.emitWebhookEvent('InvoiceApproved', {
+			subscriberId: 1001,
+			object: { Id: 999, Trade: 'PLUMBING', Status: 'Approved' },
+		});
+		const executions = await hook.waitForExecutions(offered.length);
+		await emu.webhooksIdle();
+		expect(emu.deliveries.map((d) => d.eventType).sort()).toEqual([...offered].sort());
+		expect(executions.map((e) => e.items[0].json.EventType).sort()).toEqual([...offered].sort());
+	});
+
+	test('"WorOrderAttachmentAdded", as some of the service\'s lists spell it, starts the workflow of a trigger set to Work Order Attachment Added; its item keeps the EventType as sent', async () => {
+		const { emu, hook } = await active({ events: ['WorkOrderAttachmentAdded'] });
+		const body =
+			'{"EventType":"WorOrderAttachmentAdded","Action":"NEW","Object":{"Id":90000005,"Attachments":[{"Id":880002,"NoteId":9007199254740995}]}}';
+		const delivered = await H.deliver(hook.url, body, { key: H.keyOf(emu) });
+		expect(delivered.status).toBe(200);
+		const [execution] = await hook.waitForExecutions(1);
+		expect(execution.items.map((i) => i.json)).toEqual([
+			{
+				EventType: 'WorOrderAttachmentAdded',
+				Action: 'NEW',
+				Object: { Id: 90000005, Attachments: [{ Id: 880002, NoteId: '9007199254740995' }] },
+			},
+		]);
+	});
+
+	test('invoice and location events carry their objects as the service sent them: every digit of 64-bit IDs, dates as text, nested objects', async () => {
+		const { emu, hook } = await active({
+			events: ['InvoiceApproved', 'InvoicePaid', 'LocationNoteHeaderCreated', 'AssetUpdated'],
+		});
+		const invoice = {
+			Id: 4100001,
+			Number: 'INV-4100001',
+			WoTrackingNumber: 90000006,
+			SubscriberId: 1001,
+			ProviderId: 3001,
+			LocationId: 501,
+			Status: 'Approved',
+			InvoiceTotal: 1234.56,
+			Currency: { Id: 1, AlphabeticalCode: 'USD' },
+			Trade: 'HVAC',
+			ApprovalCode: 'AC-7',
+			PostedDate: '2026-11-01T01:30:00',
+			UpdatedDate: '2026-11-01T01:45:12',
+			UpdatedBy: { Id: 12, UserName: 'demo.manager', FullName: 'Dana Manager', Email: null },
+			Payments: [{ PaymentId: 9223372036854775001n, PaymentAmount: 1234.56 }],
+		};
+		const location = {
+			Id: 501,
+			StoreId: '501',
+			ShortName: 'Dallas Downtown',
+			FullName: 'Store #501 Dallas Downtown',
+			SubscriberId: 1001,
+			City: 'Dallas',
+			UpdatedDate: '2026-11-01T01:10:00',
+			Notes: [{ Id: 9007199254740993n, HeaderId: 77, Header: 'Access', Value: 'Gate code 4411' }],
+		};
+		emu.emitWebhookEvent('InvoiceApproved', { subscriberId: 1001, object: invoice });
+		emu.emitWebhookEvent('LocationNoteHeaderCreated', { subscriberId: 1001, object: location });
+		emu.emitWebhookEvent('AssetUpdated', {
+			subscriberId: 1001,
+			object: { Id: 66001, LocationId: 501, Trade: 'REFRIGERATION', Tag: 'FRZ-2' },
+		});
+		const executions = await hook.waitForExecutions(3);
+		const byType = Object.fromEntries(
+			executions.map((e) => [e.items[0].json.EventType, e.items[0].json]),
+		);
+		expect(byType.InvoiceApproved).toEqual({
+			EventType: 'InvoiceApproved',
+			Action: 'UPDATE',
+			Object: {
+				...invoice,
+				Payments: [{ PaymentId: '9223372036854775001', PaymentAmount: 1234.56 }],
+			},
+			Type: 'GenericRootNotification',
+			Version: 1,
+		});
+		expect(byType.LocationNoteHeaderCreated.Object).toEqual({
+			...location,
+			Notes: [{ Id: '9007199254740993', HeaderId: 77, Header: 'Access', Value: 'Gate code 4411' }],
+		});
+		expect(byType.LocationNoteHeaderCreated.Action).toBe('NEW');
+		expect(byType.AssetUpdated.Object).toEqual({
+			Id: 66001,
+			LocationId: 501,
+			Trade: 'REFRIGERATION',
+			Tag: 'FRZ-2',
+		});
 	});
 });
 

@@ -5,6 +5,16 @@ type NodeMap = {
 	attachment: 'download';
 	checklist: 'getQuestions';
 	checklistResponse: 'submit' | 'update';
+	invoice:
+		| 'approve'
+		| 'create'
+		| 'get'
+		| 'getAll'
+		| 'getRateDiscrepancy'
+		| 'getRequirements'
+		| 'putOnHold'
+		| 'recordPayment'
+		| 'reject';
 	proposal: 'reopen' | 'putOnHold' | 'approve' | 'reject' | 'get' | 'getAll' | 'getAttachments';
 	rejectionReason: 'getAll';
 	subsidiary: 'getAll';

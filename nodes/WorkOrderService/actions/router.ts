@@ -8,6 +8,7 @@ import { batchReport, type ItemState } from './batchReport';
 import * as attachment from './attachment';
 import * as checklist from './checklist';
 import * as checklistResponse from './checklistResponse';
+import * as invoice from './invoice';
 import type { WorkOrderServiceType } from './node.type';
 import * as proposal from './proposal';
 import * as rejectionReason from './rejectionReason';
@@ -28,6 +29,7 @@ const operations: OperationMap = {
 	attachment,
 	checklist,
 	checklistResponse,
+	invoice,
 	proposal,
 	rejectionReason,
 	subsidiary,

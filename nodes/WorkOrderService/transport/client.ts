@@ -70,6 +70,11 @@ export interface ApiRequest {
 	body?: unknown;
 	multipart?: MultipartPart[];
 	itemIndex?: number;
+	/**
+	 * Never sent again once it may have been processed (no answer after it was written, or a 5xx),
+	 * even for an idempotent method: a PUT whose effect must not be repeated (the invoice moves).
+	 */
+	once?: boolean;
 }
 
 export interface ApiResponse {
@@ -255,6 +260,7 @@ export class WorkOrderServiceClient {
 			strict: ERRORS_KEEP_RESPONSE || this.authentication === 'oAuth2',
 			...{ attempts: 0, retries: 0, redirects: 0, loginWaits: 0, waitedMs: 0, sleepMs: 0 },
 			...{ episodes: new Set(), resend: false, answered: false, maybeProcessed: false },
+			once: request.once === true,
 		};
 	}
 

@@ -49,6 +49,8 @@ export interface Request {
 	answered: boolean;
 	/** A 5xx, or no answer after the request was written: a write may have been processed. */
 	maybeProcessed: boolean;
+	/** Not sent again once it may have been processed, whatever its method (ApiRequest.once). */
+	once?: boolean;
 	last?: Attempt;
 	gaveUp?: string;
 	redirectRefused?: string;
@@ -221,7 +223,7 @@ function failed(request: Request, attempt: Attempt, random: () => number): Step 
 			: failure?.networkCode !== undefined && !timedOut;
 	if (
 		failure?.login !== undefined ||
-		!(notSent || (transient && IDEMPOTENT_METHODS.has(request.method)))
+		!(notSent || (transient && IDEMPOTENT_METHODS.has(request.method) && request.once !== true))
 	)
 		return fail(request);
 	if (request.retries >= request.maxRetries)

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { WorkOrderServiceClient } from '../transport/client';
 import { PAGE_SIZE } from '../transport/paging';
+import { WORK_ORDERS, type WatchedObject } from './objects';
 import { isTransient, readBaselinePage, type BaselinePage } from './reader';
 import {
 	statusSignature,
@@ -30,6 +31,8 @@ export interface BaselineBudget {
 	/** The client for reads that can wait for the next poll. */
 	optionalClient: WorkOrderServiceClient;
 	pollClauses: string[];
+	/** The list whose statuses are read (work orders when not given). */
+	object?: WatchedObject;
 	/** Requests this poll has made, and may make in all. */
 	requests: number;
 	totalRequests: number;
@@ -86,13 +89,12 @@ export function rememberT0Statuses(
 	}
 }
 
-function unfilteredError(ctx: IPollFunctions): NodeOperationError {
+function unfilteredError(ctx: IPollFunctions, label: string): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
 		'The Work Order Service did not apply the Id filter of the status read',
 		{
-			description:
-				'Reading the statuses of all work orders pages with "$filter=... and Id lt <Id>&$orderby=Id desc". The service answered with work orders it should have left out, so the read cannot go on.',
+			description: `Reading the statuses of all ${label}s pages with "$filter=... and Id lt <Id>&$orderby=Id desc". The service answered with ${label}s it should have left out, so the read cannot go on.`,
 		},
 	);
 }
@@ -104,10 +106,14 @@ async function readStatusPage(
 	before: bigint | undefined,
 ): Promise<BaselinePage | undefined> {
 	const { ctx } = budget;
+	const object = budget.object ?? WORK_ORDERS;
 	const outcome = await readBaselinePage(ctx, budget.optionalClient, {
 		clauses: budget.pollClauses,
 		originMs,
 		before,
+		path: object.path,
+		select: object.baselineSelect,
+		label: object.label,
 	}).then(
 		(read) => ({ read }),
 		(error: unknown) => ({ error }),
@@ -155,7 +161,8 @@ export async function pollBaseline(
 		if (!page) return;
 		rememberT0Statuses(memory, page.records);
 		const next = afterBaselinePage(state.baseline, page, before);
-		if (next === 'unfiltered') throw unfilteredError(budget.ctx);
+		if (next === 'unfiltered')
+			throw unfilteredError(budget.ctx, (budget.object ?? WORK_ORDERS).label);
 		if (next === 'settled') delete state.baseline;
 		else state.baseline = next;
 	}

@@ -1,7 +1,9 @@
 import type { WindowRead } from './reader';
 import type { Settings } from './settings';
 import { STATE_VERSION, keyWithoutDigest, parseKey, versionKey, type TriggerState } from './state';
-import { toODataInstant } from './time';
+import { isAmbiguousReading, toODataInstant, wallSafeFrom } from './time';
+
+const HOUR_MS = 3_600_000;
 
 /**
  * Where the next poll starts, from what this poll read: the cursor (the service's clock at the
@@ -49,10 +51,19 @@ export function nextCursorMs(
 	return Math.max(fromMs, next);
 }
 
-/** The keys still inside the next window (dated at or after `nextMs`), each once. */
-export function keysToKeep(keys: string[], nextMs: number): string[] {
+/**
+ * The keys still inside the next window (dated at or after `nextMs`), each once. With plain dates
+ * (no twins: invoices) the next read starts at `wallSafeFrom(nextMs)`, and a key read from a wall
+ * time the fall-back repeats may stand for the instant an hour later (or be returned again by a
+ * service that compares wall times): such a key is kept while that later instant is in the window.
+ */
+export function keysToKeep(keys: string[], nextMs: number, plainDates = false): string[] {
 	const keep = new Set<string>();
-	for (const key of keys) if ((parseKey(key)?.ms ?? -Infinity) >= nextMs) keep.add(key);
+	const from = plainDates ? wallSafeFrom(nextMs) : nextMs;
+	for (const key of keys) {
+		const ms = parseKey(key)?.ms ?? -Infinity;
+		if (ms >= from || (plainDates && ms + HOUR_MS >= from && isAmbiguousReading(ms))) keep.add(key);
+	}
 	return [...keep];
 }
 
@@ -83,7 +94,8 @@ export function resumeAfter(
 /** The state after a poll that read `window` from `state` and handled the versions `handled`. */
 export function nextState(
 	state: TriggerState,
-	settings: Pick<Settings, 'event' | 'startDate' | 'lookbackMs'>,
+	settings: Pick<Settings, 'event' | 'startDate' | 'lookbackMs'> &
+		Partial<Pick<Settings, 'object'>>,
 	window: WindowRead,
 	handled: string[],
 ): TriggerState {
@@ -96,10 +108,11 @@ export function nextState(
 		startDate: settings.startDate,
 		origin: state.origin,
 		cursor: toODataInstant(next),
-		seen: keysToKeep(keys, next),
+		seen: keysToKeep(keys, next, settings.object?.plainDates),
 	};
 	if (!window.complete && window.last && window.last.ms >= next)
 		result.resume = resumeAfter(window, keys, fromMs, next);
 	if (state.baseline) result.baseline = { ...state.baseline };
+	if (state.skewMs !== undefined) result.skewMs = state.skewMs;
 	return result;
 }

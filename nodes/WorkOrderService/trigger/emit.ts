@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { matchesStatus } from './filter';
+import { statusKey, type DateField } from './objects';
 import { compareVersions, recordInstant, type WorkOrderVersion } from './reader';
 import type { UnknownStatusHandling } from './settings';
 import { keyWithoutDigest, parseKey, statusSignature, type StatusMemory } from './state';
@@ -42,7 +43,9 @@ export function versionStatus(
 	byId: boolean,
 ): 'new' | 'older' | 'seen' {
 	if (byId) return handled.ids.has(version.id) ? 'seen' : 'new';
-	if ((handled.newestMs.get(version.id) ?? -Infinity) > version.ms) return 'older';
+	// a plain wall time of the fall-back hour may be the later of its two readings
+	const latestMs = version.ambiguous ? version.ms + 3_600_000 : version.ms;
+	if ((handled.newestMs.get(version.id) ?? -Infinity) > latestMs) return 'older';
 	if (handled.keys.has(version.key) || handled.keys.has(keyWithoutDigest(version.key)))
 		return 'seen';
 	return 'new';
@@ -81,9 +84,20 @@ export function selectNew(
 	return { handled, newest: [...newest.values()].sort(compareVersions) };
 }
 
-/** Whether a record existed before `originMs` (its CreatedDate, else CallDate; unknown: yes). */
-export function existedBefore(record: IDataObject, originMs: number): boolean {
-	const created = recordInstant(record, 'CreatedDate') ?? recordInstant(record, 'CallDate');
+/**
+ * Whether a record existed before `originMs` (work orders: its CreatedDate, else CallDate;
+ * invoices: its PostedDate; unknown: yes).
+ */
+export function existedBefore(
+	record: IDataObject,
+	originMs: number,
+	fields: DateField[] = ['CreatedDate', 'CallDate'],
+): boolean {
+	let created: number | undefined;
+	for (const field of fields) {
+		created = recordInstant(record, field);
+		if (created !== undefined) break;
+	}
 	return created === undefined || created < originMs;
 }
 
@@ -93,6 +107,15 @@ export interface StatusRule {
 	unknownStatus: UnknownStatusHandling;
 	/** T0 in ms. */
 	originMs: number;
+	/** The dates that say a record existed before T0 (default: work orders'). */
+	existedFields?: DateField[];
+	/** Statuses are text compared without case and spaces (invoices). */
+	textStatus?: boolean;
+}
+
+/** Whether two status signatures are the same status (invoices: without case and spaces). */
+export function sameStatus(a: string, b: string, textStatus = false): boolean {
+	return textStatus ? statusKey(a) === statusKey(b) : a === b;
 }
 
 /**
@@ -105,18 +128,31 @@ export function statusDecision(
 	forgotten: boolean,
 	rule: StatusRule,
 ): 'emit' | 'unknown' | 'skip' {
-	const matches = matchesStatus(version.record, rule.statuses);
+	const matches = matchesStatus(version.record, rule.statuses, rule.textStatus);
 	if (before !== undefined)
-		return before !== statusSignature(version.record) && matches ? 'emit' : 'skip';
+		return !sameStatus(before, statusSignature(version.record), rule.textStatus) && matches
+			? 'emit'
+			: 'skip';
 	// It existed at T0, but its status before this change is not known (not read yet while
 	// settling, not in the lists then, or forgotten): it may have changed.
-	if (!existedBefore(version.record, rule.originMs) && !forgotten) return 'skip';
+	if (!existedBefore(version.record, rule.originMs, rule.existedFields) && !forgotten)
+		return 'skip';
 	return rule.unknownStatus === 'emit' && matches ? 'unknown' : 'skip';
 }
 
-/** A remembered status signature as the work order's Status shape: `{ Primary, Extended }` (empty parts null). */
-export function statusOfSignature(signature: string | undefined): IDataObject | null {
+/**
+ * A remembered status signature as the record's Status shape: a work order's `{ Primary, Extended }`
+ * (empty parts null), an invoice's text.
+ */
+export function statusOfSignature(
+	signature: string | undefined,
+	textStatus = false,
+): IDataObject | string | null {
 	if (signature === undefined) return null;
+	if (textStatus) {
+		const text = signature.split('\u001f')[0];
+		return text === '' ? null : text;
+	}
 	const [primary, extended = ''] = signature.split('\u001f');
 	return { Primary: primary === '' ? null : primary, Extended: extended === '' ? null : extended };
 }
@@ -125,7 +161,11 @@ export function statusOfSignature(signature: string | undefined): IDataObject | 
  * A Status Changed item: the work order as the service sent it, and `PreviousStatus`, the status
  * the trigger saw before this change (`{ Primary, Extended }`; null when it did not know it).
  */
-function statusChangedItem(record: IDataObject, before: string | undefined): IDataObject {
+function statusChangedItem(
+	record: IDataObject,
+	before: string | undefined,
+	textStatus = false,
+): IDataObject {
 	const item: IDataObject = {};
 	for (const [key, value] of Object.entries(record)) {
 		Object.defineProperty(item, key, {
@@ -135,7 +175,7 @@ function statusChangedItem(record: IDataObject, before: string | undefined): IDa
 			configurable: true,
 		});
 	}
-	item.PreviousStatus = statusOfSignature(before);
+	item.PreviousStatus = statusOfSignature(before, textStatus) as IDataObject | string | null;
 	return item;
 }
 
@@ -155,7 +195,7 @@ export function itemsToEmit(
 	for (const version of newest) {
 		const before = memory.get(version.id);
 		const decision = statusDecision(version, before, memory.forgot(version.id), rule);
-		if (decision !== 'skip') items.push(statusChangedItem(version.record, before));
+		if (decision !== 'skip') items.push(statusChangedItem(version.record, before, rule.textStatus));
 		if (decision === 'unknown') unknown++;
 		memory.set(version.id, statusSignature(version.record));
 	}

@@ -2,6 +2,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { commaList } from '../helpers/values';
+import { WORK_ORDERS, statusKey, type WatchedObject } from './objects';
 
 /**
  * The trigger's Filters as OData `$filter` clauses. Lists are comma-separated; values are quoted
@@ -43,7 +44,11 @@ function anyOf(property: string, literals: string[]): string {
 	return parts.length === 1 ? parts[0] : `(${parts.join(' or ')})`;
 }
 
-export function readFilters(node: INode, raw: IDataObject | undefined): TriggerFilters {
+export function readFilters(
+	node: INode,
+	raw: IDataObject | undefined,
+	object: WatchedObject = WORK_ORDERS,
+): TriggerFilters {
 	const filters = raw ?? {};
 	const clauses: string[] = [];
 
@@ -61,18 +66,19 @@ export function readFilters(node: INode, raw: IDataObject | undefined): TriggerF
 	if (locations.length)
 		clauses.push(
 			anyOf(
-				'LocationId',
+				object.locationField,
 				locations.map((id) => id.replace(/^0+/, '')),
 			),
 		);
 
 	const statuses = commaList(filters.statuses);
-	const statusClause = statuses.length ? anyOf('Status/Primary', statuses.map(quote)) : '';
+	const statusClause = statuses.length ? anyOf(object.statusField, statuses.map(quote)) : '';
 
 	const trades = commaList(filters.trades);
 	if (trades.length) clauses.push(anyOf('Trade', trades.map(quote)));
 
-	const categories = commaList(filters.categories);
+	// invoices have no category (the option is hidden for them; a value kept from before is not sent)
+	const categories = object.categories ? commaList(filters.categories) : [];
 	if (categories.length) clauses.push(anyOf('Category', categories.map(quote)));
 
 	if (
@@ -95,7 +101,11 @@ export function readFilters(node: INode, raw: IDataObject | undefined): TriggerF
 		clauses.push(`(${custom})`);
 	}
 
-	return { clauses, statuses: statuses.map((s) => s.toLowerCase()), statusClause };
+	return {
+		clauses,
+		statuses: statuses.map((s) => (object.textStatus ? statusKey(s) : s.toLowerCase())),
+		statusClause,
+	};
 }
 
 /** Clauses joined with `and` (undefined when there are none). */
@@ -104,10 +114,18 @@ export function joinClauses(clauses: string[]): string | undefined {
 	return parts.length ? parts.join(' and ') : undefined;
 }
 
-/** Whether a record's primary status is one of `statuses` (any when empty), as the service compares. */
-export function matchesStatus(record: IDataObject, statuses: string[]): boolean {
+/**
+ * Whether a record's primary status is one of `statuses` (any when empty), as the service compares
+ * (invoices, `textStatus`: without case and spaces).
+ */
+export function matchesStatus(
+	record: IDataObject,
+	statuses: string[],
+	textStatus = false,
+): boolean {
 	if (!statuses.length) return true;
 	const status = record.Status as IDataObject | string | undefined | null;
 	const primary = status && typeof status === 'object' ? status.Primary : status;
-	return typeof primary === 'string' && statuses.includes(primary.toLowerCase());
+	if (typeof primary !== 'string') return false;
+	return statuses.includes(textStatus ? statusKey(primary) : primary.toLowerCase());
 }

@@ -16,6 +16,8 @@ import {
 import {
 	STATE_VERSION,
 	StatusMemory,
+	isCreatedEvent,
+	isStatusEvent,
 	readState,
 	stateBytes,
 	versionKey,
@@ -101,16 +103,24 @@ export function pollLimits(activation: boolean, started: number, budgetMs: numbe
 			};
 }
 
-/** 'Fetch Test Event': the most recent matching work order, nothing stored. */
+/** 'Fetch Test Event': the most recent matching work order (or invoice), nothing stored. */
 async function fetchTestEvent(
 	ctx: IPollFunctions,
 	client: WorkOrderServiceClient,
 	settings: Settings,
 ): Promise<INodeExecutionData[][]> {
-	const { record } = await readLatest(ctx, client, allClauses(settings.filters), settings.field);
+	const { object } = settings;
+	const { record } = await readLatest(
+		ctx,
+		client,
+		[...object.reach(Date.now()), ...allClauses(settings.filters)],
+		settings.field,
+		object.path,
+	);
 	if (!record) {
-		throw new NodeOperationError(ctx.getNode(), "No work order matches the trigger's filters", {
-			description: `Fetch Test Event returns the most recently ${settings.field === 'CallDate' ? 'created' : 'changed'} work order that matches the filters. Loosen the filters, or create or change a work order in the service, then fetch again.`,
+		const label = object.label;
+		throw new NodeOperationError(ctx.getNode(), `No ${label} matches the trigger's filters`, {
+			description: `Fetch Test Event returns the most recently ${isCreatedEvent(settings.event) ? 'created' : 'changed'} ${label} that matches the filters. Loosen the filters, or create or change ${label === 'invoice' ? 'an' : 'a'} ${label} in the service, then fetch again.`,
 		});
 	}
 	return [ctx.helpers.returnJsonArray([record])];
@@ -125,6 +135,13 @@ interface Poll extends BaselineBudget {
 	read: number;
 	/** Status Changed: items emitted for a work order whose earlier status was not known. */
 	unknown: number;
+	/** The service's clock minus n8n's, from the Date header of this poll's first answer. */
+	skewMs?: number;
+}
+
+/** Notes the service's clock of an answer (its Date header) against n8n's. */
+function noteServiceClock(poll: Poll, serviceNow: number | undefined): void {
+	if (serviceNow !== undefined && poll.skewMs === undefined) poll.skewMs = serviceNow - Date.now();
 }
 
 /** What a poll leaves: the items it emits, the next state, and the status memory (Status Changed). */
@@ -146,6 +163,9 @@ async function pollWindow(
 	const { ctx, client, settings } = poll;
 	const fromMs = Date.parse(state.cursor);
 	const window = await readWindow(ctx, client, {
+		path: settings.object.path,
+		label: settings.object.label,
+		plainDates: settings.object.plainDates,
 		clauses: settings.pollClauses,
 		field: settings.field,
 		fromMs,
@@ -156,16 +176,14 @@ async function pollWindow(
 	});
 	poll.requests += window.requests;
 	poll.read += window.versions.length;
-	const selection = selectNew(
-		window.versions,
-		state.seen,
-		settings.event === 'workOrderCreated',
-		memory,
-	);
+	noteServiceClock(poll, window.serviceNow);
+	const selection = selectNew(window.versions, state.seen, isCreatedEvent(settings.event), memory);
 	const rule = {
 		statuses: settings.filters.statuses,
 		unknownStatus: settings.unknownStatus,
 		originMs: Date.parse(state.origin),
+		existedFields: settings.object.existedFields,
+		textStatus: settings.object.textStatus,
 	};
 	const { items, unknown } = itemsToEmit(selection.newest, memory, rule);
 	poll.unknown += unknown;
@@ -185,8 +203,15 @@ async function pollWindow(
  */
 async function activationOrigin(poll: Poll): Promise<{ origin: number; seen: string[] }> {
 	const { settings } = poll;
-	const latest = await readLatest(poll.ctx, poll.client, settings.pollClauses, settings.field);
+	const latest = await readLatest(
+		poll.ctx,
+		poll.client,
+		settings.pollClauses,
+		settings.field,
+		settings.object.path,
+	);
 	poll.requests++;
+	noteServiceClock(poll, latest.serviceNow);
 	const newest = latest.record ? recordInstant(latest.record, settings.field) : undefined;
 	const origin = latest.serviceNow ?? newest ?? Date.now() - 86_400_000;
 	const seen: string[] = [];
@@ -198,7 +223,7 @@ async function activationOrigin(poll: Poll): Promise<{ origin: number; seen: str
 /** First poll (no usable state): T0 from the service, then the Start Date's backlog or the statuses. */
 async function begin(poll: Poll, staticData: IDataObject): Promise<Outcome> {
 	const { settings } = poll;
-	const memory = settings.event === 'workOrderStatusChanged' ? new StatusMemory() : undefined;
+	const memory = isStatusEvent(settings.event) ? new StatusMemory() : undefined;
 	const base = { version: STATE_VERSION, event: settings.event, startDate: settings.startDate };
 	if (settings.startMs === undefined) {
 		const { origin, seen } = await activationOrigin(poll);
@@ -249,6 +274,9 @@ async function runPoll(poll: Poll, staticData: IDataObject): Promise<Outcome> {
 		await pollBaseline(poll, outcome.state, outcome.memory);
 		outcome.state.statuses = outcome.memory.encode(poll.settings.memoryLimit);
 	}
+	// invoices: the list's reach is counted on the service's clock (the next poll's estimate of it)
+	if (poll.settings.object.reach(0).length && poll.skewMs !== undefined)
+		outcome.state.skewMs = Math.round(poll.skewMs);
 	return { items: outcome.items, state: outcome.state, memory: outcome.memory };
 }
 
@@ -270,6 +298,7 @@ function newPoll(
 		optionalClient,
 		settings,
 		pollClauses: settings.pollClauses,
+		object: settings.object,
 		...limits,
 		requests: 0,
 		read: 0,
@@ -295,12 +324,30 @@ function logPoll(poll: Poll, activation: boolean, outcome: Outcome): void {
 	});
 }
 
+/**
+ * The service's clock as the state tells: n8n's clock plus the difference seen at the last read
+ * (`skewMs`), and at least the cursor (the service's clock at the last read, minus the lookback).
+ * The invoice list's reach is counted from it, so that a service clock ahead of n8n's does not see
+ * a reach beyond its 365 days.
+ */
+function serviceClockHint(staticData: IDataObject): number {
+	const state = staticData.state as IDataObject | undefined;
+	const skew =
+		typeof state?.skewMs === 'number' && Number.isFinite(state.skewMs) ? state.skewMs : 0;
+	const cursor = Date.parse(String(state?.cursor ?? ''));
+	const now = Date.now() + skew;
+	return Number.isFinite(cursor) ? Math.max(now, cursor) : now;
+}
+
 export async function pollWorkOrders(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	const settings = readSettings(this);
-	const client = WorkOrderServiceClient.forNode(this);
-	if (this.getMode() === 'manual') return await fetchTestEvent(this, client, settings);
+	if (this.getMode() === 'manual') {
+		const settings = readSettings(this);
+		return await fetchTestEvent(this, WorkOrderServiceClient.forNode(this), settings);
+	}
 
 	const staticData = this.getWorkflowStaticData('node');
+	const settings = readSettings(this, serviceClockHint(staticData));
+	const client = WorkOrderServiceClient.forNode(this);
 	if (polling.has(staticData)) {
 		this.logger.debug(
 			'Work Order Service Polling Trigger: the previous poll is still running; this one is skipped',

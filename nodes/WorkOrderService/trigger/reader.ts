@@ -5,7 +5,15 @@ import { headerValue } from '../transport/policy';
 import type { WorkOrderServiceClient } from '../transport/client';
 import { ODATA_VALUE_LIST, PAGE_SIZE, fetchPage, readPage, type Page } from '../transport/paging';
 import { joinClauses } from './filter';
-import { filterLiteral, instantOf, parseHttpDate, serviceInstant } from './time';
+import type { DateField } from './objects';
+import {
+	filterLiteral,
+	instantOf,
+	isAmbiguousReading,
+	parseHttpDate,
+	serviceInstant,
+	wallSafeFrom,
+} from './time';
 import { ID_TEXT, contentDigest, versionKey } from './state';
 
 /**
@@ -25,7 +33,7 @@ import { ID_TEXT, contentDigest, versionKey } from './state';
 
 export const WORK_ORDERS_PATH = '/odata/workorders';
 
-export type DateField = 'CallDate' | 'UpdatedDate';
+export type { DateField };
 
 /** One version of one work order: the record as the service sent it and its sort key. */
 export interface WorkOrderVersion {
@@ -37,6 +45,11 @@ export interface WorkOrderVersion {
 	ms: number;
 	/** `<Id>@<ISO instant>#<content digest>`: two versions dated in the same second differ by content. */
 	key: string;
+	/**
+	 * Read from a plain date without twin in the hour the November fall-back repeats: `ms` is the
+	 * earlier reading (EDT), the record may date from an hour later (EST).
+	 */
+	ambiguous?: boolean;
 }
 
 export interface WindowRead {
@@ -60,10 +73,7 @@ export interface WindowRead {
  * (`UpdatedDate_DTO`, with the offset, possibly in the location's zone), else the plain field:
  * with an offset as given, without one as US Eastern local time (the service's zone), never UTC.
  */
-export function recordInstant(
-	record: IDataObject,
-	field: DateField | 'CreatedDate',
-): number | undefined {
+export function recordInstant(record: IDataObject, field: DateField): number | undefined {
 	return instantOf(record[`${field}_DTO`]) ?? serviceInstant(record[field]);
 }
 
@@ -79,11 +89,24 @@ function idOf(record: IDataObject): { id: string; idValue: bigint } | undefined 
 	return { id: text, idValue: BigInt(text) };
 }
 
+/** Whether a record's date was read from a plain wall time the fall-back hour repeats (no twin, no offset). */
+function readAmbiguously(record: IDataObject, field: DateField, ms: number): boolean {
+	if (instantOf(record[`${field}_DTO`]) !== undefined) return false;
+	return instantOf(record[field]) === undefined && isAmbiguousReading(ms);
+}
+
 export function toVersion(record: IDataObject, field: DateField): WorkOrderVersion | undefined {
 	const id = idOf(record);
 	const ms = recordInstant(record, field);
 	if (!id || ms === undefined) return undefined;
-	return { record, ...id, ms, key: versionKey(id.id, ms, contentDigest(record)) };
+	const version: WorkOrderVersion = {
+		record,
+		...id,
+		ms,
+		key: versionKey(id.id, ms, contentDigest(record)),
+	};
+	if (readAmbiguously(record, field, ms)) version.ambiguous = true;
+	return version;
 }
 
 /** Order of the service's `$orderby=<date> asc,Id asc`. */
@@ -99,6 +122,7 @@ function versionsOf(
 	ctx: IPollFunctions,
 	page: IDataObject[],
 	field: DateField,
+	label: string,
 ): WorkOrderVersion[] {
 	const versions: WorkOrderVersion[] = [];
 	for (const record of page) {
@@ -106,7 +130,7 @@ function versionsOf(
 		if (version) versions.push(version);
 		else
 			ctx.logger.warn(
-				`Work Order Service Polling Trigger: skipped a work order without a usable Id or ${field}`,
+				`Work Order Service Polling Trigger: skipped a ${label} without a usable Id or ${field}`,
 				{ node: ctx.getNode().name },
 			);
 	}
@@ -114,6 +138,14 @@ function versionsOf(
 }
 
 export interface WindowOptions {
+	/** The list read (`/odata/workorders`, `/odata/invoices`) and what its records are called. */
+	path: string;
+	label: string;
+	/**
+	 * The list's dates are plain wall times without twin (invoices): the read starts where no wall
+	 * time that follows `fromMs` is before it (time.ts `wallSafeFrom`, the fall-back hour).
+	 */
+	plainDates?: boolean;
 	clauses: string[];
 	field: DateField;
 	fromMs: number;
@@ -161,13 +193,11 @@ function windowResult(progress: WindowProgress, complete: boolean): WindowRead {
 
 /** The window's own query ($filter and $orderby; the page's $top/$skip/$count come from ODATA_VALUE_LIST). */
 export function windowQuery(
-	options: Pick<WindowOptions, 'clauses' | 'field' | 'fromMs'>,
+	options: Pick<WindowOptions, 'clauses' | 'field' | 'fromMs' | 'plainDates'>,
 ): IDataObject {
 	const { field } = options;
-	const filter = joinClauses([
-		`${field} ge ${filterLiteral(options.fromMs)}`,
-		...options.clauses,
-	]) as string;
+	const from = options.plainDates ? wallSafeFrom(options.fromMs) : options.fromMs;
+	const filter = joinClauses([`${field} ge ${filterLiteral(from)}`, ...options.clauses]) as string;
 	return { $filter: filter, $orderby: `${field} asc,Id asc` };
 }
 
@@ -246,7 +276,7 @@ export async function readWindow(
 			ctx,
 			later ?? client,
 			ODATA_VALUE_LIST,
-			{ path: WORK_ORDERS_PATH, qs },
+			{ path: options.path, qs },
 			position,
 		).then(
 			(page) => ({ page }),
@@ -259,7 +289,7 @@ export async function readWindow(
 		}
 		const { page } = outcome;
 		if (progress.requests === 1) progress.serviceNow = serviceClock(page);
-		const pageVersions = versionsOf(ctx, page.records, options.field);
+		const pageVersions = versionsOf(ctx, page.records, options.field, options.label);
 		if (mustStepBack(pageVersions, progress.offset, progress.last)) {
 			progress.offset = stepBack(progress.offset);
 			continue;
@@ -282,11 +312,12 @@ export async function readLatest(
 	client: WorkOrderServiceClient,
 	clauses: string[],
 	field: DateField,
+	path: string = WORK_ORDERS_PATH,
 ): Promise<{ record?: IDataObject; serviceNow?: number }> {
 	const qs: IDataObject = { $orderby: `${field} desc,Id desc`, $top: 1 };
 	const filter = joinClauses(clauses);
 	if (filter !== undefined) qs.$filter = filter;
-	const page = await fetchPage(ctx, client, ODATA_VALUE_LIST, { path: WORK_ORDERS_PATH, qs });
+	const page = await fetchPage(ctx, client, ODATA_VALUE_LIST, { path, qs });
 	return { record: page.records[0], serviceNow: serviceClock(page) };
 }
 
@@ -309,6 +340,10 @@ interface BaselineQuery {
 	clauses: string[];
 	originMs: number;
 	before?: bigint;
+	/** The list and the fields selected (work orders: BASELINE_SELECT). */
+	path?: string;
+	select?: string;
+	label?: string;
 }
 
 /** The query of one status page: updated before T0, below `before`, highest Id first. */
@@ -316,7 +351,12 @@ export function baselineQuery(options: BaselineQuery): IDataObject {
 	const clauses = [`UpdatedDate lt ${filterLiteral(options.originMs)}`];
 	if (options.before !== undefined) clauses.push(`Id lt ${options.before.toString()}`);
 	const filter = joinClauses([...clauses, ...options.clauses]) as string;
-	return { $filter: filter, $orderby: 'Id desc', $top: PAGE_SIZE, $select: BASELINE_SELECT };
+	return {
+		$filter: filter,
+		$orderby: 'Id desc',
+		$top: PAGE_SIZE,
+		$select: options.select ?? BASELINE_SELECT,
+	};
 }
 
 /**
@@ -331,7 +371,7 @@ export async function readBaselinePage(
 	options: BaselineQuery,
 ): Promise<BaselinePage> {
 	const page = await fetchPage(ctx, client, ODATA_VALUE_LIST, {
-		path: WORK_ORDERS_PATH,
+		path: options.path ?? WORK_ORDERS_PATH,
 		qs: baselineQuery(options),
 	});
 	const records: BaselinePage['records'] = [];
@@ -340,7 +380,7 @@ export async function readBaselinePage(
 		const id = idOf(record);
 		if (!id) {
 			ctx.logger.warn(
-				'Work Order Service Polling Trigger: skipped a work order without a usable Id',
+				`Work Order Service Polling Trigger: skipped a ${options.label ?? 'work order'} without a usable Id`,
 				{ node: ctx.getNode().name },
 			);
 			continue;

@@ -2,8 +2,14 @@ import type { IDataObject, INode, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readFilters, type TriggerFilters } from './filter';
-import type { DateField } from './reader';
-import { DEFAULT_MEMORY_LIMIT, TRIGGER_EVENTS, type TriggerEvent } from './state';
+import { INVOICES, WORK_ORDERS, type DateField, type WatchedObject } from './objects';
+import {
+	DEFAULT_MEMORY_LIMIT,
+	TRIGGER_EVENTS,
+	isCreatedEvent,
+	isStatusEvent,
+	type TriggerEvent,
+} from './state';
 import { isKnownZone, parseDateTime, zonedWallTimeToInstant } from './time';
 
 /**
@@ -19,9 +25,14 @@ export type UnknownStatusHandling = 'emit' | 'ignore';
 
 export interface Settings {
 	event: TriggerEvent;
+	/** What the event watches: work orders or invoices (objects.ts). */
+	object: WatchedObject;
 	field: DateField;
 	filters: TriggerFilters;
-	/** Clauses sent with every poll's read (Status Changed compares statuses itself: no status clause). */
+	/**
+	 * Clauses sent with every poll's read (Status Changed compares statuses itself: no status
+	 * clause); for invoices first the list's reach (`PostedDate ge <365 days back>`).
+	 */
 	pollClauses: string[];
 	/** The Start Date option as given ('' = none; always '' for Status Changed) and its instant. */
 	startDate: string;
@@ -35,7 +46,8 @@ export interface Settings {
 export function checkEvent(node: INode, event: unknown): TriggerEvent {
 	if (!TRIGGER_EVENTS.includes(event as TriggerEvent)) {
 		throw new NodeOperationError(node, `Unknown event "${String(event)}" (parameter "event")`, {
-			description: 'Choose Work Order Created, Work Order Updated or Work Order Status Changed.',
+			description:
+				'Choose Work Order Created, Work Order Updated, Work Order Status Changed, Invoice Created, Invoice Updated or Invoice Status Changed.',
 		});
 	}
 	return event as TriggerEvent;
@@ -130,22 +142,32 @@ export function allClauses(filters: TriggerFilters): string[] {
 
 /** The clauses of every poll's read: all of them, but Status Changed compares statuses itself (no status clause). */
 export function pollClauses(event: TriggerEvent, filters: TriggerFilters): string[] {
-	return event === 'workOrderStatusChanged' ? filters.clauses : allClauses(filters);
+	return isStatusEvent(event) ? filters.clauses : allClauses(filters);
 }
 
-/** The node's settings, checked in the order the editor shows them. */
-export function readSettings(ctx: IPollFunctions): Settings {
+/** What an event watches. */
+export function objectOf(event: TriggerEvent): WatchedObject {
+	return event.startsWith('invoice') ? INVOICES : WORK_ORDERS;
+}
+
+/**
+ * The node's settings, checked in the order the editor shows them. `serviceNowMs`: the service's
+ * clock as far as the trigger knows it (the invoice list's reach is counted from it).
+ */
+export function readSettings(ctx: IPollFunctions, serviceNowMs = Date.now()): Settings {
 	const node = ctx.getNode();
 	const event = checkEvent(node, ctx.getNodeParameter('event', 'workOrderUpdated'));
-	const filters = readFilters(node, ctx.getNodeParameter('filters', {}) as IDataObject);
+	const object = objectOf(event);
+	const filters = readFilters(node, ctx.getNodeParameter('filters', {}) as IDataObject, object);
 	const options = (ctx.getNodeParameter('options', {}) ?? {}) as IDataObject;
 	// Status Changed has no history to read (the service keeps none): it starts at activation.
-	const startDate = event === 'workOrderStatusChanged' ? '' : startDateText(options.startDate);
+	const startDate = isStatusEvent(event) ? '' : startDateText(options.startDate);
 	return {
 		event,
-		field: event === 'workOrderCreated' ? 'CallDate' : 'UpdatedDate',
+		object,
+		field: isCreatedEvent(event) ? object.createdField : 'UpdatedDate',
 		filters,
-		pollClauses: pollClauses(event, filters),
+		pollClauses: [...object.reach(serviceNowMs), ...pollClauses(event, filters)],
 		startDate,
 		startMs: startInstant(node, startDate, () => ctx.getTimezone()),
 		lookbackMs: lookbackMs(node, options.lookbackSeconds),

@@ -27,9 +27,17 @@ import type { IDataObject } from 'n8n-workflow';
  *   baseline    Status Changed, while settling: how far the read of every work order's status as
  *               of T0 has come (`after`: the lowest Id read, newest Ids first; `page`: the largest
  *               page the service sent). Removed when the read ends: settled.
+ *   skewMs      invoices: the service's clock minus n8n's at the last read (the list's reach of 365
+ *               days is counted on the service's clock)
  */
 
-export type TriggerEvent = 'workOrderCreated' | 'workOrderUpdated' | 'workOrderStatusChanged';
+export type TriggerEvent =
+	| 'workOrderCreated'
+	| 'workOrderUpdated'
+	| 'workOrderStatusChanged'
+	| 'invoiceCreated'
+	| 'invoiceUpdated'
+	| 'invoiceStatusChanged';
 
 export const STATE_VERSION = 2;
 /** Default of the Max Work Orders Remembered option (Status Changed). */
@@ -64,6 +72,11 @@ export interface TriggerState {
 	resume?: { after: string; skip: number };
 	statuses?: EncodedStatuses;
 	baseline?: BaselineProgress;
+	/**
+	 * Invoices: the service's clock minus n8n's at the last read (ms), from its Date header. The
+	 * invoice list's 365-day reach is counted on the service's clock.
+	 */
+	skewMs?: number;
 }
 
 /** The events the trigger offers (the Event parameter's values). */
@@ -71,7 +84,20 @@ export const TRIGGER_EVENTS: readonly TriggerEvent[] = [
 	'workOrderCreated',
 	'workOrderUpdated',
 	'workOrderStatusChanged',
+	'invoiceCreated',
+	'invoiceUpdated',
+	'invoiceStatusChanged',
 ];
+
+/** The events that compare statuses (they keep a status memory and read the statuses as of T0). */
+export function isStatusEvent(event: TriggerEvent): boolean {
+	return event === 'workOrderStatusChanged' || event === 'invoiceStatusChanged';
+}
+
+/** The events that emit a record once, when it is created (versions keyed by Id). */
+export function isCreatedEvent(event: TriggerEvent): boolean {
+	return event === 'workOrderCreated' || event === 'invoiceCreated';
+}
 /** A work order Id as text: an int64 in decimal. */
 export const ID_TEXT = /^-?\d{1,19}$/;
 
@@ -158,6 +184,7 @@ function commonState(
 	};
 	const resume = readResume(raw.resume);
 	if (resume) state.resume = resume;
+	if (typeof raw.skewMs === 'number' && Number.isFinite(raw.skewMs)) state.skewMs = raw.skewMs;
 	return state;
 }
 
@@ -182,11 +209,13 @@ export function readState(
 		raw.seen.some((key) => parseKey(key) === undefined)
 	)
 		return undefined;
-	if (raw.version === 1) return fromVersion1(raw, event, startDate);
+	// version 1 knew work orders only
+	if (raw.version === 1)
+		return event.startsWith('workOrder') ? fromVersion1(raw, event, startDate) : undefined;
 	if (raw.version !== STATE_VERSION || raw.startDate !== startDate || !isInstant(raw.origin))
 		return undefined;
 	const state = commonState(raw, event, startDate, raw.origin);
-	if (event === 'workOrderStatusChanged') {
+	if (isStatusEvent(event)) {
 		const statuses = readEncoded(raw.statuses);
 		const baseline = readBaseline(raw.baseline);
 		// Without a readable memory the trigger cannot tell a status change: start afresh.
@@ -203,10 +232,10 @@ function fromVersion1(
 	startDate: string,
 ): TriggerState | undefined {
 	// Version 1 took a Start Date for Status Changed too (and read nothing older with it).
-	if (event !== 'workOrderStatusChanged' && raw.startDate !== startDate) return undefined;
+	if (!isStatusEvent(event) && raw.startDate !== startDate) return undefined;
 	// Its cursor becomes T0.
 	const state = commonState(raw, event, startDate, raw.cursor as string);
-	if (event === 'workOrderStatusChanged') {
+	if (isStatusEvent(event)) {
 		const memory = new StatusMemory();
 		if (isStringArray(raw.statusValues) && Array.isArray(raw.statuses)) {
 			const values = raw.statusValues;

@@ -8,7 +8,7 @@
  * the workflow's time zone.
  */
 
-import { serviceDateTime } from '../helpers/dateTime';
+import { SERVICE_TIME_ZONE, serviceDateTime, zoneOffsetMs } from '../helpers/dateTime';
 
 export {
 	SERVICE_TIME_ZONE,
@@ -41,4 +41,39 @@ export function parseHttpDate(value: string | undefined): number | undefined {
 	if (value === undefined || value.trim() === '') return undefined;
 	const ms = Date.parse(value);
 	return Number.isFinite(ms) ? ms : undefined;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Whether `ms`, read from a plain US Eastern date-time (the earlier of its readings, as
+ * `serviceInstant` reads it), may stand for the instant an hour later: its wall time is one of the
+ * hour the November fall-back repeats (01:00 to 01:59). A record dated 01:30 EST (no twin to tell)
+ * reads as 01:30 EDT.
+ */
+export function isAmbiguousReading(ms: number): boolean {
+	return (
+		zoneOffsetMs(SERVICE_TIME_ZONE, ms) - zoneOffsetMs(SERVICE_TIME_ZONE, ms + HOUR_MS) === HOUR_MS
+	);
+}
+
+/**
+ * The instant a read "from `ms` on" of plain US Eastern dates (no twin) starts from, so that it
+ * misses nothing whether the service compares instants or wall times: `ms` itself, except in the
+ * hour before the November fall-back, where the wall clock is about to repeat from 01:00: then the
+ * start of that hour (01:00 EDT), whose wall time is at or before every wall time that follows.
+ */
+export function wallSafeFrom(ms: number): number {
+	const offset = zoneOffsetMs(SERVICE_TIME_ZONE, ms);
+	const drop = offset - zoneOffsetMs(SERVICE_TIME_ZONE, ms + HOUR_MS);
+	if (drop <= 0) return ms;
+	// the change is within the next hour: find it (to the minute; zones change on whole minutes)
+	let low = Math.floor(ms / 60_000) * 60_000;
+	let high = ms + HOUR_MS;
+	while (high - low > 60_000) {
+		const mid = Math.floor((low + high) / 2 / 60_000) * 60_000;
+		if (zoneOffsetMs(SERVICE_TIME_ZONE, mid) === offset) low = mid;
+		else high = mid;
+	}
+	return Math.min(ms, high - drop);
 }

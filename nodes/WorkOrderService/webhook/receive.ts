@@ -9,6 +9,7 @@ import { attachmentOut, noteOut } from '../helpers/noteIds';
 import { isRecord } from '../helpers/values';
 import { parseJsonLossless } from '../transport/losslessJson';
 import { isRepeat } from './dedupe';
+import { canonicalEvent } from './events';
 import { verifySignature, signatureBytes } from './signature';
 import { credentialIdentity, rereadSigningKey, signingKey, type KeyOutcome } from './signingKey';
 
@@ -175,7 +176,11 @@ export function signedBody(
 	return { raw, signature };
 }
 
-/** The items of the events chosen (and, listening in the editor, the service's test event). */
+/**
+ * The items of the events chosen (and, listening in the editor, the service's test event). An
+ * event type some of the service's lists spell differently (`WorOrderAttachmentAdded`) counts as
+ * the one offered; its item keeps the EventType as sent.
+ */
 export function chosenItems(
 	events: IDataObject[],
 	chosen: Set<string>,
@@ -184,7 +189,8 @@ export function chosenItems(
 	return events
 		.filter(
 			(e) =>
-				(typeof e.EventType === 'string' && chosen.has(e.EventType)) || (manual && isTestEvent(e)),
+				(typeof e.EventType === 'string' && chosen.has(canonicalEvent(e.EventType))) ||
+				(manual && isTestEvent(e)),
 		)
 		.map(eventItem);
 }

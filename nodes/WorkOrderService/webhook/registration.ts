@@ -3,15 +3,15 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { commaList, fieldIgnoringCase as field } from '../helpers/values';
 import { WorkOrderServiceClient, readAuthentication, readSettings } from '../transport/client';
-import { OBJECTS, OBJECT_LABELS, isKnownEvent, objectOf } from './events';
+import { OBJECTS, OBJECT_LABELS, OBJECT_RULES, isKnownEvent, objectOf } from './events';
 import { knownSigningKey, warmSigningKey } from './signingKey';
 
 /**
  * Self-registration through n8n's webhook lifecycle (`checkExists` → `create` on activation,
  * `delete` on deactivation; "Listen for test event" runs the same for the /webhook-test/ URL):
  * one webhook per trigger, Enabled, at the workflow's webhook URL, with one subscription per
- * object (work orders, proposals, checklist responses) holding the events chosen for it and the
- * rules. Only its Id and URL are kept in the node's static data.
+ * object (work orders, their technicians, proposals, invoices, checklist responses, checklists,
+ * locations, assets) holding the events chosen for it and the rules that apply to it. Only its Id and URL are kept in the node's static data.
  *
  * `checkExists` reads the account's webhooks once: the one whose Id is stored, else one left
  * behind at the same URL (adopted), is kept when its subscriptions are the ones wanted (and
@@ -103,14 +103,17 @@ export function wantedWebhook(ctx: IHookFunctions, url: string): WantedWebhook {
 	for (const object of OBJECTS) {
 		const types = events.filter((e) => objectOf(e) === object);
 		if (!types.length) continue;
+		// each rule goes only where the object's events carry its field (events.ts OBJECT_RULES):
+		// statuses are work-order statuses (proposal and invoice events are one per status already),
+		// technician events take no trade or category rule
+		const applies = OBJECT_RULES[object];
 		subscriptions.push({
 			Name: `n8n: ${OBJECT_LABELS[object]}`,
 			EventTypes: types,
 			Rules: {
-				Trades: rules.trades,
-				Categories: rules.categories,
-				// statuses are work-order statuses; proposal events are one per status already
-				Statuses: object === 'workOrder' ? rules.statuses : [],
+				Trades: applies.trades ? rules.trades : [],
+				Categories: applies.categories ? rules.categories : [],
+				Statuses: applies.statuses ? rules.statuses : [],
 			},
 		});
 	}

@@ -61,6 +61,7 @@ describe('ID fields: empty, never 0, never clamped, required ones flagged', () =
 				'currencyId:string',
 				'declineReasonId:string',
 				'followupWorkOrder:string',
+				'invoiceId:resourceLocator',
 				'issueAreaId:string',
 				'labelId:string',
 				'location:resourceLocator',
@@ -104,6 +105,15 @@ describe('ID fields: empty, never 0, never clamped, required ones flagged', () =
 		]);
 		expect(proposal.modes[0].typeOptions).toEqual({
 			searchListMethod: 'searchProposals',
+			searchable: true,
+		});
+		const invoice = all.find((p) => p.name === 'invoiceId');
+		expect(invoice.modes.map((m) => [m.name, m.displayName])).toEqual([
+			['list', 'From List'],
+			['id', 'By ID'],
+		]);
+		expect(invoice.modes[0].typeOptions).toEqual({
+			searchListMethod: 'searchInvoices',
 			searchable: true,
 		});
 	});

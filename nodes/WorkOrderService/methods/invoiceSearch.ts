@@ -1,0 +1,141 @@
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+
+import {
+	INVOICE_LIST_SELECT,
+	invoiceListName,
+	invoiceSearchFilter,
+} from '../helpers/invoiceSearch';
+import { isRecord } from '../helpers/values';
+import {
+	ODATA_LIST,
+	PAGE_SIZE,
+	WHOLE_LIST,
+	isLastPage,
+	readList,
+	readPage,
+	toRecords,
+	type ListShape,
+} from '../transport/paging';
+import { WorkOrderServiceClient } from '../transport/client';
+
+/** The OData invoice list, read leniently: an answer without a `value` list gives no error here. */
+const PICKER_LIST: ListShape = { ...ODATA_LIST, records: toRecords };
+
+/**
+ * "From List" of the Invoice parameter: GET /odata/invoices, 50 at a time, most recently changed
+ * first, filtered by what the user types (helpers/invoiceSearch.ts). The service lists the
+ * invoices posted in the last 90 days. The value of each result is the invoice's ID.
+ */
+export async function searchInvoices(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const skip =
+		typeof paginationToken === 'string' && /^\d+$/.test(paginationToken)
+			? Number(paginationToken)
+			: 0;
+	const qs: IDataObject = { $orderby: 'UpdatedDate desc', $select: INVOICE_LIST_SELECT };
+	const search = invoiceSearchFilter(filter ?? '');
+	if (search !== undefined) qs.$filter = search;
+	const client = WorkOrderServiceClient.forNode(this);
+	const position = { page: Math.floor(skip / PAGE_SIZE), offset: skip, size: PAGE_SIZE };
+	const page = await readPage(this, client, PICKER_LIST, { path: '/odata/invoices', qs }, position);
+	const results: INodeListSearchItems[] = [];
+	for (const record of page.records) {
+		if (record.Id === undefined || record.Id === null || record.Id === '') continue;
+		results.push({ name: invoiceListName(record), value: String(record.Id) });
+	}
+	const last = isLastPage(PICKER_LIST, page, position);
+	return { results, paginationToken: last ? undefined : String(skip + page.records.length) };
+}
+
+/** The invoice the node names now (a plain ID or a locator holding one), if any. */
+function currentInvoiceId(ctx: ILoadOptionsFunctions): number | undefined {
+	let value: unknown;
+	try {
+		value = ctx.getCurrentNodeParameter('invoiceId', { extractValue: true });
+	} catch {
+		value = undefined;
+	}
+	if (isRecord(value) && 'value' in value) value = value.value;
+	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
+	return /^\s*\d{1,10}\s*$/.test(text) && Number(text) > 0 && Number(text) <= 2147483647
+		? Number(text)
+		: undefined;
+}
+
+/**
+ * The subscriber whose rejection reasons the Reject dropdown offers: the chosen invoice's
+ * (`SubscriberId`), else the credential's child subscriber, else the subscriber of the invoices the
+ * credential sees (the first one listed).
+ */
+async function subscriberOf(
+	ctx: ILoadOptionsFunctions,
+	client: WorkOrderServiceClient,
+): Promise<number | undefined> {
+	const invoiceId = currentInvoiceId(ctx);
+	if (invoiceId !== undefined) {
+		try {
+			const invoice = await client.request({ method: 'GET', path: `/invoices/${invoiceId}` });
+			if (isRecord(invoice) && Number.isInteger(Number(invoice.SubscriberId)))
+				return Number(invoice.SubscriberId);
+		} catch {
+			// an invoice that cannot be read: fall back to the credential
+		}
+	}
+	try {
+		const credentials = (await ctx.getCredentials(client.credentialType)) as IDataObject;
+		const child = credentials.subsidiaryId;
+		if (
+			(typeof child === 'string' || typeof child === 'number') &&
+			/^\s*\d+\s*$/.test(String(child))
+		)
+			return Number(child);
+	} catch {
+		// no credential data to read
+	}
+	const first = toRecords(
+		await client.request({
+			method: 'GET',
+			path: '/odata/invoices',
+			qs: { $top: 1, $select: 'Id,Subscriber' },
+		}),
+	)[0];
+	const subscriber = first && isRecord(first.Subscriber) ? first.Subscriber.Id : undefined;
+	return Number.isInteger(Number(subscriber)) && subscriber !== null
+		? Number(subscriber)
+		: undefined;
+}
+
+/**
+ * The subscriber's invoice rejection reasons (GET /invoices/{subscriberId}/InvoiceRejectionReasons)
+ * for Invoice → Reject. The value is the reason's text: the reject call has no reason field, the
+ * text goes into `comments`. Retired reasons are left out.
+ */
+export async function getInvoiceRejectionReasons(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	const client = WorkOrderServiceClient.forNode(this);
+	const subscriberId = await subscriberOf(this, client);
+	if (subscriberId === undefined) return [];
+	const options: INodePropertyOptions[] = [];
+	for (const record of await readList(this, client, WHOLE_LIST, {
+		path: `/invoices/${subscriberId}/InvoiceRejectionReasons`,
+	})) {
+		if (record.Retired === true) continue;
+		const text = typeof record.Description === 'string' ? record.Description.trim() : '';
+		if (text === '') continue;
+		const type = typeof record.ReasonType === 'string' ? record.ReasonType : undefined;
+		options.push(
+			type ? { name: text, value: text, description: type } : { name: text, value: text },
+		);
+	}
+	return options.sort((a, b) => a.name.localeCompare(b.name));
+}
