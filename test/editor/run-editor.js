@@ -789,6 +789,28 @@ async function main() {
 						view.events.length,
 						`events listed: ${JSON.stringify(shown.filter(isEvent))}`,
 					);
+					// every event by name, each family's (work order, proposal, invoice, checklist, location,
+					// asset): n8n lists an event as "On " and its name in lower case without punctuation
+					const listed = (name) =>
+						`On ${name
+							.replace(/[^A-Za-z0-9]+/g, ' ')
+							.trim()
+							.toLowerCase()}`;
+					assert.deepEqual(
+						shown.filter(isEvent).sort(),
+						view.events.map((e) => listed(e.name)).sort(),
+					);
+					for (const name of [
+						'On invoice approved',
+						'On invoice paid',
+						'On location note header created',
+						'On asset updated',
+						'On checklist deleted',
+						'On proposal reviewed',
+						'On work order technician accepted',
+						'On work order nte changed preview',
+					])
+						assert.ok(shown.includes(name), `"${name}" not listed`);
 					assert.doesNotMatch(await creator.innerText(), NO_ACTIONS);
 					await closeEntry();
 				},
