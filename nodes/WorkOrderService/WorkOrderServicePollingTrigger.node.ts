@@ -26,7 +26,7 @@ export class WorkOrderServicePollingTrigger implements INodeType {
 		subtitle:
 			'={{ {"workOrderCreated": "Work Order Created", "workOrderUpdated": "Work Order Updated", "workOrderStatusChanged": "Work Order Status Changed", "invoiceCreated": "Invoice Created", "invoiceUpdated": "Invoice Updated", "invoiceStatusChanged": "Invoice Status Changed"}[$parameter["event"]] }}',
 		description:
-			'Starts the workflow when work orders or invoices are created, changed or change status, by asking the service on a schedule: works for any user, no administrator needed',
+			'Starts the workflow when work orders or invoices are created or change, by asking the service on a schedule: works for any user, no administrator needed',
 		defaults: { name: 'Work Order Service Polling Trigger' },
 		polling: true,
 		inputs: [],

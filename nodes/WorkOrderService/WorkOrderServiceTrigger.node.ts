@@ -25,7 +25,7 @@ export class WorkOrderServiceTrigger implements INodeType {
 		// n8n's node panel lists this trigger together with the Work Order Service node (one entry, its
 		// events beside the node's actions) and shows this description for the entry: it speaks for both.
 		description:
-			'Read and update work orders, proposals, invoices, checklists and notes in the facility Work Order Service, or start a workflow the moment they or its locations and assets change',
+			'Read and update work orders, proposals, invoices and checklists in the facility Work Order Service, or start a workflow the moment they or its locations change',
 		defaults: { name: 'Work Order Service Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

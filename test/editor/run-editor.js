@@ -774,10 +774,11 @@ async function main() {
 					// the section that is not the view's own starts collapsed: open it
 					if (!(await names()).includes(view.actions[0])) await actionsHeader.click();
 					if (!(await names()).some(isEvent)) await triggersHeader.click();
+					// n8n renders a long list a few items at a time: wait until every event is there
 					await waitUntil(
 						async () => {
 							const n = await names();
-							return n.includes(view.actions[0]) && n.some(isEvent);
+							return n.includes(view.actions[0]) && n.filter(isEvent).length >= view.events.length;
 						},
 						{ message: 'the events and the actions listed' },
 					);
@@ -789,6 +790,28 @@ async function main() {
 						view.events.length,
 						`events listed: ${JSON.stringify(shown.filter(isEvent))}`,
 					);
+					// every event by name, each family's (work order, proposal, invoice, checklist, location,
+					// asset): n8n lists an event as "On " and its name in lower case without punctuation
+					const listed = (name) =>
+						`On ${name
+							.replace(/[^A-Za-z0-9]+/g, ' ')
+							.trim()
+							.toLowerCase()}`;
+					assert.deepEqual(
+						shown.filter(isEvent).sort(),
+						view.events.map((e) => listed(e.name)).sort(),
+					);
+					for (const name of [
+						'On invoice approved',
+						'On invoice paid',
+						'On location note header created',
+						'On asset updated',
+						'On checklist deleted',
+						'On proposal reviewed',
+						'On work order technician accepted',
+						'On work order nte changed preview',
+					])
+						assert.ok(shown.includes(name), `"${name}" not listed`);
 					assert.doesNotMatch(await creator.innerText(), NO_ACTIONS);
 					await closeEntry();
 				},

@@ -20,6 +20,22 @@ const TRIGGER_TYPE = 'n8n-nodes-work-order-service.workOrderServicePollingTrigge
 const TRIGGER_NAME = 'Work Order Service Trigger';
 const STATUSES = ['Open', 'Approved', 'On Hold', 'Rejected', 'Voided', 'Paid'];
 
+/**
+ * 20,000 invoices (by default) of the main subscriber, posted over the last 300 days, the newest 3
+ * days ago: none dated ahead of the service's clock (an invoice approved or paid is dated a day or
+ * two after it was posted). Statuses in turn (Open, Approved, On Hold, Paid, Rejected).
+ */
+function seedInvoices(emu, count = 20_000) {
+	const wos = emu.workOrderList().filter((w) => w.SubscriberId === 1001 && w.ProviderId === 3001);
+	const newest = emu.now() - 3 * 86_400_000;
+	return emu.createInvoices(
+		Array.from({ length: count }, (_, i) => ({
+			WorkOrderId: wos[i % wos.length].Id,
+			PostedDate: new Date(newest - Math.floor((i * 297 * 86_400_000) / count)).toISOString(),
+		})),
+	);
+}
+
 /** A workflow with the polling trigger alone. */
 function triggerWorkflow(credentialId, event, id) {
 	return {
@@ -71,7 +87,12 @@ async function runInvoiceScale({ harness, emu, credentialId, event, rounds = 5, 
 	const random = mulberry32(seed);
 	const tenant = emu
 		.invoiceList()
-		.filter((i) => emu.invoices.meta.get(i.Id).subscriberId === 1001)
+		// the main subscriber's, posted within the list's reach (a fixture posted 400 days ago is not)
+		.filter(
+			(i) =>
+				emu.invoices.meta.get(i.Id).subscriberId === 1001 &&
+				emu.now() - emu.invoices.meta.get(i.Id).postedMs < 364 * 86_400_000,
+		)
 		.map((i) => i.Id);
 	const used = new Set();
 	const pick = () => {
@@ -234,4 +255,4 @@ function summary(r) {
 	);
 }
 
-module.exports = { runInvoiceScale, summary, triggerWorkflow, LIST };
+module.exports = { runInvoiceScale, seedInvoices, summary, triggerWorkflow, LIST };

@@ -7,7 +7,7 @@
  * benchmark bench/cases/invoice-trigger.js prints the same figures).
  */
 const H = require('./helpers');
-const { runInvoiceScale, summary } = require('./invoiceScale');
+const { runInvoiceScale, seedInvoices, summary } = require('./invoiceScale');
 
 const env = H.useHarness();
 const SANDBOX_RATE = { limit: 40, windowMs: 60_000 };
@@ -18,17 +18,7 @@ afterAll(() => {
 
 async function tenant(options = {}) {
 	const service = await H.freshService(env.harness, { datePrecisionMs: 1000, ...options });
-	// posted over the last 300 days, the newest 3 days ago: none dated ahead of the service's clock
-	// (an invoice approved or paid is dated a day or two after it was posted)
-	const { emu } = service;
-	const wos = emu.workOrderList().filter((w) => w.SubscriberId === 1001 && w.ProviderId === 3001);
-	const newest = emu.now() - 3 * 86_400_000;
-	emu.createInvoices(
-		Array.from({ length: 20_000 }, (_, i) => ({
-			WorkOrderId: wos[i % wos.length].Id,
-			PostedDate: new Date(newest - Math.floor((i * 297 * 86_400_000) / 20_000)).toISOString(),
-		})),
-	);
+	seedInvoices(service.emu);
 	return service;
 }
 

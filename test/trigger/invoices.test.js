@@ -255,6 +255,50 @@ describe('Invoice Created, Updated, Status Changed: each change once', () => {
 	});
 });
 
+describe('Start Date', () => {
+	test('Invoice Created with a Start Date more than 364 days back: the activation fails naming the parameter and the limit, and nothing is sent', async () => {
+		const { emu, credentialId } = await H.freshService(env.harness, { datePrecisionMs: 1000 });
+		const from = H.mark(emu);
+		const startDate = new Date(emu.now() - 380 * DAY).toISOString();
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, event: 'invoiceCreated', options: { startDate } }),
+		);
+		expect(trigger.activation.error).toBeDefined();
+		expect(trigger.activation.error.message).toBe(
+			`Invalid Start Date (parameter "options.startDate"): "${startDate}" is more than 364 days ago`,
+		);
+		expect(trigger.activation.error.description).toMatch(/last 365 days at most/);
+		expect(emu.requests.filter((r) => r.seq > from)).toEqual([]);
+	});
+
+	test("Invoice Updated with a Start Date 130 days back: the changes since then of invoices posted within the reach, each once, oldest first (also those posted before the list's default 90 days)", async () => {
+		const { emu, credentialId } = await H.freshService(env.harness, { datePrecisionMs: 1000 });
+		const startDate = new Date(emu.now() - 130 * DAY).toISOString();
+		const trigger = await env.harness.activate(
+			H.triggerWorkflow({ credentialId, event: 'invoiceUpdated', options: { startDate } }),
+		);
+		expect(trigger.activation.error).toBeUndefined();
+		const backlog = emu
+			.invoiceList()
+			.filter(
+				(i) =>
+					emu.invoices.meta.get(i.Id).subscriberId === 1001 &&
+					emu.invoices.meta.get(i.Id).updatedMs >= Date.parse(startDate) &&
+					emu.now() - emu.invoices.meta.get(i.Id).postedMs < 364 * DAY,
+			)
+			.sort(
+				(a, b) =>
+					emu.invoices.meta.get(a.Id).updatedMs - emu.invoices.meta.get(b.Id).updatedMs ||
+					a.Id - b.Id,
+			)
+			.map((i) => i.Id);
+		expect(backlog).toContain(emu.fixtures.invoices.approvedOld); // posted 120 days ago, approved a day later
+		expect(H.ids(trigger.activation)).toEqual(backlog);
+		emu.advanceTime(30);
+		expect((await trigger.poll()).items).toEqual([]);
+	});
+});
+
 describe('restarts', () => {
 	test.each(['invoiceUpdated', 'invoiceStatusChanged'])(
 		'%s: n8n restarts, the workflow rebuilt from the saved static data only: nothing lost, nothing repeated',

@@ -272,6 +272,47 @@ describe('every event the trigger offers', () => {
 		]);
 	});
 
+	test('invoices the service approves and creates are one execution each, the invoice as the service sent it; an invoice of another trade is left out by the Trades rule', async () => {
+		const { emu, hook } = await active({
+			events: ['InvoiceApproved', 'InvoiceCreated'],
+			rules: { trades: 'HVAC' },
+		});
+		const hvac = emu
+			.invoiceList()
+			.find((i) => i.Trade === 'HVAC' && i.Status === 'Open' && i.Subscriber.Id === 1001);
+		const other = emu
+			.invoiceList()
+			.find((i) => i.Trade !== 'HVAC' && i.Status === 'Open' && i.Subscriber.Id === 1001);
+		emu.setInvoiceStatus(other.Id, 'Approved');
+		emu.setInvoiceStatus(hvac.Id, 'Approved');
+		const created = emu.createInvoice({ WorkOrderId: 90000001 });
+		const executions = await hook.waitForExecutions(2);
+		const delivered = await H.deliveries(emu, 2);
+		expect(delivered.map((d) => d.eventType)).toEqual(['InvoiceApproved', 'InvoiceCreated']);
+		expect(executions.map((e) => e.items.map((i) => i.json))).toEqual(
+			delivered.map((d) => {
+				const sent = JSON.parse(d.body);
+				return [
+					{
+						EventType: sent.EventType,
+						Action: sent.Action,
+						Object: sent.Object,
+						Type: 'GenericRootNotification',
+						Version: 1,
+					},
+				];
+			}),
+		);
+		expect(executions[0].items[0].json.Object).toMatchObject({
+			Id: hvac.Id,
+			Status: 'Approved',
+			Trade: 'HVAC',
+			WoTrackingNumber: hvac.WoTrackingNumber,
+			PostedDate: hvac.PostedDate,
+		});
+		expect(executions[1].items[0].json.Object).toMatchObject({ Id: created.Id, Status: 'Open' });
+	});
+
 	test('invoice and location events carry their objects as the service sent them: every digit of 64-bit IDs, dates as text, nested objects', async () => {
 		const { emu, hook } = await active({
 			events: ['InvoiceApproved', 'InvoicePaid', 'LocationNoteHeaderCreated', 'AssetUpdated'],

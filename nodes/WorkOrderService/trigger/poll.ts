@@ -275,7 +275,7 @@ async function runPoll(poll: Poll, staticData: IDataObject): Promise<Outcome> {
 		outcome.state.statuses = outcome.memory.encode(poll.settings.memoryLimit);
 	}
 	// invoices: the list's reach is counted on the service's clock (the next poll's estimate of it)
-	if (poll.settings.object.reach(0).length && poll.skewMs !== undefined)
+	if (poll.settings.object.kind === 'invoice' && poll.skewMs !== undefined)
 		outcome.state.skewMs = Math.round(poll.skewMs);
 	return { items: outcome.items, state: outcome.state, memory: outcome.memory };
 }

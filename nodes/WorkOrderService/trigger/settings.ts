@@ -2,7 +2,13 @@ import type { IDataObject, INode, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readFilters, type TriggerFilters } from './filter';
-import { INVOICES, WORK_ORDERS, type DateField, type WatchedObject } from './objects';
+import {
+	INVOICES,
+	INVOICE_REACH_DAYS,
+	WORK_ORDERS,
+	type DateField,
+	type WatchedObject,
+} from './objects';
 import {
 	DEFAULT_MEMORY_LIMIT,
 	TRIGGER_EVENTS,
@@ -90,6 +96,27 @@ export function startInstant(
 	return name && isKnownZone(name) ? zonedWallTimeToInstant(parsed.wallMs, name) : parsed.wallMs;
 }
 
+/**
+ * Invoice Created with a Start Date: the service lists invoices posted within the last 365 days at
+ * most (and refuses a PostedDate filter reaching further); the trigger reads 364 (objects.ts).
+ */
+export function checkInvoiceStart(
+	node: INode,
+	startDate: string,
+	startMs: number | undefined,
+	serviceNowMs: number,
+): void {
+	const limit = INVOICE_REACH_DAYS - 1;
+	if (startMs === undefined || serviceNowMs - startMs <= limit * 86_400_000) return;
+	throw new NodeOperationError(
+		node,
+		`Invalid Start Date (parameter "options.startDate"): "${startDate}" is more than ${limit} days ago`,
+		{
+			description: `The Work Order Service lists invoices posted in the last ${INVOICE_REACH_DAYS} days at most (a day is kept for clocks). Give a Start Date within the last ${limit} days. Nothing was sent to the service.`,
+		},
+	);
+}
+
 /** The Lookback Window option (seconds, 0 to 3600) in ms. */
 export function lookbackMs(node: INode, value: unknown): number {
 	const lookback = Number(value ?? DEFAULT_LOOKBACK_SECONDS);
@@ -162,6 +189,8 @@ export function readSettings(ctx: IPollFunctions, serviceNowMs = Date.now()): Se
 	const options = (ctx.getNodeParameter('options', {}) ?? {}) as IDataObject;
 	// Status Changed has no history to read (the service keeps none): it starts at activation.
 	const startDate = isStatusEvent(event) ? '' : startDateText(options.startDate);
+	const startMs = startInstant(node, startDate, () => ctx.getTimezone());
+	if (event === 'invoiceCreated') checkInvoiceStart(node, startDate, startMs, serviceNowMs);
 	return {
 		event,
 		object,
@@ -169,7 +198,7 @@ export function readSettings(ctx: IPollFunctions, serviceNowMs = Date.now()): Se
 		filters,
 		pollClauses: [...object.reach(serviceNowMs), ...pollClauses(event, filters)],
 		startDate,
-		startMs: startInstant(node, startDate, () => ctx.getTimezone()),
+		startMs,
 		lookbackMs: lookbackMs(node, options.lookbackSeconds),
 		unknownStatus: unknownStatusHandling(node, options.unknownPreviousStatus),
 		memoryLimit: memoryLimit(node, options.maxRemembered),

@@ -73,8 +73,8 @@ describe('node panel: one entry per node, each with its own description', () => 
 			['Work Order Service Polling Trigger', [POLLING]],
 		]);
 		const [app, polling] = entries;
-		// the instant trigger's 18 events beside the actions
-		expect(app.events.map((o) => o.value)).toHaveLength(18);
+		// the instant trigger's 59 events beside the actions
+		expect(app.events.map((o) => o.value)).toHaveLength(59);
 		// the polling trigger lists no events, so its entry never says "We don't have ... actions yet"
 		expect([polling.events, polling.actions]).toEqual([[], false]);
 		// each entry's description is its own: the pair's speaks for actions and events, the polling trigger's for polling
