@@ -11,8 +11,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { SecretSet, credentialSecrets } from '../auth/secrets';
-import { knownTokens, loginConfig, normalizeBaseUrl, type LoginConfig } from '../auth/tokens';
 import { MaxWaitExceeded, budgetFor, type Lane } from './budget';
 import {
 	ERRORS_KEEP_RESPONSE,
@@ -33,9 +31,11 @@ import {
 	maxWaitReason,
 	next,
 	originOf,
+	apiBaseUrl,
 	type Attempt,
 	type Request,
 } from './policy';
+import { SecretSet, credentialSecrets, seenTokens } from './secrets';
 
 /**
  * The only code of the node that speaks HTTP to the API; one client per execution, trigger poll or
@@ -127,12 +127,11 @@ export function outcomeOfError(error: unknown): ItemOutcome | undefined {
 	return error !== null && typeof error === 'object' ? errorOutcomes.get(error) : undefined;
 }
 
-/** The credential as read once: `apiUrl` = {API Base URL}/v3; `login` (token credentials): the checked login settings. */
+/** The credential as read once: `apiUrl` = {API Base URL}/v3. Its login settings are the credential's to check (auth/tokens.ts, called by n8n). */
 type Resolved = {
 	credentials: ICredentialDataDecryptedObject;
 	apiUrl: string;
 	apiOrigin: string;
-	login?: LoginConfig;
 };
 
 export class WorkOrderServiceClient {
@@ -187,14 +186,7 @@ export class WorkOrderServiceClient {
 				this.credentialType,
 			)) as ICredentialDataDecryptedObject;
 			const base = apiBaseOf(this.ctx, credentials);
-			const login =
-				this.authentication === 'oAuth2'
-					? undefined
-					: loginConfig(
-							this.authentication === 'password' ? 'password' : 'contractor',
-							credentials,
-						);
-			return { credentials, apiUrl: `${base}/v3`, apiOrigin: originOf(base) ?? base, login };
+			return { credentials, apiUrl: `${base}/v3`, apiOrigin: originOf(base) ?? base };
 		})());
 		// a failure is not kept: a later item (Continue On Fail) tries again
 		pending.catch(() => {
@@ -398,29 +390,25 @@ export class WorkOrderServiceClient {
 	private async redactor(): Promise<(text: string) => string> {
 		const secrets = new SecretSet().merge(this.secrets);
 		const resolved = await this.resolved?.catch(() => undefined);
-		if (resolved) credentialSecrets(resolved.credentials, secrets);
-		for (const token of resolved?.login ? knownTokens(resolved.login) : []) secrets.add(token);
 		// a credential that cannot be read (deleted meanwhile): the secrets known so far still apply
 		const stored = await this.ctx.getCredentials(this.credentialType).catch(() => undefined);
-		if (stored) credentialSecrets(stored, secrets);
+		for (const credentials of [resolved?.credentials, stored]) {
+			if (!credentials) continue;
+			credentialSecrets(credentials, secrets);
+			for (const token of seenTokens(credentials.tokenIdentity)) secrets.add(token);
+		}
 		return (text) => secrets.redact(text);
 	}
 }
 
 /** The credential's API Base URL (without /v3), or an error that says how to set it. */
 export function apiBaseOf(ctx: ClientContext, credentials: IDataObject): string {
-	try {
-		return normalizeBaseUrl(credentials.baseUrl);
-	} catch {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			"The credential's API Base URL must be an http(s) URL",
-			{
-				description:
-					'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
-			},
-		);
-	}
+	const base = apiBaseUrl(credentials.baseUrl);
+	if (base !== undefined) return base;
+	throw new NodeOperationError(ctx.getNode(), "The credential's API Base URL must be an http(s) URL", {
+		description:
+			'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
+	});
 }
 
 /** A node parameter that cannot vary per item, in any kind of context. */

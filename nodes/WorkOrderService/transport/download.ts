@@ -1,7 +1,7 @@
 import type { IBinaryData, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, fileTypeFromMimeType, sleep } from 'n8n-workflow';
 
-import { credentialSecrets } from '../auth/secrets';
+import { credentialSecrets } from './secrets';
 import { apiBaseOf, type WorkOrderServiceClient } from './client';
 import {
 	apiError as makeApiError,

@@ -102,6 +102,15 @@ export function webUrl(text: string, base?: string | URL): URL | undefined {
 
 export const originOf = (url: string, base?: string) => webUrl(url, base)?.origin.toLowerCase();
 
+/** A credential's server setting: an http(s) URL without trailing slashes; undefined when it is none. */
+export function settingUrl(value: unknown): string | undefined {
+	const url = value === undefined || value === null ? '' : String(value).trim();
+	return /^https?:\/\/[^\s/]+/i.test(url) ? url.replace(/\/+$/, '') : undefined;
+}
+
+/** The API Base URL as the client uses it: without trailing slashes and /v3 (the client appends it). */
+export const apiBaseUrl = (value: unknown) => settingUrl(value)?.replace(/\/v3$/i, '');
+
 /** Any body n8n's request layer hands back (Buffer, ArrayBuffer, view, string, object), as text. */
 export function bodyToText(body: unknown): string {
 	if (body === undefined || body === null) return '';
