@@ -34,8 +34,10 @@ export interface Request {
 	apiOrigin: string;
 	maxRetries: number;
 	maxWaitMs: number;
-	/** n8n throws error statuses (always on n8n 2.x; on n8n 1.x only for the resend after a 401). */
+	/** n8n throws error statuses (always on n8n 2.x; on n8n 1.x, and for a file, only for the resend after a 401). */
 	strict: boolean;
+	/** A file (transport/download.ts): its body a stream; redirects followed to any http(s) origin, a throttle only counted from the API origin. */
+	file?: boolean;
 	attempts: number;
 	retries: number;
 	redirects: number;
@@ -115,6 +117,8 @@ export const apiBaseUrl = (value: unknown) => settingUrl(value)?.replace(/\/v3$/
 export function bodyToText(body: unknown): string {
 	if (body === undefined || body === null) return '';
 	if (typeof body === 'string') return body;
+	// a stream (a file's answer) is read by its owner, never here
+	if (typeof (body as { pipe?: unknown }).pipe === 'function') return '';
 	if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');
 	if (ArrayBuffer.isView(body))
 		return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
@@ -170,7 +174,11 @@ function again(request: Request, waitMs: number, sleep: boolean): Step {
 	return 'again';
 }
 
-/** A redirect: followed only to the same origin, at most MAX_REDIRECTS times, never turning a write into another request. */
+/**
+ * A redirect: followed at most MAX_REDIRECTS times, never turning a write into another request;
+ * an API call's only to the API origin, a file's to any http(s) address (the client signs each hop
+ * by its origin).
+ */
 function redirect(request: Request, attempt: Attempt): Step {
 	const status = attempt.status as number;
 	const location = headerValue(attempt.headers, 'location');
@@ -184,18 +192,20 @@ function redirect(request: Request, attempt: Attempt): Step {
 	request.redirectRefused =
 		target === undefined
 			? 'a redirect without a usable Location'
-			: origin !== request.apiOrigin
-				? `a redirect to another origin (${origin ?? target.split('/').slice(0, 3).join('/')}), which was not followed, so the credential's token was not sent there`
-				: request.redirects >= MAX_REDIRECTS
-					? `more than ${MAX_REDIRECTS} redirects`
-					: !(
-								request.method === 'GET' ||
-								request.method === 'HEAD' ||
-								status === 307 ||
-								status === 308
-						  )
-						? `a redirect (HTTP ${status}) that would turn this ${request.method} into a different request, so it was not sent again`
-						: undefined;
+			: request.file && origin === undefined
+				? 'a redirect to an address that is not http(s)'
+				: !request.file && origin !== request.apiOrigin
+					? `a redirect to another origin (${origin ?? target.split('/').slice(0, 3).join('/')}), which was not followed, so the credential's token was not sent there`
+					: request.redirects >= MAX_REDIRECTS
+						? `more than ${MAX_REDIRECTS} redirects`
+						: !(
+									request.method === 'GET' ||
+									request.method === 'HEAD' ||
+									status === 307 ||
+									status === 308
+							  )
+							? `a redirect (HTTP ${status}) that would turn this ${request.method} into a different request, so it was not sent again`
+							: undefined;
 	if (request.redirectRefused !== undefined || target === undefined) {
 		request.last = attempt;
 		return 'fail';
@@ -261,7 +271,9 @@ export function next(
 	if (status !== undefined && status >= 300 && status < 400) return redirect(request, attempt);
 	request.last = attempt;
 	request.maybeProcessed ||= mayHaveBeenProcessed(attempt);
-	if (status === 401 && !request.strict) {
+	// a file's hop to another origin (a storage server) is no request of the service's
+	const own = !request.file || originOf(request.url) === request.apiOrigin;
+	if (status === 401 && !request.strict && own) {
 		request.strict = true;
 		request.sleepMs = 0;
 		return 'again';
@@ -275,7 +287,7 @@ export function next(
 		request.loginWaits++;
 		return again(request, loginWait, true);
 	}
-	if (failure?.login === undefined && isThrottle(status, attempt.headers, attempt.bodyText))
+	if (own && failure?.login === undefined && isThrottle(status, attempt.headers, attempt.bodyText))
 		return throttled(request, wait);
 	return failed(request, attempt, random);
 }
