@@ -25,7 +25,7 @@ import {
 	parseRetryAfter,
 	settingUrl,
 } from '../transport/policy';
-import { SecretSet, forgetSeen, noteSeen, seenTokens } from '../transport/secrets';
+import { SecretSet, seenTokens, tokensSeen } from '../transport/secrets';
 
 /**
  * The one login path of the token credentials (password grant, contractor JWT).
@@ -349,7 +349,7 @@ const entries = new Map<string, Entry>();
 /** What a restart does (tests). */
 export function forgetTokens(): void {
 	entries.clear();
-	forgetSeen();
+	tokensSeen.clear();
 }
 
 /** Sets `key` as the newest entry of `map` and drops the oldest beyond `max`. */
@@ -371,6 +371,15 @@ function entryOf(identity: string): Entry {
 		},
 		MAX_ENTRIES,
 	);
+}
+
+/** A token seen for `identity` (transport/secrets.ts: an error shows none of them). */
+function noteSeen(identity: string, token: string | undefined): void {
+	if (token)
+		remember(
+			keepNewest(tokensSeen, identity, tokensSeen.get(identity) ?? new Map(), MAX_ENTRIES),
+			token,
+		);
 }
 
 /** A token and when it was last seen, among the newest MAX_REMEMBERED. */

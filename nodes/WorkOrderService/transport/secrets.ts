@@ -110,29 +110,13 @@ export function credentialSecrets(
 
 /* ---------------------------------------------------------------- tokens seen in this process */
 
-const MAX_IDENTITIES = 500;
-const MAX_SEEN = 32;
-/** Per token identity (auth/tokens.ts), the newest tokens this process saw: an error made later shows none of them. */
-const seen = new Map<string, Map<string, number>>();
-
-/** Notes a token seen for `identity` (a login's answer, a token presented to the credential). */
-export function noteSeen(identity: string, token: string | undefined): void {
-	if (!token) return;
-	const tokens = seen.get(identity) ?? new Map<string, number>();
-	seen.delete(identity);
-	seen.set(identity, tokens);
-	if (seen.size > MAX_IDENTITIES) seen.delete(seen.keys().next().value as string);
-	tokens.delete(token);
-	tokens.set(token, Date.now());
-	if (tokens.size > MAX_SEEN) tokens.delete(tokens.keys().next().value as string);
-}
+/**
+ * Per token identity, the newest tokens this process saw (a login's answer, a token presented to
+ * the credential): auth/tokens.ts notes them (and bounds the map), an error made later shows none.
+ */
+export const tokensSeen = new Map<string, Map<string, number>>();
 
 /** The tokens seen for `identity` (a credential's stored `tokenIdentity`). */
 export function seenTokens(identity: unknown): string[] {
-	return typeof identity === 'string' ? [...(seen.get(identity)?.keys() ?? [])] : [];
-}
-
-/** What a restart does (tests). */
-export function forgetSeen(): void {
-	seen.clear();
+	return typeof identity === 'string' ? [...(tokensSeen.get(identity)?.keys() ?? [])] : [];
 }
