@@ -40,10 +40,11 @@ import {
 import { SecretSet, credentialSecrets, seenTokens } from './secrets';
 
 /**
- * The only code of the node that speaks HTTP to the API; one client per execution, trigger poll or
- * dropdown. `send`: wait for a start in the budget (budget.ts), one attempt through n8n's
- * `httpRequestWithAuthentication` (the credential signs it and logs in, auth/tokens.ts), tell the
- * budget, do what the policy says (policy.ts).
+ * The only code of the node that speaks HTTP to the API, file downloads included; one client per
+ * execution, trigger poll or dropdown. `send` (and `sendFile`): wait for a start in the budget
+ * (budget.ts), one attempt through n8n's `httpRequestWithAuthentication` (the credential signs it
+ * and logs in, auth/tokens.ts; only to the API Base URL's origin, `signs`), tell the budget, do
+ * what the policy says (policy.ts). An error it raises carries what it means (helpers/errorMeaning.ts).
  */
 
 export type AuthenticationMethod = 'password' | 'oAuth2' | 'contractor';

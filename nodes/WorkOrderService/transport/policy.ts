@@ -12,6 +12,7 @@ import type { HttpFailure } from './errors';
  * | ---------------------------------------------- | -------- | --------------------------- | ---------------------------- | -------------------------- |
  * | 2xx                                            | done     |                             |                              |                            |
  * | 3xx to the same origin (GET/HEAD, or 307/308)  | again    | to the new URL              | none                         | no (at most 5)             |
+ * | a file's 3xx to any http(s) address            | again    | to the new URL              | none                         | no (at most 5)             |
  * | 3xx elsewhere, without Location, or a rewrite  | fail     |                             |                              |                            |
  * | login throttled by the token endpoint          | again    | every method                | the wait the login names     | no (at most 8 in a row)    |
  * | throttled (429; 503 with Retry-After or words) | again    | every method                | the budget's (pause or gate) | only if alone in episode   |
@@ -22,7 +23,9 @@ import type { HttpFailure } from './errors';
  *
  * A 401 is final: n8n already logged in again through the credential's preAuthentication and sent
  * the request once more. (n8n 1.x, where the client has n8n hand error answers back to read their
- * headers, a 401 is sent again once, `strict`, for n8n to meet.) Max Wait bounds the sum of waits.
+ * headers, and a file, whose answer is read whatever its status, a 401 is sent again once, `strict`,
+ * for n8n to meet.) A file's hop to another origin is no request of the service: its 429 is no
+ * throttle of the service's and its 401 is not sent again. Max Wait bounds the sum of waits.
  */
 
 export interface Request {
