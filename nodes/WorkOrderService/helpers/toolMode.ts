@@ -178,9 +178,8 @@ function serviceAnswer(
 			: '';
 	const posts = !meta.safeToRepeat;
 	const change = (text: string) => ({ message, change: text });
-	switch (meaning?.agentHint === undefined ? meaning?.kind : 'hint') {
-		case 'hint':
-			return change(meaning?.agentHint as string);
+	if (meaning?.agentHint !== undefined) return change(meaning.agentHint);
+	switch (meaning?.kind) {
 		case 'refused': {
 			const photo =
 				meta.file?.required === false

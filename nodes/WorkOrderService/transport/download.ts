@@ -128,9 +128,14 @@ async function receive(
 		};
 	} catch (error) {
 		if (count.tooLarge) throw await tooLarge(session, url, request.maxBytes);
-		if (error instanceof NodeOperationError || error instanceof NodeApiError) throw error;
-		throw await noAnswer(session, url, readHttpFailure(error).networkCode);
+		throw await readFailure(session, url, error);
 	}
+}
+
+/** A failure while the file was read: n8n's own error as it is, else the answer stopped. */
+async function readFailure(session: Session, url: URL, error: unknown): Promise<Error> {
+	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
+	return await noAnswer(session, url, readHttpFailure(error).networkCode);
 }
 
 /**
