@@ -1,7 +1,7 @@
 'use strict';
-// The pure parts of helpers/toolMode.ts and what validation.ts records for it, without HTTP.
+// The pure parts of actions/toolMode.ts and what validation.ts records for it, without HTTP.
 const { NodeOperationError } = require('n8n-workflow');
-const { fromAiKeys, isToolCall } = require('../../dist/nodes/WorkOrderService/helpers/toolMode');
+const { fromAiKeys, isToolCall } = require('../../dist/nodes/WorkOrderService/actions/toolMode');
 const v = require('../../dist/nodes/WorkOrderService/helpers/validation');
 const { meaningOf } = require('../../dist/nodes/WorkOrderService/helpers/errorMeaning');
 /** What an input error carries about its parameter (helpers/errorMeaning.ts). */

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { WithFile } from '../helpers/binaryOutput';
 import { meaningOf } from '../helpers/errorMeaning';
-import { forToolCalls } from '../helpers/toolMode';
+import { forToolCalls } from './toolMode';
 import { WorkOrderServiceClient } from '../transport/client';
 import { batchReport, type ItemState } from './batchReport';
 import * as attachment from './attachment';
@@ -63,7 +63,7 @@ function findOperation(
 			},
 		);
 	}
-	// called by an AI agent (n8n's `<type>Tool` variant): answers a model can act on (helpers/toolMode.ts)
+	// called by an AI agent (n8n's `<type>Tool` variant): answers a model can act on (actions/toolMode.ts)
 	return ctx.getNode().type.endsWith('Tool')
 		? forToolCalls(ctx, resource, operation, module)
 		: module.execute;

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 /**
  * What an error of the package means, carried on the error itself: set where the error is made
  * (helpers/validation.ts, transport/errors.ts, transport/download.ts, ...), read where it matters
- * (helpers/toolMode.ts: the answer an AI agent reads; trigger/reader.ts: whether a poll's read
+ * (actions/toolMode.ts: the answer an AI agent reads; trigger/reader.ts: whether a poll's read
  * may end early; actions/router.ts: the batch report; actions/proposal/move.ts). Never read from
  * the words of a message.
  *
@@ -51,7 +51,7 @@ export type ErrorKind =
  */
 export type ItemOutcome = 'recorded' | 'maybe' | 'answered' | 'notSent';
 
-/** A parameter refused before any request: for a message that stands on its own (helpers/toolMode.ts). */
+/** A parameter refused before any request: for a message that stands on its own (actions/toolMode.ts). */
 export interface InvalidInput {
 	field: { name: string; label: string };
 	problem: string;

@@ -16,7 +16,7 @@ import {
 } from '../../helpers/validation';
 import { attachmentOut } from '../../helpers/noteIds';
 import { readWorkOrderId } from '../../helpers/params';
-import { isToolCall } from '../../helpers/toolMode';
+import { isToolCall } from '../toolMode';
 import { toRecords } from '../../transport/paging';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import { downloadFile, type Downloaded } from '../../transport/download';

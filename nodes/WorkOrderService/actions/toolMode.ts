@@ -1,8 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { OperationMeta, OperationModule } from '../actions/operation';
-import { meaningOf, withMeaning, type ErrorMeaning, type InvalidInput } from './errorMeaning';
+import type { OperationMeta, OperationModule } from './operation';
+import {
+	meaningOf,
+	withMeaning,
+	type ErrorMeaning,
+	type InvalidInput,
+} from '../helpers/errorMeaning';
 
 /**
  * The node called by an AI agent (n8n's `<name>Tool` variant of this `usableAsTool` node).
