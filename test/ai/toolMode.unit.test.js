@@ -1,8 +1,11 @@
 'use strict';
-// The pure parts of helpers/toolMode.ts and what validation.ts records for it, without HTTP.
+// The pure parts of actions/toolMode.ts and what validation.ts records for it, without HTTP.
 const { NodeOperationError } = require('n8n-workflow');
-const { fromAiKeys, isToolCall } = require('../../dist/nodes/WorkOrderService/helpers/toolMode');
+const { fromAiKeys, isToolCall } = require('../../dist/nodes/WorkOrderService/actions/toolMode');
 const v = require('../../dist/nodes/WorkOrderService/helpers/validation');
+const { meaningOf } = require('../../dist/nodes/WorkOrderService/helpers/errorMeaning');
+/** What an input error carries about its parameter (helpers/errorMeaning.ts). */
+const inputOf = (error) => meaningOf(error)?.input;
 
 const node = (type) => ({
 	id: '1',
@@ -63,7 +66,8 @@ describe('validation records what a self-contained message needs; the workflow m
 		expect(error.description).toBe(
 			'Fix the "Proposal ID" parameter for item 3. Nothing was sent to the service for this item.',
 		);
-		expect(v.invalidInputOf(error)).toEqual({
+		expect(meaningOf(error)).toMatchObject({ kind: 'validation', outcome: 'notSent' });
+		expect(inputOf(error)).toEqual({
 			field,
 			problem: 'must be 1 or greater',
 			shown: '0',
@@ -81,13 +85,13 @@ describe('validation records what a self-contained message needs; the workflow m
 		expect(error.message).toBe(
 			'Invalid Note ID (parameter "noteId") in item 0: is a number beyond 2^53 that has already lost digits, got 9007199254740994',
 		);
-		expect(v.invalidInputOf(error).rule).toBe(
+		expect(inputOf(error).rule).toBe(
 			'a whole number from 1 to 9223372036854775807, given as a string of digits',
 		);
 	});
 
 	test('other errors carry nothing', () => {
-		expect(v.invalidInputOf(new Error('x'))).toBeUndefined();
-		expect(v.invalidInputOf('x')).toBeUndefined();
+		expect(inputOf(new Error('x'))).toBeUndefined();
+		expect(inputOf('x')).toBeUndefined();
 	});
 });

@@ -45,7 +45,7 @@ describe('the core a reviewer reads (issue 29)', () => {
 		expect(route.refused.files).toEqual(
 			expect.arrayContaining([
 				'nodes/WorkOrderService/transport/errors.js',
-				'nodes/WorkOrderService/auth/secrets.js',
+				'nodes/WorkOrderService/transport/secrets.js',
 			]),
 		);
 	}, 150_000);

@@ -62,6 +62,25 @@ function tokensSeenBy(emu) {
 }
 
 describe.each(Object.keys(TYPES))('%s credential', (authentication) => {
+	test('edited to settings a login cannot use (an empty Client ID) while its token is stored: a clear login error, nothing sent', async () => {
+		const id = `unusable-${authentication}`;
+		await run(id, authentication, credentialFor(a, authentication));
+		const stored = harness.credentials.get(id);
+		expect(stored.accessToken).not.toBe('');
+		harness.credentials.set(id, {
+			name: id,
+			type: TYPES[authentication],
+			data: { ...stored, clientId: '' },
+		});
+		a.clearRequests();
+		const r = await run(id, authentication);
+		expect(r.error.message).toBe(
+			"Login to the Work Order Service failed: The credential's Client ID is empty",
+		);
+		expect(r.error.context.workOrderService).toMatchObject({ kind: 'login', outcome: 'notSent' });
+		expect(a.requests).toEqual([]);
+	});
+
 	test("both URLs moved to another server: the old server's tokens are never sent to the new one; a fresh login there", async () => {
 		const id = `moved-${authentication}`;
 		const first = await run(id, authentication, credentialFor(a, authentication));

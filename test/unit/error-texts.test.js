@@ -36,6 +36,7 @@ test("an answer: the service's words, its code, the status, what to check", () =
 		false,
 	);
 	expect(t).toEqual({
+		kind: 'notFound',
 		message:
 			'The Work Order Service answered 404 Not Found to GET /workorders/9: Work order 9 was not found (error code 5002)',
 		description:
@@ -152,6 +153,7 @@ test('a login failure and a redirect that was not followed', () => {
 	const login = new WorkOrderServiceAuthError('invalidUser', 'Username or password rejected');
 	expect(failureText('GET /x', { headers: {}, bodyText: '', login }, ONE, SETTINGS, false)).toEqual(
 		{
+			kind: 'login',
 			message: 'Login to the Work Order Service failed: Username or password rejected',
 			description: 'The request was not sent. Fix the credential, then run the workflow again.',
 		},
@@ -162,6 +164,7 @@ test('a login failure and a redirect that was not followed', () => {
 			waitedMs: 0,
 		}),
 	).toEqual({
+		kind: 'redirected',
 		message: 'The Work Order Service answered GET /x with a redirect without a usable Location',
 		description:
 			"HTTP 302. API calls go only to the origin of the credential's API Base URL. If the service has moved, set the new address as the API Base URL. Tried 2 times.",

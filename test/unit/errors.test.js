@@ -8,7 +8,7 @@ const {
 	WorkOrderServiceAuthError,
 } = require('../../dist/nodes/WorkOrderService/transport/errors');
 const { parseRetryAfter } = require('../../dist/nodes/WorkOrderService/transport/policy');
-const { SecretSet } = require('../../dist/nodes/WorkOrderService/auth/secrets');
+const { SecretSet } = require('../../dist/nodes/WorkOrderService/transport/secrets');
 
 const redact = (text, secrets) =>
 	secrets.reduce((set, secret) => set.add(secret), new SecretSet()).redact(text);

@@ -28,6 +28,7 @@ const answered = (status, route, { words, code, attempts = 1 } = {}) => {
 		failureText(route, failure, { attempts, waitedMs: 0 }, SETTINGS, false),
 		0,
 		(text) => text,
+		'answered',
 	);
 };
 
@@ -103,6 +104,7 @@ test("the service's words are redacted like the transport's message: a secret in
 		failureText('PUT /proposals/8/reject', failure, { attempts: 1, waitedMs: 0 }, SETTINGS, false),
 		0,
 		(text) => text.split('s3cret-token').join('[redacted]'),
+		'answered',
 	);
 	refusedMove(error, 8, MOVES.reject);
 	expect(error.message).toBe(

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import type { WithFile } from '../helpers/binaryOutput';
 import type { WorkOrderServiceClient } from '../transport/client';
 
 /**
@@ -20,11 +21,12 @@ export interface OperationMeta {
 	file?: { parameter: string; required: boolean };
 }
 
+/** An operation's output for one item: each item's JSON (or JSON with a file, helpers/binaryOutput.ts). */
 export type OperationExecute = (
 	this: IExecuteFunctions,
 	i: number,
 	client: WorkOrderServiceClient,
-) => Promise<IDataObject[]>;
+) => Promise<Array<IDataObject | WithFile>>;
 
 /** An operation file (`<resource>/<operation>.operation.ts`): the router's map requires all three. */
 export interface OperationModule {

@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { binaryOutputs } from '../helpers/binaryOutput';
-import { forToolCalls } from '../helpers/toolMode';
-import { WorkOrderServiceClient, outcomeOfError } from '../transport/client';
+import { WithFile } from '../helpers/binaryOutput';
+import { meaningOf } from '../helpers/errorMeaning';
+import { forToolCalls } from './toolMode';
+import { WorkOrderServiceClient } from '../transport/client';
 import { batchReport, type ItemState } from './batchReport';
 import * as attachment from './attachment';
 import * as checklist from './checklist';
@@ -64,7 +65,7 @@ function findOperation(
 			},
 		);
 	}
-	// called by an AI agent (n8n's `<type>Tool` variant): answers a model can act on (helpers/toolMode.ts)
+	// called by an AI agent (n8n's `<type>Tool` variant): answers a model can act on (actions/toolMode.ts)
 	return ctx.getNode().type.endsWith('Tool')
 		? forToolCalls(ctx, resource, operation, module)
 		: module.execute;
@@ -108,7 +109,7 @@ function asNodeError(ctx: IExecuteFunctions, error: unknown, i: number): Error {
 
 /** What became of a failed item, from what its requests did. */
 function failedState(client: WorkOrderServiceClient, error: unknown, i: number): ItemState {
-	const outcome = outcomeOfError(error) ?? client.itemOutcome(i);
+	const outcome = meaningOf(error)?.outcome ?? client.itemOutcome(i);
 	if (outcome === 'recorded') return 'done';
 	if (outcome === 'maybe') return 'maybe';
 	if (outcome === 'answered') return 'notRecorded';
@@ -160,10 +161,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const records = await execute.call(this, i, client);
 			const out: INodeExecutionData[] = new Array(records.length);
 			for (let k = 0; k < records.length; k++) {
-				const binary = binaryOutputs.get(records[k]);
-				out[k] = binary
-					? { json: records[k], binary, pairedItem: { item: i } }
-					: { json: records[k], pairedItem: { item: i } };
+				const record = records[k];
+				out[k] =
+					record instanceof WithFile
+						? { json: record.json, binary: record.binary, pairedItem: { item: i } }
+						: { json: record, pairedItem: { item: i } };
 			}
 			perItem[i] = out;
 			states[i] = 'done';

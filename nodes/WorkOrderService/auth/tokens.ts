@@ -16,14 +16,16 @@ import {
 	type TokenAsked,
 } from '../transport/errors';
 import {
+	apiBaseUrl,
 	asObject,
 	bodyToText,
 	headerValue,
 	jsonOf,
 	originOf,
 	parseRetryAfter,
+	settingUrl,
 } from '../transport/policy';
-import { SecretSet } from './secrets';
+import { SecretSet, seenTokens, tokensSeen } from '../transport/secrets';
 
 /**
  * The one login path of the token credentials (password grant, contractor JWT).
@@ -92,16 +94,17 @@ const positive = (value: unknown) => {
 };
 
 export function requireUrl(value: unknown, label: string): string {
-	const url = text(value).trim();
-	if (!/^https?:\/\/[^\s/]+/i.test(url))
+	const url = settingUrl(value);
+	if (url === undefined)
 		throw configError(
 			`The credential's ${label} must be an http(s) URL, e.g. https://login.example.com`,
 		);
-	return url.replace(/\/+$/, '');
+	return url;
 }
 
 export function normalizeBaseUrl(value: unknown): string {
-	return requireUrl(value, 'API Base URL').replace(/\/v3$/i, '');
+	requireUrl(value, 'API Base URL');
+	return apiBaseUrl(value) as string;
 }
 
 function requireText(value: unknown, label: string, trim = true): string {
@@ -155,7 +158,7 @@ export function loginSecrets(config: LoginConfig): SecretSet {
 	const secrets = new SecretSet()
 		.addBasic(config.clientId, config.clientSecret)
 		.addBasic(config.username, config.password);
-	for (const token of entries.get(config.identity)?.seen.keys() ?? []) secrets.add(token);
+	for (const token of seenTokens(config.identity)) secrets.add(token);
 	return secrets;
 }
 
@@ -339,8 +342,6 @@ interface Entry {
 	inflight?: Promise<StoredToken>;
 	throttledUntil: number;
 	universal?: { token: TokenResponse; at: number };
-	/** Every token seen (for redaction). */
-	seen: Map<string, number>;
 }
 
 const entries = new Map<string, Entry>();
@@ -348,6 +349,7 @@ const entries = new Map<string, Entry>();
 /** What a restart does (tests). */
 export function forgetTokens(): void {
 	entries.clear();
+	tokensSeen.clear();
 }
 
 /** Sets `key` as the newest entry of `map` and drops the oldest beyond `max`. */
@@ -366,10 +368,18 @@ function entryOf(identity: string): Entry {
 			rejected: new Map(),
 			sent: new Map(),
 			throttledUntil: 0,
-			seen: new Map(),
 		},
 		MAX_ENTRIES,
 	);
+}
+
+/** A token seen for `identity` (transport/secrets.ts: an error shows none of them). */
+function noteSeen(identity: string, token: string | undefined): void {
+	if (token)
+		remember(
+			keepNewest(tokensSeen, identity, tokensSeen.get(identity) ?? new Map(), MAX_ENTRIES),
+			token,
+		);
 }
 
 /** A token and when it was last seen, among the newest MAX_REMEMBERED. */
@@ -394,10 +404,6 @@ export function isUsable(
 	return expiry === undefined || expiry > now + margin;
 }
 
-export function knownTokens(config: LoginConfig): string[] {
-	return [...(entries.get(config.identity)?.seen.keys() ?? [])];
-}
-
 /**
  * The credential's `preAuthentication`; returns the hidden token fields. A token presented that this
  * process signed a request with lately was refused: the newest token obtained since, else a renewal
@@ -413,8 +419,8 @@ export function preAuthenticator(kind: LoginKind) {
 		const config = loginConfig(kind, credentials);
 		const presented = storedTokenOf(credentials);
 		const entry = entryOf(config.identity);
-		remember(entry.seen, presented?.accessToken);
-		remember(entry.seen, presented?.refreshToken);
+		noteSeen(config.identity, presented?.accessToken);
+		noteSeen(config.identity, presented?.refreshToken);
 		const sentAt = presented && entry.sent.get(presented.accessToken);
 		const refused =
 			presented !== undefined &&
@@ -507,8 +513,8 @@ async function step(
 		throw error;
 	});
 	if (reading?.kind === 'token') {
-		remember(entry.seen, reading.token.accessToken);
-		remember(entry.seen, reading.token.refreshToken);
+		noteSeen(config.identity, reading.token.accessToken);
+		noteSeen(config.identity, reading.token.refreshToken);
 		return reading.token;
 	}
 	if (reading === undefined) return undefined;
@@ -536,12 +542,8 @@ export function bearerAuthentication(kind: LoginKind) {
 		const { [TEST_HEADER]: test, ...headers } = (options.headers ?? {}) as IDataObject;
 		if (test !== undefined) options.headers = headers;
 		const token = text(credentials.accessToken);
-		let config: LoginConfig;
-		try {
-			config = loginConfig(kind, credentials);
-		} catch {
-			return options;
-		}
+		// settings a login cannot use fail here, before anything is sent (the client does not check them)
+		const config = loginConfig(kind, credentials);
 		// n8n's request helpers use `url` (+ `baseURL`); its legacy request API (the HTTP Request node) uses `uri`
 		const targetOrigin = originOf(String(options.url ?? options.uri ?? ''), options.baseURL);
 		if (

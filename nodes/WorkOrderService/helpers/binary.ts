@@ -1,7 +1,12 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
-import type { FileSource } from '../transport/multipart';
 import { invalid, isMimeType, type Field } from './validation';
+
+/** A file of exactly `size` bytes that `copyTo` writes into `target` at `offset` (resolving to the bytes written): what transport/multipart.ts sends. */
+export interface FileSource {
+	size: number;
+	copyTo(target: Buffer, offset: number): Promise<number>;
+}
 
 export interface FileToSend {
 	data: FileSource;

@@ -1,14 +1,17 @@
 import type { IBinaryKeyData, IDataObject } from 'n8n-workflow';
 
 /**
- * Files an operation emits. Operations return their items' JSON (`IDataObject[]`); one that emits a
- * file marks the JSON with `withBinary`, and the router (actions/router.ts) builds the item from
- * `binaryOutputs`: `{ json, binary, pairedItem }`. The mark is kept beside the object, not in it, so
- * the JSON stays exactly what the operation returned.
+ * An output item with a file. Operations return their items' JSON; one that emits a file returns
+ * `withBinary(json, binary)` instead, and the router (actions/router.ts) builds the item
+ * `{ json, binary, pairedItem }` from it: the JSON stays exactly what the operation made.
  */
-export const binaryOutputs = new WeakMap<IDataObject, IBinaryKeyData>();
+export class WithFile {
+	constructor(
+		readonly json: IDataObject,
+		readonly binary: IBinaryKeyData,
+	) {}
+}
 
-export function withBinary(json: IDataObject, binary: IBinaryKeyData): IDataObject {
-	binaryOutputs.set(json, binary);
-	return json;
+export function withBinary(json: IDataObject, binary: IBinaryKeyData): WithFile {
+	return new WithFile(json, binary);
 }

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { withMeaning } from './errorMeaning';
+
 /**
  * Input checks that run before any request is sent. Each failure is a NodeOperationError that
  * names the parameter (display name and internal name) and the item, and says what to fix.
@@ -41,23 +43,6 @@ function show(value: unknown): string {
 	}
 }
 
-/** What an input error was about, for a message that stands on its own (helpers/toolMode.ts). */
-export interface InvalidInput {
-	field: Field;
-	problem: string;
-	/** The value as the message shows it. */
-	shown: string;
-	/** What a valid value is, where the problem alone does not say it ("a whole number of 1 or more"). */
-	rule?: string;
-}
-
-const invalidInputs = new WeakMap<Error, InvalidInput>();
-
-/** The details of an error made by `invalid`, or undefined for any other error. */
-export function invalidInputOf(error: unknown): InvalidInput | undefined {
-	return error instanceof Error ? invalidInputs.get(error) : undefined;
-}
-
 export function invalid(
 	node: INode,
 	itemIndex: number,
@@ -78,8 +63,8 @@ export function invalid(
 				`Fix the "${field.label}" parameter for item ${itemIndex}. Nothing was sent to the service for this item.`,
 		},
 	);
-	invalidInputs.set(error, { field, problem, shown, rule });
-	return error;
+	const input = { field: { name: field.name, label: field.label }, problem, shown, rule };
+	return withMeaning(error, { kind: 'validation', outcome: 'notSent', input });
 }
 
 /** Nothing given: undefined, null, or text that is empty or only spaces. */

@@ -11,9 +11,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { SecretSet, credentialSecrets } from '../auth/secrets';
-import { knownTokens, loginConfig, normalizeBaseUrl, type LoginConfig } from '../auth/tokens';
-import { MaxWaitExceeded, budgetFor, type Lane } from './budget';
+import { meaningOf, withMeaning, type ItemOutcome } from '../helpers/errorMeaning';
+import { MaxWaitExceeded, budgetFor, type Episode, type Lane } from './budget';
 import {
 	ERRORS_KEEP_RESPONSE,
 	apiError,
@@ -23,6 +22,7 @@ import {
 	redirectText,
 	routeOf,
 	throttledTooLongText,
+	type ErrorText,
 } from './errors';
 import { parseBody } from './losslessJson';
 import { buildMultipart, type MultipartPart } from './multipart';
@@ -33,15 +33,18 @@ import {
 	maxWaitReason,
 	next,
 	originOf,
+	apiBaseUrl,
 	type Attempt,
 	type Request,
 } from './policy';
+import { SecretSet, credentialSecrets, seenTokens } from './secrets';
 
 /**
- * The only code of the node that speaks HTTP to the API; one client per execution, trigger poll or
- * dropdown. `send`: wait for a start in the budget (budget.ts), one attempt through n8n's
- * `httpRequestWithAuthentication` (the credential signs it and logs in, auth/tokens.ts), tell the
- * budget, do what the policy says (policy.ts).
+ * The only code of the node that speaks HTTP to the API, file downloads included; one client per
+ * execution, trigger poll or dropdown. `send` (and `sendFile`): wait for a start in the budget
+ * (budget.ts), one attempt through n8n's `httpRequestWithAuthentication` (the credential signs it
+ * and logs in, auth/tokens.ts; only to the API Base URL's origin, `signs`), tell the budget, do
+ * what the policy says (policy.ts). An error it raises carries what it means (helpers/errorMeaning.ts).
  */
 
 export type AuthenticationMethod = 'password' | 'oAuth2' | 'contractor';
@@ -118,30 +121,50 @@ export function readSettings(
 	};
 }
 
-/** What became of one item's requests, strongest first: a write answered with success, one that may have been processed (no answer after it was written, or a 5xx), a refusal, nothing sent. */
-export type ItemOutcome = 'recorded' | 'maybe' | 'answered' | 'notSent';
 const OUTCOME_RANK: Record<ItemOutcome, number> = {
 	recorded: 3,
 	maybe: 2,
 	answered: 1,
 	notSent: 0,
 };
-const errorOutcomes = new WeakMap<object, ItemOutcome>();
 
-export function outcomeOfError(error: unknown): ItemOutcome | undefined {
-	return error !== null && typeof error === 'object' ? errorOutcomes.get(error) : undefined;
-}
-
-/** The credential as read once: `apiUrl` = {API Base URL}/v3; `login` (token credentials): the checked login settings. */
+/** The credential as read once: `apiUrl` = {API Base URL}/v3. Its login settings are the credential's to check (auth/tokens.ts, called by n8n). */
 type Resolved = {
 	credentials: ICredentialDataDecryptedObject;
 	apiUrl: string;
 	apiOrigin: string;
-	login?: LoginConfig;
 };
+
+/** A file's body as n8n's request helpers hand it back with `encoding: 'stream'` (a Readable). */
+export type FileStream = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0] & {
+	push: (chunk: unknown, encoding?: string) => boolean;
+	destroy: (error?: Error) => void;
+};
+
+/** What a file request came to: the last answer (its body unread, whatever its status), or why none came. */
+export interface FileResult {
+	/** The address of the last hop. */
+	url: string;
+	/** The last hop went to the API's origin, with the credential. */
+	signed: boolean;
+	/** A 401 was answered and the request sent again along n8n's renewing path. */
+	renewed: boolean;
+	status?: number;
+	headers: Record<string, unknown>;
+	body?: FileStream;
+	/** No answer: the network code, when known. */
+	networkCode?: string;
+	/** A redirect that was not followed: why. */
+	redirectRefused?: string;
+	attempts: number;
+}
+
+const discard = (body: unknown) => (body as Partial<FileStream> | undefined)?.destroy?.();
 
 export class WorkOrderServiceClient {
 	readonly credentialType: string;
+	/** Whether n8n keeps binary data in the items (transport/download.ts asks once per execution). */
+	filesInItems?: Promise<boolean>;
 	private resolved?: Promise<Resolved>;
 	private lane?: Lane;
 	private added?: SecretSet;
@@ -167,7 +190,7 @@ export class WorkOrderServiceClient {
 		return new WorkOrderServiceClient(ctx, readAuthentication(ctx), readSettings(raw, concurrency));
 	}
 
-	/** Secrets beyond the credential's that errors must never show (a signing key, a download's credential); made when first needed. */
+	/** Secrets beyond the credential's that errors must never show (a signing key); made when first needed. */
 	get secrets(): SecretSet {
 		return (this.added ??= new SecretSet());
 	}
@@ -176,8 +199,7 @@ export class WorkOrderServiceClient {
 		return this.outcomes.get(i);
 	}
 
-	private noteOutcome(itemIndex: number | undefined, outcome: ItemOutcome, error?: Error): void {
-		if (error) errorOutcomes.set(error, outcome);
+	private noteOutcome(itemIndex: number | undefined, outcome: ItemOutcome): void {
 		const known = itemIndex === undefined ? undefined : this.outcomes.get(itemIndex);
 		if (
 			itemIndex !== undefined &&
@@ -192,20 +214,21 @@ export class WorkOrderServiceClient {
 				this.credentialType,
 			)) as ICredentialDataDecryptedObject;
 			const base = apiBaseOf(this.ctx, credentials);
-			const login =
-				this.authentication === 'oAuth2'
-					? undefined
-					: loginConfig(
-							this.authentication === 'password' ? 'password' : 'contractor',
-							credentials,
-						);
-			return { credentials, apiUrl: `${base}/v3`, apiOrigin: originOf(base) ?? base, login };
+			return { credentials, apiUrl: `${base}/v3`, apiOrigin: originOf(base) ?? base };
 		})());
 		// a failure is not kept: a later item (Continue On Fail) tries again
 		pending.catch(() => {
 			if (this.resolved === pending) this.resolved = undefined;
 		});
 		return await pending;
+	}
+
+	/** {API Base URL}/v3, as the credential says it. */
+	async apiUrl(itemIndex?: number): Promise<string> {
+		const resolved = await this.resolve().catch(async (error: unknown) => {
+			throw await this.settingsError({ method: 'GET', path: '', itemIndex }, error);
+		});
+		return resolved.apiUrl;
 	}
 
 	async request(request: ApiRequest): Promise<unknown> {
@@ -216,96 +239,9 @@ export class WorkOrderServiceClient {
 		const resolved = await this.resolve().catch(async (error: unknown) => {
 			throw await this.settingsError(request, error);
 		});
-		this.lane ??= budgetFor(
-			`${resolved.apiUrl}\n${String(resolved.credentials.clientId ?? '')}`,
-			this.settings.concurrency,
-		).lane(this.settings.concurrency, this.settings.requestsPerMinute);
 		const state = await this.prepare(resolved, request);
-		for (;;) {
-			await this.lane
-				.acquire(state, Math.max(0, this.settings.maxWaitMs - state.waitedMs))
-				.catch(async (error: unknown) => {
-					throw await this.notStarted(request, state, error);
-				});
-			const attempt = await this.attempt(state);
-			this.lane.release(state, attempt);
-			const step = next(state, attempt, this.lane.budget.throttleWait(state));
-			if (step === 'done') return this.succeeded(request, state, attempt);
-			if (step === 'fail') throw await this.failed(request, state);
-			if (state.sleepMs > 0) await sleep(state.sleepMs);
-		}
-	}
-
-	private async prepare(resolved: Resolved, request: ApiRequest): Promise<Request> {
-		const headers: IDataObject = { Accept: 'application/json' };
-		let body: Buffer | string | undefined;
-		if (request.multipart) {
-			const multipart = await buildMultipart(request.multipart);
-			body = multipart.body;
-			headers['Content-Type'] = multipart.contentType;
-		} else if (request.body !== undefined) {
-			body = JSON.stringify(request.body);
-			headers['Content-Type'] = 'application/json';
-		}
-		return {
-			method: request.method.toUpperCase(),
-			url: `${resolved.apiUrl}${request.path}`,
-			qs: request.qs && Object.keys(request.qs).length ? { ...request.qs } : undefined,
-			headers,
-			body,
-			apiOrigin: resolved.apiOrigin,
-			maxRetries: this.settings.maxRetries,
-			maxWaitMs: this.settings.maxWaitMs,
-			// n8n's OAuth2 layer refreshes only on a 401 it meets itself: strict on every n8n version
-			strict: ERRORS_KEEP_RESPONSE || this.authentication === 'oAuth2',
-			...{ attempts: 0, retries: 0, redirects: 0, loginWaits: 0, waitedMs: 0, sleepMs: 0 },
-			...{ episodes: new Set(), resend: false, answered: false, maybeProcessed: false },
-			once: request.once === true,
-		};
-	}
-
-	/** Never throws: an error status, a failure without an answer or a failed login comes back as what it is. */
-	private async attempt(state: Request): Promise<Attempt> {
-		const options: IHttpRequestOptions = {
-			method: state.method as IHttpRequestMethods,
-			url: state.url,
-			headers: { ...state.headers },
-			encoding: 'arraybuffer',
-			json: false,
-			returnFullResponse: true,
-			disableFollowRedirect: true,
-			timeout: this.settings.timeoutMs,
-			ignoreHttpStatusErrors: !state.strict,
-		};
-		if (state.qs) options.qs = { ...state.qs };
-		if (state.body !== undefined) options.body = state.body;
-		try {
-			const answer = await this.ctx.helpers.httpRequestWithAuthentication.call(
-				this.ctx,
-				this.credentialType,
-				options,
-			);
-			const { statusCode, headers = {}, body } = answer as ApiResponse;
-			return {
-				status: statusCode,
-				headers,
-				body,
-				bodyText: statusCode >= 200 && statusCode < 300 ? '' : bodyToText(body),
-			};
-		} catch (error) {
-			const failure = readHttpFailure(error);
-			if (failure.status !== undefined)
-				return {
-					status: failure.status,
-					headers: failure.headers,
-					bodyText: failure.bodyText,
-					body: failure.bodyText,
-				};
-			return { headers: failure.headers, bodyText: failure.bodyText, failure, error };
-		}
-	}
-
-	private succeeded(request: ApiRequest, state: Request, attempt: Attempt): ApiResponse {
+		const { step, attempt } = await this.run(resolved, request, state);
+		if (step === 'fail') throw await this.failed(request, state);
 		this.noteOutcome(request.itemIndex, READ_METHODS.has(state.method) ? 'answered' : 'recorded');
 		// a 204 (or any empty answer) has nothing to parse
 		const raw = attempt.body as { length?: number } | undefined;
@@ -317,6 +253,160 @@ export class WorkOrderServiceClient {
 		};
 	}
 
+	/**
+	 * GET of a file at `url` (absolute http(s)), along the same loop as `send`: the API origin's
+	 * requests in the budget, the policy's retries, redirects followed to any http(s) origin (a
+	 * pre-signed storage link), every hop signed only on the API origin. Gives the last answer
+	 * whatever its status (the caller words a refusal); throws for a failed login or Max Wait.
+	 */
+	async sendFile(url: string, itemIndex: number): Promise<FileResult> {
+		const target = new URL(url);
+		const request: ApiRequest = {
+			method: 'GET',
+			path: `${target.origin}${target.pathname}`,
+			itemIndex,
+		};
+		const resolved = await this.resolve().catch(async (error: unknown) => {
+			throw await this.settingsError(request, error);
+		});
+		const state = this.newRequest(resolved, 'GET', target.href, true);
+		const { step, attempt } = await this.run(resolved, request, state);
+		const last = step === 'done' ? attempt : (state.last as Attempt);
+		const notHttp = last.status === undefined && last.failure?.networkCode === undefined;
+		if (step === 'fail' && (last.failure?.login !== undefined || notHttp))
+			throw await this.failed(request, state);
+		this.noteOutcome(itemIndex, state.answered ? 'answered' : 'notSent');
+		return {
+			url: state.url,
+			signed: this.signs(state),
+			renewed: state.strict,
+			status: last.status,
+			headers: last.headers,
+			body: last.body as FileStream | undefined,
+			networkCode: last.failure?.networkCode,
+			redirectRefused: state.redirectRefused,
+			attempts: state.attempts,
+		};
+	}
+
+	/** An error in this client's words: secrets removed, what it means carried (helpers/errorMeaning.ts). */
+	async error(text: ErrorText, itemIndex: number, outcome: ItemOutcome): Promise<NodeApiError> {
+		return apiError(this.ctx.getNode(), text, itemIndex, await this.redactor(), outcome);
+	}
+
+	/** The token-origin rule: a request goes through the credential only to the API Base URL's origin. */
+	private signs(state: Request): boolean {
+		return originOf(state.url) === state.apiOrigin;
+	}
+
+	/** Attempts until the policy says done or fail: a start in the budget (requests to the API origin), one attempt, the policy's step. */
+	private async run(
+		resolved: Resolved,
+		request: ApiRequest,
+		state: Request,
+	): Promise<{ step: 'done' | 'fail'; attempt: Attempt }> {
+		this.lane ??= budgetFor(
+			`${resolved.apiUrl}\n${String(resolved.credentials.clientId ?? '')}`,
+			this.settings.concurrency,
+		).lane(this.settings.concurrency, this.settings.requestsPerMinute);
+		const lane = this.lane;
+		for (;;) {
+			const signed = this.signs(state);
+			if (signed)
+				await lane
+					.acquire(state, Math.max(0, this.settings.maxWaitMs - state.waitedMs))
+					.catch(async (error: unknown) => {
+						throw await this.notStarted(request, state, error);
+					});
+			const attempt = await this.attempt(state, signed);
+			if (signed) lane.release(state, attempt);
+			const step = next(state, attempt, lane.budget.throttleWait(state));
+			if (step !== 'again') return { step, attempt };
+			discard(attempt.body);
+			if (state.sleepMs > 0) await sleep(state.sleepMs);
+		}
+	}
+
+	private newRequest(resolved: Resolved, method: string, url: string, file = false): Request {
+		return {
+			method,
+			url,
+			headers: { Accept: file ? '*/*' : 'application/json' },
+			file,
+			apiOrigin: resolved.apiOrigin,
+			maxRetries: this.settings.maxRetries,
+			maxWaitMs: this.settings.maxWaitMs,
+			// n8n's OAuth2 layer refreshes only on a 401 it meets itself: strict on every n8n version;
+			// a file's answer is read whatever its status (a 401 is sent again strictly: policy.ts)
+			strict: !file && (ERRORS_KEEP_RESPONSE || this.authentication === 'oAuth2'),
+			...{ attempts: 0, retries: 0, redirects: 0, loginWaits: 0, waitedMs: 0, sleepMs: 0 },
+			...{ episodes: new Set<Episode>(), resend: false, answered: false, maybeProcessed: false },
+		};
+	}
+
+	private async prepare(resolved: Resolved, request: ApiRequest): Promise<Request> {
+		const state = this.newRequest(resolved, request.method.toUpperCase(), resolved.apiUrl);
+		const headers = state.headers;
+		let body: Buffer | string | undefined;
+		if (request.multipart) {
+			const multipart = await buildMultipart(request.multipart);
+			body = multipart.body;
+			headers['Content-Type'] = multipart.contentType;
+		} else if (request.body !== undefined) {
+			body = JSON.stringify(request.body);
+			headers['Content-Type'] = 'application/json';
+		}
+		state.url += request.path;
+		state.qs = request.qs && Object.keys(request.qs).length ? { ...request.qs } : undefined;
+		state.body = body;
+		state.once = request.once === true;
+		return state;
+	}
+
+	/** Never throws: an error status, a failure without an answer or a failed login comes back as what it is. */
+	private async attempt(state: Request, signed: boolean): Promise<Attempt> {
+		const options: IHttpRequestOptions = {
+			method: state.method as IHttpRequestMethods,
+			url: state.url,
+			headers: { ...state.headers },
+			encoding: state.file ? 'stream' : 'arraybuffer',
+			json: false,
+			returnFullResponse: true,
+			disableFollowRedirect: true,
+			timeout: this.settings.timeoutMs,
+			ignoreHttpStatusErrors: !state.strict,
+		};
+		if (state.qs) options.qs = { ...state.qs };
+		if (state.body !== undefined) options.body = state.body;
+		try {
+			const answer = await (signed
+				? this.ctx.helpers.httpRequestWithAuthentication.call(
+						this.ctx,
+						this.credentialType,
+						options,
+					)
+				: this.ctx.helpers.httpRequest(options));
+			const { statusCode, headers = {}, body } = answer as ApiResponse;
+			const ok = statusCode >= 200 && statusCode < 300;
+			return {
+				status: statusCode,
+				headers,
+				body,
+				bodyText: ok || state.file ? '' : bodyToText(body),
+			};
+		} catch (error) {
+			const failure = readHttpFailure(error);
+			if (failure.status !== undefined)
+				return {
+					status: failure.status,
+					headers: failure.headers,
+					bodyText: failure.bodyText,
+					body: state.file ? undefined : failure.bodyText,
+				};
+			return { headers: failure.headers, bodyText: failure.bodyText, failure, error };
+		}
+	}
+
 	/** The error of a request the policy gave up on: a redirect it did not follow, or the last failure. */
 	private async failed(
 		request: ApiRequest,
@@ -326,32 +416,26 @@ export class WorkOrderServiceClient {
 		const info = { attempts: state.attempts, waitedMs, gaveUp: state.gaveUp };
 		const last = state.last as Attempt;
 		const refused = state.redirectRefused;
-		const error =
-			refused !== undefined
-				? apiError(
-						this.ctx.getNode(),
-						redirectText(routeOf(request.method, request.path), last.status ?? 0, refused, info),
-						request.itemIndex,
-						await this.redactor(),
-					)
-				: await this.failureError(
-						request,
-						last.failure ?? { status: last.status, headers: last.headers, bodyText: last.bodyText },
-						last.error,
-						info,
-					);
-		this.noteOutcome(
-			request.itemIndex,
+		const outcome: ItemOutcome =
 			refused !== undefined
 				? 'answered'
 				: state.maybeProcessed
 					? 'maybe'
 					: state.answered
 						? 'answered'
-						: 'notSent',
-			error,
-		);
-		return error;
+						: 'notSent';
+		this.noteOutcome(request.itemIndex, outcome);
+		if (refused !== undefined) {
+			const route = routeOf(request.method, request.path);
+			const text = redirectText(route, last.status ?? 0, refused, info);
+			return apiError(this.ctx.getNode(), text, request.itemIndex, await this.redactor(), outcome);
+		}
+		const failure = last.failure ?? {
+			status: last.status,
+			headers: last.headers,
+			bodyText: last.bodyText,
+		};
+		return await this.failureError(request, failure, last.error, info, outcome);
 	}
 
 	/** The budget did not let the request start (again) within its Max Wait. */
@@ -360,24 +444,29 @@ export class WorkOrderServiceClient {
 		state.gaveUp = `the service kept throttling: ${maxWaitReason(error.nextWaitMs, this.settings.maxWaitMs)}`;
 		if (state.last) return await this.failed(request, state, error.waitedMs);
 		// never sent: the application's requests were paused for longer than this request's Max Wait
-		const built = apiError(
+		this.noteOutcome(request.itemIndex, 'notSent');
+		return apiError(
 			this.ctx.getNode(),
 			throttledTooLongText(routeOf(request.method, request.path), state.gaveUp, this.settings),
 			request.itemIndex,
 			await this.redactor(),
+			'notSent',
 		);
-		this.noteOutcome(request.itemIndex, 'notSent', built);
-		return built;
 	}
 
 	private async settingsError(request: ApiRequest, error: unknown): Promise<Error> {
 		const failure = readHttpFailure(error);
-		if (failure.login)
-			return await this.failureError(request, failure, error, { attempts: 1, waitedMs: 0 });
-		if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-		return new NodeOperationError(this.ctx.getNode(), error as Error, {
-			itemIndex: request.itemIndex,
-		});
+		const info = { attempts: 1, waitedMs: 0 };
+		if (failure.login) return await this.failureError(request, failure, error, info, 'notSent');
+		const kept =
+			error instanceof NodeApiError || error instanceof NodeOperationError
+				? error
+				: new NodeOperationError(this.ctx.getNode(), error as Error, {
+						itemIndex: request.itemIndex,
+					});
+		return meaningOf(kept)
+			? kept
+			: withMeaning(kept, { kind: 'configuration', outcome: 'notSent' });
 	}
 
 	private async failureError(
@@ -385,18 +474,20 @@ export class WorkOrderServiceClient {
 		failure: ReturnType<typeof readHttpFailure>,
 		original: unknown,
 		info: { attempts: number; waitedMs: number; gaveUp?: string },
+		outcome: ItemOutcome,
 	): Promise<Error> {
 		const redact = await this.redactor();
 		const notHttp =
 			!failure.login && failure.status === undefined && failure.networkCode === undefined;
 		if (notHttp && (original instanceof NodeApiError || original instanceof NodeOperationError))
-			return keptError(this.ctx.getNode(), original, redact, request.itemIndex);
+			return keptError(this.ctx.getNode(), original, redact, request.itemIndex, outcome);
 		const throttled = isThrottle(failure.status, failure.headers, failure.bodyText);
 		return apiError(
 			this.ctx.getNode(),
 			failureText(routeOf(request.method, request.path), failure, info, this.settings, throttled),
 			request.itemIndex,
 			redact,
+			outcome,
 		);
 	}
 
@@ -404,29 +495,29 @@ export class WorkOrderServiceClient {
 	private async redactor(): Promise<(text: string) => string> {
 		const secrets = new SecretSet().merge(this.secrets);
 		const resolved = await this.resolved?.catch(() => undefined);
-		if (resolved) credentialSecrets(resolved.credentials, secrets);
-		for (const token of resolved?.login ? knownTokens(resolved.login) : []) secrets.add(token);
 		// a credential that cannot be read (deleted meanwhile): the secrets known so far still apply
 		const stored = await this.ctx.getCredentials(this.credentialType).catch(() => undefined);
-		if (stored) credentialSecrets(stored, secrets);
+		for (const credentials of [resolved?.credentials, stored]) {
+			if (!credentials) continue;
+			credentialSecrets(credentials, secrets);
+			for (const token of seenTokens(credentials.tokenIdentity)) secrets.add(token);
+		}
 		return (text) => secrets.redact(text);
 	}
 }
 
 /** The credential's API Base URL (without /v3), or an error that says how to set it. */
 export function apiBaseOf(ctx: ClientContext, credentials: IDataObject): string {
-	try {
-		return normalizeBaseUrl(credentials.baseUrl);
-	} catch {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			"The credential's API Base URL must be an http(s) URL",
-			{
-				description:
-					'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
-			},
-		);
-	}
+	const base = apiBaseUrl(credentials.baseUrl);
+	if (base !== undefined) return base;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		"The credential's API Base URL must be an http(s) URL",
+		{
+			description:
+				'Open the credential and set API Base URL, e.g. https://api.example.com (the node appends /v3).',
+		},
+	);
 }
 
 /** A node parameter that cannot vary per item, in any kind of context. */

@@ -1,38 +1,21 @@
-import type { IBinaryData, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, fileTypeFromMimeType, sleep } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, fileTypeFromMimeType } from 'n8n-workflow';
 
-import { credentialSecrets } from '../auth/secrets';
-import { apiBaseOf, type WorkOrderServiceClient } from './client';
-import {
-	apiError as makeApiError,
-	readHttpFailure,
-	serviceMessage,
-	type ErrorText,
-} from './errors';
-import {
-	MAX_REDIRECTS,
-	headerValue as header,
-	isThrottle,
-	parseRetryAfter,
-	webUrl,
-} from './policy';
+import { kindOfStatus, withMeaning, type ItemOutcome } from '../helpers/errorMeaning';
+import type { FileResult, FileStream, WorkOrderServiceClient } from './client';
+import { readHttpFailure, serviceMessage, type ErrorText } from './errors';
+import { headerValue as header, isThrottle, webUrl } from './policy';
 
 /**
  * An attachment's file from its `Uri` (service reference, section 5) into n8n's binary data,
  * streamed (in n8n's in-memory mode the base64 is built chunk by chunk: 1.4 times the file, not the
- * 3.4 of `prepareBinaryData`). The access token goes only to the API Base URL's origin (through the
- * credential; a 401 there renews the token once along n8n's path); any other origin gets a plain
- * request. Redirects (at most 5) are followed hop by hop, each deciding the token by its own origin.
- * A size limit is enforced before and while reading. 429/503 from the API origin are waited out
- * within Max Wait and Max Retries. Error texts show an address without its query (signatures).
+ * 3.4 of `prepareBinaryData`). The request goes through the client (`sendFile`): the budget, the
+ * policy's retries and redirects, the token only to the API Base URL's origin (transport/client.ts).
+ * Here: the address, the size limit (before and while reading), the file's name and type, and the
+ * words of a failure. Error texts show an address without its query (signatures).
  */
 
-type Stream = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0] & {
-	push: (chunk: unknown, encoding?: string) => boolean;
-	destroy: (error?: Error) => void;
-};
-
-type Answer = { statusCode: number; headers: Record<string, unknown>; body: Stream };
+type Stream = FileStream;
 
 export interface DownloadRequest {
 	/** The attachment's `Uri`: absolute, or relative to {API Base URL}/v3/. */
@@ -56,7 +39,6 @@ export interface Downloaded {
 type Session = {
 	ctx: IExecuteFunctions;
 	client: WorkOrderServiceClient;
-	apiOrigin: string;
 	itemIndex: number;
 };
 
@@ -67,37 +49,31 @@ export async function downloadFile(
 	client: WorkOrderServiceClient,
 	request: DownloadRequest,
 ): Promise<Downloaded> {
-	const credentials = await ctx.getCredentials(client.credentialType);
-	// the credential's secrets join those every error text is cleaned of
-	credentialSecrets(credentials, client.secrets);
-	const apiBase = apiBaseOf(ctx, credentials);
-	const session: Session = {
-		ctx,
-		client,
-		apiOrigin: new URL(apiBase).origin,
-		itemIndex: request.itemIndex,
-	};
-	let url = resolveUri(session, request.uri, apiBase);
-	for (let redirects = 0; ; redirects++) {
-		const answer = await fetchOnce(session, url);
-		const location = header(answer.headers, 'location');
-		if (answer.statusCode >= 300 && answer.statusCode < 400 && location !== undefined) {
-			discard(answer.body);
-			url = redirectTarget(session, url, answer.statusCode, location, redirects);
-			continue;
-		}
-		if (answer.statusCode < 200 || answer.statusCode >= 300)
-			throw await refusal(session, url, answer);
-		return await receive(session, url, answer, request);
+	const session: Session = { ctx, client, itemIndex: request.itemIndex };
+	const url = resolveUri(session, request.uri, await client.apiUrl(request.itemIndex));
+	const answer = await client.sendFile(url.href, request.itemIndex);
+	const at = new URL(answer.url);
+	if (answer.redirectRefused !== undefined) {
+		discard(answer.body);
+		throw await apiError(session, 'answered', {
+			kind: 'redirected',
+			message: `The file download from ${place(at)} was answered ${answer.status} with ${answer.redirectRefused}`,
+			description:
+				'Nothing was downloaded. Ask the service provider about the attachment, or fetch its Uri with an HTTP Request node.',
+			httpCode: String(answer.status),
+		});
 	}
+	if (answer.status === undefined) throw await noAnswer(session, at, answer.networkCode);
+	if (answer.status < 200 || answer.status >= 300) throw await refusal(session, at, answer);
+	return await receive(session, at, answer, request);
 }
 
 /** The address to fetch: an absolute http(s) URL, or one relative to {API Base URL}/v3/. */
-function resolveUri(session: Session, uri: string, apiBase: string): URL {
-	const url = uri.trim() === '' ? undefined : webUrl(uri.trim(), `${apiBase}/v3/`);
+function resolveUri(session: Session, uri: string, apiUrl: string): URL {
+	const url = uri.trim() === '' ? undefined : webUrl(uri.trim(), `${apiUrl}/`);
 	if (url) return url;
 	const text = uri.length > 80 ? `${uri.slice(0, 77)}...` : uri;
-	throw new NodeOperationError(
+	const error = new NodeOperationError(
 		session.ctx.getNode(),
 		`The attachment's Uri is not an http(s) address in item ${session.itemIndex}: "${text}"`,
 		{
@@ -106,88 +82,21 @@ function resolveUri(session: Session, uri: string, apiBase: string): URL {
 				'Map the Uri of an attachment record (from Get Attachments), e.g. {{ $json.Uri }}. Nothing was downloaded.',
 		},
 	);
+	throw withMeaning(error, { kind: 'validation', outcome: 'notSent' });
 }
 
 /** Never the query (signatures live there). */
 const place = (url: URL) => `${url.origin}${url.pathname}`;
 
-/** One GET and its answer whatever the status (the body a stream); see the rules above. */
-async function fetchOnce(session: Session, url: URL): Promise<Answer> {
-	const own = url.origin === session.apiOrigin;
-	const { maxRetries, maxWaitMs } = session.client.settings;
-	let waitedMs = 0;
-	for (let attempt = 0; ; attempt++) {
-		const answer = await send(session, url, own, true);
-		if (own && answer.statusCode === 401) {
-			discard(answer.body);
-			// Without ignoreHttpStatusErrors n8n renews the token on the 401 and sends it again.
-			return await send(session, url, true, false);
-		}
-		const waitMs =
-			own && isThrottle(answer.statusCode, answer.headers, '')
-				? (parseRetryAfter(header(answer.headers, 'retry-after')) ?? 1000)
-				: undefined;
-		if (waitMs === undefined || attempt >= maxRetries || waitedMs + waitMs > maxWaitMs)
-			return answer;
-		discard(answer.body);
-		await sleep(waitMs);
-		waitedMs += waitMs;
-	}
-}
-
-async function send(
-	session: Session,
-	url: URL,
-	own: boolean,
-	keepStatus: boolean,
-): Promise<Answer> {
-	const { ctx, client } = session;
-	const options: IHttpRequestOptions = {
-		method: 'GET',
-		url: url.href,
-		headers: { Accept: '*/*' },
-		encoding: 'stream',
-		json: false,
-		returnFullResponse: true,
-		disableFollowRedirect: true,
-		ignoreHttpStatusErrors: keepStatus,
-		timeout: client.settings.timeoutMs,
-	};
-	const answer = own
-		? ctx.helpers.httpRequestWithAuthentication.call(ctx, client.credentialType, options)
-		: ctx.helpers.httpRequest(options);
-	return (await answer.catch((error: unknown) => {
-		throw failure(session, url, error);
-	})) as Answer;
-}
-
 function discard(body: Stream | undefined): void {
 	if (body && typeof body.destroy === 'function') body.destroy();
-}
-
-/** The redirect's target (the next hop decides the token by its origin); an error past 5 or for a non-http(s) target. */
-function redirectTarget(
-	session: Session,
-	from: URL,
-	status: number,
-	location: string,
-	redirects: number,
-): URL {
-	const target = webUrl(location, from);
-	if (target && redirects < MAX_REDIRECTS) return target;
-	throw apiError(session, {
-		message: `The file download from ${place(from)} was answered ${status} with ${target ? `more than ${MAX_REDIRECTS} redirects` : 'a redirect to an address that is not http(s)'}`,
-		description:
-			'Nothing was downloaded. Ask the service provider about the attachment, or fetch its Uri with an HTTP Request node.',
-		httpCode: String(status),
-	});
 }
 
 /** The file: streamed into n8n's binary data, within the size limit. */
 async function receive(
 	session: Session,
 	url: URL,
-	answer: Answer,
+	answer: FileResult,
 	request: DownloadRequest,
 ): Promise<Downloaded> {
 	const length = header(answer.headers, 'content-length');
@@ -197,7 +106,7 @@ async function receive(
 	const fileName = fileNameOf(request.fileName, header(answer.headers, 'content-disposition'), url);
 	if (size !== undefined && size > request.maxBytes) {
 		discard(answer.body);
-		throw tooLarge(session, url, request.maxBytes, size);
+		throw await tooLarge(session, url, request.maxBytes, size);
 	}
 	if (request.metadataOnly) {
 		discard(answer.body);
@@ -207,8 +116,8 @@ async function receive(
 	// an answer without Content-Type: the type of the name's extension
 	const type = mimeType ?? TYPES[extensionOf(fileName) ?? ''] ?? 'application/octet-stream';
 	try {
-		const body = limited(answer.body, request.maxBytes, count);
-		const binary = (await keepsFilesInItems(session.ctx))
+		const body = limited(answer.body as Stream, request.maxBytes, count);
+		const binary = (await keepsFilesInItems(session))
 			? await intoItem(body, fileName, type)
 			: await session.ctx.helpers.prepareBinaryData(body, fileName, type);
 		return {
@@ -218,9 +127,15 @@ async function receive(
 			binary,
 		};
 	} catch (error) {
-		if (count.tooLarge) throw tooLarge(session, url, request.maxBytes);
-		throw failure(session, url, error);
+		if (count.tooLarge) throw await tooLarge(session, url, request.maxBytes);
+		throw await readFailure(session, url, error);
 	}
+}
+
+/** A failure while the file was read: n8n's own error as it is, else the answer stopped. */
+async function readFailure(session: Session, url: URL, error: unknown): Promise<Error> {
+	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
+	return await noAnswer(session, url, readHttpFailure(error).networkCode);
 }
 
 /**
@@ -246,18 +161,12 @@ function limited(
 	return body;
 }
 
-const inMemoryMode = new WeakMap<IExecuteFunctions, Promise<boolean>>();
-
-/** Whether n8n keeps binary data in the items (in-memory mode: an empty probe gets no store `id`); once per node run. */
-async function keepsFilesInItems(ctx: IExecuteFunctions): Promise<boolean> {
-	let known = inMemoryMode.get(ctx);
-	if (!known) {
-		known = ctx.helpers
-			.prepareBinaryData(Buffer.alloc(0), 'probe', 'application/octet-stream')
-			.then((probe) => !probe.id);
-		inMemoryMode.set(ctx, known);
-	}
-	return await known;
+/** Whether n8n keeps binary data in the items (in-memory mode: an empty probe gets no store `id`); once per execution. */
+async function keepsFilesInItems({ ctx, client }: Session): Promise<boolean> {
+	client.filesInItems ??= ctx.helpers
+		.prepareBinaryData(Buffer.alloc(0), 'probe', 'application/octet-stream')
+		.then((probe) => !probe.id);
+	return await client.filesInItems;
 }
 
 /** The file as n8n's in-memory mode holds it (base64 `data`), encoded chunk by chunk in whole 3-byte groups. */
@@ -349,9 +258,15 @@ function decodeSafely(text: string): string {
 
 const megabytes = (bytes: number) => `${(bytes / 1048576).toFixed(bytes < 10485760 ? 1 : 0)} MB`;
 
-function tooLarge(session: Session, url: URL, maxBytes: number, size?: number): NodeApiError {
+async function tooLarge(
+	session: Session,
+	url: URL,
+	maxBytes: number,
+	size?: number,
+): Promise<NodeApiError> {
 	const what = size === undefined ? `more than ${megabytes(maxBytes)}` : megabytes(size);
-	return apiError(session, {
+	return await apiError(session, 'answered', {
+		kind: 'tooLarge',
 		message: `The file at ${place(url)} is larger than the size limit of ${megabytes(maxBytes)} (${what})`,
 		description:
 			'Nothing was kept. Raise Options → Max File Size (MB) if the file is expected to be this large.',
@@ -374,13 +289,13 @@ async function errorText(body: Stream | undefined): Promise<string> {
 }
 
 /** What a refused download means, in words a user can act on. */
-async function refusal(session: Session, url: URL, answer: Answer): Promise<NodeApiError> {
+async function refusal(session: Session, url: URL, answer: FileResult): Promise<NodeApiError> {
+	const status = answer.status as number;
 	const words = serviceMessage(
 		await errorText(answer.body),
 		header(answer.headers, 'content-type'),
 	);
-	const status = answer.statusCode;
-	const other = url.origin !== session.apiOrigin;
+	const other = !answer.signed;
 	let description =
 		'Nothing was downloaded. Try again later; if it persists, check the attachment in the service.';
 	if (status === 404 || status === 410) {
@@ -396,6 +311,9 @@ async function refusal(session: Session, url: URL, answer: Answer): Promise<Node
 	} else if (other && (status === 400 || status === 401 || status === 403)) {
 		description =
 			'The file server refused the link. Links to files on another server carry their own signature and expire: read the attachment again (Get Attachments), or download it by its owner and ID, which reads a fresh link.';
+	} else if (answer.renewed && status === 401) {
+		description =
+			"The service refused the credential for this file. Check the credential (Test) and the user's permissions.";
 	} else if (status === 401 || status === 403) {
 		description =
 			'The service refused this credential for the file (a missing permission, or an attachment this user may not see).';
@@ -403,28 +321,24 @@ async function refusal(session: Session, url: URL, answer: Answer): Promise<Node
 		description =
 			'The service is throttling requests; the node waited within Max Wait and Max Retries (Request Options). Try again later.';
 	}
-	return apiError(session, {
-		message: `The file download from ${place(url)} was answered ${status}${words ? `: ${words}` : ''}`,
+	const renewed = answer.renewed && answer.body === undefined ? ' after the token was renewed' : '';
+	return await apiError(session, 'answered', {
+		kind: kindOfStatus(status, answer.signed && isThrottle(status, answer.headers, '')),
+		message: `The file download from ${place(url)} was answered ${status}${renewed}${words ? `: ${words}` : ''}`,
 		description,
 		httpCode: String(status),
+		said: { words, attempts: answer.attempts },
 	});
 }
 
-/** An error thrown by n8n's request helpers: no answer, or an error status on the renewing path. */
-function failure(session: Session, url: URL, error: unknown): Error {
-	if (error instanceof NodeOperationError) return error;
-	const { status, networkCode } = readHttpFailure(error);
-	if (status !== undefined) {
-		return apiError(session, {
-			message: `The file download from ${place(url)} was answered ${status} after the token was renewed`,
-			description:
-				status === 401
-					? "The service refused the credential for this file. Check the credential (Test) and the user's permissions."
-					: 'Nothing was downloaded. Try again later.',
-			httpCode: String(status),
-		});
-	}
-	return apiError(session, {
+/** No answer (or the answer stopped): nothing kept. */
+async function noAnswer(
+	session: Session,
+	url: URL,
+	networkCode: string | undefined,
+): Promise<NodeApiError> {
+	return await apiError(session, 'notSent', {
+		kind: 'noAnswer',
 		message: `No answer from ${url.origin} for the file download${networkCode ? ` (${networkCode})` : ''}`,
 		description:
 			'Nothing was kept: the server could not be reached, or stopped sending within the Timeout (Request Options). Try again later.',
@@ -432,8 +346,10 @@ function failure(session: Session, url: URL, error: unknown): Error {
 	});
 }
 
-function apiError(session: Session, text: ErrorText): NodeApiError {
-	return makeApiError(session.ctx.getNode(), text, session.itemIndex, (value) =>
-		session.client.secrets.redact(value),
-	);
+async function apiError(
+	session: Session,
+	outcome: ItemOutcome,
+	text: ErrorText,
+): Promise<NodeApiError> {
+	return await session.client.error(text, session.itemIndex, outcome);
 }

@@ -1,6 +1,12 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import {
+	kindOfStatus,
+	withMeaning,
+	type ErrorKind,
+	type ItemOutcome,
+} from '../helpers/errorMeaning';
 import type { RequestSettings } from './client';
 import { asObject, bodyToText, headerValue, jsonOf, type Request } from './policy';
 
@@ -290,8 +296,9 @@ const STATUS_TEXT: Record<number, string> = {
 	504: 'Gateway Timeout',
 };
 
-/** An error's words; `said`: what the service answered (its reason, its code) and after how many attempts. */
+/** An error's words and what it means; `said`: what the service answered (its reason, its code) and after how many attempts. */
 export type ErrorText = {
+	kind: ErrorKind;
 	message: string;
 	description: string;
 	httpCode?: string;
@@ -375,6 +382,7 @@ function answeredText(
 			? throttleHint(info.gaveUp, settings)
 			: hintForStatus(status, method, words);
 	return {
+		kind: kindOfStatus(status, throttled),
 		message,
 		description: hint + retryNote(info),
 		httpCode: String(status),
@@ -396,6 +404,7 @@ export function notSentText(
 			? `the secure connection failed, ${code}`
 			: code;
 	return {
+		kind: 'unreachable',
 		message: `The request ${route} was not sent: the Work Order Service could not be reached (${what})`,
 		description: `Nothing reached the service, so nothing was recorded for this item; running it again is safe. Check the credential's API Base URL (host, port, https certificate) and the network.${retryNote(info)}`,
 	};
@@ -417,7 +426,7 @@ function noAnswerText(
 		: timedOut
 			? "A request that got no answer within the Timeout is not sent again. Check the API Base URL and the service, or raise the Timeout in the node's Request Options."
 			: 'Check the API Base URL and the network, or raise the Timeout in the node options.';
-	return { message, description: description + retryNote(info) };
+	return { kind: 'noAnswer', message, description: description + retryNote(info) };
 }
 
 export function failureText(
@@ -429,6 +438,7 @@ export function failureText(
 ): ErrorText {
 	if (failure.login) {
 		return {
+			kind: 'login',
 			message: `Login to the Work Order Service failed: ${failure.login.message}`,
 			description: 'The request was not sent. Fix the credential, then run the workflow again.',
 		};
@@ -446,6 +456,7 @@ export function redirectText(
 	info: AttemptInfo,
 ): ErrorText {
 	return {
+		kind: 'redirected',
 		message: `The Work Order Service answered ${route} with ${reason}`,
 		description: `HTTP ${status}. API calls go only to the origin of the credential's API Base URL. If the service has moved, set the new address as the API Base URL.${info.attempts > 1 ? ` Tried ${info.attempts} times.` : ''}`,
 		httpCode: String(status),
@@ -459,23 +470,19 @@ export function throttledTooLongText(
 	settings: TextSettings,
 ): ErrorText {
 	return {
+		kind: 'throttled',
 		message: `The request ${route} was not sent: the Work Order Service kept throttling this application's requests for longer than Max Wait (${Math.round(settings.maxWaitMs / 1000)} s)`,
 		description: `${throttleHint(gaveUp, settings)} Nothing was sent for this item; running it again is safe.`,
 	};
 }
 
-const serviceAnswers = new WeakMap<object, ServiceAnswer>();
-
-/** What the service answered to the request an error of `apiError` reports (its words redacted); undefined for others. */
-export function serviceAnswerOf(error: unknown): ServiceAnswer | undefined {
-	return error !== null && typeof error === 'object' ? serviceAnswers.get(error) : undefined;
-}
-
+/** The error the user sees for `text`, secrets removed; it carries what it means (helpers/errorMeaning.ts), with `outcome`: what the request may have left in the service. */
 export function apiError(
 	node: INode,
 	text: ErrorText,
 	itemIndex: number | undefined,
 	redact: (text: string) => string,
+	outcome: ItemOutcome,
 ): NodeApiError {
 	const message = redact(text.message);
 	const description = redact(text.description);
@@ -484,11 +491,19 @@ export function apiError(
 		{ message, description, ...(text.httpCode ? { httpCode: text.httpCode } : {}) },
 		{ message, description, httpCode: text.httpCode, itemIndex },
 	);
-	if (text.said)
-		serviceAnswers.set(error, {
-			...text.said,
-			words: text.said.words === undefined ? undefined : redact(text.said.words),
-		});
+	const status = Number(text.httpCode);
+	withMeaning(error, {
+		kind: text.kind,
+		outcome,
+		...(Number.isInteger(status) && status >= 100 ? { status } : {}),
+		...(text.said
+			? {
+					words: text.said.words === undefined ? undefined : redact(text.said.words),
+					code: text.said.code,
+					attempts: text.said.attempts,
+				}
+			: {}),
+	});
 	// NodeApiError swaps a message naming a network code (ECONNREFUSED, ...) for generic text; ours says what happened
 	return Object.assign(error, { message, description });
 }
@@ -499,10 +514,12 @@ export function keptError(
 	original: NodeApiError | NodeOperationError,
 	redact: (text: string) => string,
 	itemIndex: number | undefined,
+	outcome: ItemOutcome,
 ): Error {
 	if (itemIndex !== undefined) original.context.itemIndex = itemIndex;
 	original.message = redact(original.message);
 	if (original.description) original.description = redact(original.description);
+	withMeaning(original, { kind: 'failed', outcome });
 	return original instanceof NodeApiError
 		? new NodeApiError(node, original as unknown as JsonObject)
 		: new NodeOperationError(node, original);

@@ -1,14 +1,10 @@
+import type { FileSource } from '../helpers/binary';
+
 /**
  * multipart/form-data in ONE Buffer allocated at its final size: n8n can send it again after a 401
  * re-login (a stream or FormData is consumed by the first attempt), and a file is written straight
  * into it from the item's binary data (a large upload costs one copy of the file, not two).
  */
-
-/** A file of exactly `size` bytes that `copyTo` writes into `target` at `offset` (resolving to the bytes written). */
-export interface FileSource {
-	size: number;
-	copyTo(target: Buffer, offset: number): Promise<number>;
-}
 
 /** A text part (JSON parts pass their serialized text) or a file. */
 export type MultipartPart =

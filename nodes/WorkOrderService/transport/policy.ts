@@ -12,6 +12,7 @@ import type { HttpFailure } from './errors';
  * | ---------------------------------------------- | -------- | --------------------------- | ---------------------------- | -------------------------- |
  * | 2xx                                            | done     |                             |                              |                            |
  * | 3xx to the same origin (GET/HEAD, or 307/308)  | again    | to the new URL              | none                         | no (at most 5)             |
+ * | a file's 3xx to any http(s) address            | again    | to the new URL              | none                         | no (at most 5)             |
  * | 3xx elsewhere, without Location, or a rewrite  | fail     |                             |                              |                            |
  * | login throttled by the token endpoint          | again    | every method                | the wait the login names     | no (at most 8 in a row)    |
  * | throttled (429; 503 with Retry-After or words) | again    | every method                | the budget's (pause or gate) | only if alone in episode   |
@@ -22,7 +23,9 @@ import type { HttpFailure } from './errors';
  *
  * A 401 is final: n8n already logged in again through the credential's preAuthentication and sent
  * the request once more. (n8n 1.x, where the client has n8n hand error answers back to read their
- * headers, a 401 is sent again once, `strict`, for n8n to meet.) Max Wait bounds the sum of waits.
+ * headers, and a file, whose answer is read whatever its status, a 401 is sent again once, `strict`,
+ * for n8n to meet.) A file's hop to another origin is no request of the service: its 429 is no
+ * throttle of the service's and its 401 is not sent again. Max Wait bounds the sum of waits.
  */
 
 export interface Request {
@@ -34,8 +37,10 @@ export interface Request {
 	apiOrigin: string;
 	maxRetries: number;
 	maxWaitMs: number;
-	/** n8n throws error statuses (always on n8n 2.x; on n8n 1.x only for the resend after a 401). */
+	/** n8n throws error statuses (always on n8n 2.x; on n8n 1.x, and for a file, only for the resend after a 401). */
 	strict: boolean;
+	/** A file (transport/download.ts): its body a stream; redirects followed to any http(s) origin, a throttle only counted from the API origin. */
+	file?: boolean;
 	attempts: number;
 	retries: number;
 	redirects: number;
@@ -104,10 +109,21 @@ export function webUrl(text: string, base?: string | URL): URL | undefined {
 
 export const originOf = (url: string, base?: string) => webUrl(url, base)?.origin.toLowerCase();
 
+/** A credential's server setting: an http(s) URL without trailing slashes; undefined when it is none. */
+export function settingUrl(value: unknown): string | undefined {
+	const url = value === undefined || value === null ? '' : String(value).trim();
+	return /^https?:\/\/[^\s/]+/i.test(url) ? url.replace(/\/+$/, '') : undefined;
+}
+
+/** The API Base URL as the client uses it: without trailing slashes and /v3 (the client appends it). */
+export const apiBaseUrl = (value: unknown) => settingUrl(value)?.replace(/\/v3$/i, '');
+
 /** Any body n8n's request layer hands back (Buffer, ArrayBuffer, view, string, object), as text. */
 export function bodyToText(body: unknown): string {
 	if (body === undefined || body === null) return '';
 	if (typeof body === 'string') return body;
+	// a stream (a file's answer) is read by its owner, never here
+	if (typeof (body as { pipe?: unknown }).pipe === 'function') return '';
 	if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');
 	if (ArrayBuffer.isView(body))
 		return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
@@ -163,7 +179,11 @@ function again(request: Request, waitMs: number, sleep: boolean): Step {
 	return 'again';
 }
 
-/** A redirect: followed only to the same origin, at most MAX_REDIRECTS times, never turning a write into another request. */
+/**
+ * A redirect: followed at most MAX_REDIRECTS times, never turning a write into another request;
+ * an API call's only to the API origin, a file's to any http(s) address (the client signs each hop
+ * by its origin).
+ */
 function redirect(request: Request, attempt: Attempt): Step {
 	const status = attempt.status as number;
 	const location = headerValue(attempt.headers, 'location');
@@ -177,18 +197,20 @@ function redirect(request: Request, attempt: Attempt): Step {
 	request.redirectRefused =
 		target === undefined
 			? 'a redirect without a usable Location'
-			: origin !== request.apiOrigin
-				? `a redirect to another origin (${origin ?? target.split('/').slice(0, 3).join('/')}), which was not followed, so the credential's token was not sent there`
-				: request.redirects >= MAX_REDIRECTS
-					? `more than ${MAX_REDIRECTS} redirects`
-					: !(
-								request.method === 'GET' ||
-								request.method === 'HEAD' ||
-								status === 307 ||
-								status === 308
-						  )
-						? `a redirect (HTTP ${status}) that would turn this ${request.method} into a different request, so it was not sent again`
-						: undefined;
+			: request.file && origin === undefined
+				? 'a redirect to an address that is not http(s)'
+				: !request.file && origin !== request.apiOrigin
+					? `a redirect to another origin (${origin ?? target.split('/').slice(0, 3).join('/')}), which was not followed, so the credential's token was not sent there`
+					: request.redirects >= MAX_REDIRECTS
+						? `more than ${MAX_REDIRECTS} redirects`
+						: !(
+									request.method === 'GET' ||
+									request.method === 'HEAD' ||
+									status === 307 ||
+									status === 308
+							  )
+							? `a redirect (HTTP ${status}) that would turn this ${request.method} into a different request, so it was not sent again`
+							: undefined;
 	if (request.redirectRefused !== undefined || target === undefined) {
 		request.last = attempt;
 		return 'fail';
@@ -254,7 +276,9 @@ export function next(
 	if (status !== undefined && status >= 300 && status < 400) return redirect(request, attempt);
 	request.last = attempt;
 	request.maybeProcessed ||= mayHaveBeenProcessed(attempt);
-	if (status === 401 && !request.strict) {
+	// a file's hop to another origin (a storage server) is no request of the service's
+	const own = !request.file || originOf(request.url) === request.apiOrigin;
+	if (status === 401 && !request.strict && own) {
 		request.strict = true;
 		request.sleepMs = 0;
 		return 'again';
@@ -268,7 +292,7 @@ export function next(
 		request.loginWaits++;
 		return again(request, loginWait, true);
 	}
-	if (failure?.login === undefined && isThrottle(status, attempt.headers, attempt.bodyText))
+	if (own && failure?.login === undefined && isThrottle(status, attempt.headers, attempt.bodyText))
 		return throttled(request, wait);
 	return failed(request, attempt, random);
 }

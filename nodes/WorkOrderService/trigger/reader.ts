@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
+import { meaningOf } from '../helpers/errorMeaning';
 import { headerValue } from '../transport/policy';
 import type { WorkOrderServiceClient } from '../transport/client';
 import { ODATA_VALUE_LIST, PAGE_SIZE, fetchPage, readPage, type Page } from '../transport/paging';
@@ -166,12 +166,10 @@ export interface WindowOptions {
 	laterClient?: WorkOrderServiceClient;
 }
 
-/** A failure that passes: throttling (429, 503), another 5xx, or no answer. */
+/** A failure that passes: throttling (429, 503), another 5xx, or no answer (what the error means: helpers/errorMeaning.ts). */
 export function isTransient(error: unknown): boolean {
-	if (!(error instanceof NodeApiError)) return false;
-	const code = Number(error.httpCode);
-	if (Number.isInteger(code)) return code === 429 || (code >= 500 && code <= 599);
-	return /^No answer from the Work Order Service/.test(error.message);
+	const kind = meaningOf(error)?.kind;
+	return kind === 'throttled' || kind === 'serverError' || kind === 'noAnswer';
 }
 
 /** Where a window read stands: what it read, where it continues, what it has asked. */

@@ -1,6 +1,7 @@
 import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { meaningOf } from '../helpers/errorMeaning';
 import { commaList, fieldIgnoringCase as field } from '../helpers/values';
 import { WorkOrderServiceClient, readAuthentication, readSettings } from '../transport/client';
 import { OBJECTS, OBJECT_LABELS, OBJECT_RULES, isKnownEvent, objectOf } from './events';
@@ -276,10 +277,11 @@ async function deleteWebhook(client: WorkOrderServiceClient, id: unknown): Promi
 }
 
 function isGone(error: unknown): boolean {
-	const code = httpCodeOf(error);
+	const said = meaningOf(error);
 	return (
-		code === '404' ||
-		(code === '400' && /\berror code 502\b|not (been )?found|unknown/i.test(messageOf(error)))
+		said?.status === 404 ||
+		(said?.status === 400 &&
+			(String(said.code) === '502' || /not (been )?found|unknown/i.test(said.words ?? '')))
 	);
 }
 

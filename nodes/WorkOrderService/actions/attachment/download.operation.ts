@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { withBinary } from '../../helpers/binaryOutput';
+import { withBinary, type WithFile } from '../../helpers/binaryOutput';
 import { idField, noteIdField, workOrderIdField } from '../../helpers/fields';
 import {
 	collectionOf,
@@ -16,7 +16,7 @@ import {
 } from '../../helpers/validation';
 import { attachmentOut } from '../../helpers/noteIds';
 import { readWorkOrderId } from '../../helpers/params';
-import { isToolCall } from '../../helpers/toolMode';
+import { isToolCall } from '../toolMode';
 import { toRecords } from '../../transport/paging';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import { downloadFile, type Downloaded } from '../../transport/download';
@@ -231,7 +231,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	client: WorkOrderServiceClient,
-): Promise<IDataObject[]> {
+): Promise<Array<IDataObject | WithFile>> {
 	const source = this.getNodeParameter(sourceProperty.name, i) as Source;
 	const fileName = readParameter(this, i, fileNameOption, optionalText, 'options');
 	const maxMb = readParameter(this, i, maxSizeOption, numberBetween(1, 10240), 'options') ?? 100;

@@ -9,7 +9,7 @@ import {
 } from '../../helpers/dateTime';
 import { workOrderIdField } from '../../helpers/fields';
 import { readWorkOrderId } from '../../helpers/params';
-import { setToolAnswer } from '../../helpers/toolMode';
+import { meaningOf, withHint } from '../../helpers/errorMeaning';
 import {
 	fieldOf,
 	invalid,
@@ -22,7 +22,6 @@ import {
 import { isRecord } from '../../helpers/values';
 import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
-import { serviceAnswerOf } from '../../transport/errors';
 import type { OperationMeta } from '../operation';
 
 /**
@@ -385,7 +384,7 @@ function readRequest(ctx: IExecuteFunctions, i: number): IDataObject {
 
 /** A 400 the service answered to a create, worded to stand on its own; other errors pass unchanged. */
 function refusedCreate(error: unknown, request: IDataObject, workOrderId: number): unknown {
-	const said = serviceAnswerOf(error);
+	const said = meaningOf(error);
 	if (!(error instanceof NodeApiError) || error.httpCode !== '400' || said === undefined)
 		return error;
 	error.message = `The Work Order Service refused to create invoice ${String(request.InvoiceNumber)} for work order ${workOrderId} (400 Bad Request)${said.words ? `: ${said.words}` : ''}${said.code !== undefined ? ` (error code ${said.code})` : ''}`;
@@ -394,7 +393,7 @@ function refusedCreate(error: unknown, request: IDataObject, workOrderId: number
 			? 'Invoices are posted by the provider: use a Contractor (JWT) credential (Authentication: Contractor (JWT)).'
 			: "Correct what the service's reason names (the work order must be one of your provider's, the invoice number new, the total the sum of the lines and the tax).";
 	error.description = `Nothing was created. ${what}`;
-	setToolAnswer(error, `Nothing was created. ${what} Do not call again with the same values.`);
+	withHint(error, `Nothing was created. ${what} Do not call again with the same values.`);
 	return error;
 }
 

@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { setToolAnswer } from '../../helpers/toolMode';
+import { meaningOf, withHint } from '../../helpers/errorMeaning';
 import { readLocatorId } from '../../helpers/validation';
 import { writeAnswer } from '../../helpers/writeAnswer';
-import { outcomeOfError, type WorkOrderServiceClient } from '../../transport/client';
-import { serviceAnswerOf } from '../../transport/errors';
+import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { INVOICE_ID } from './fields';
 
@@ -92,7 +91,7 @@ const OTHER: CodeMeaning = {
 };
 
 function outcomeWords(error: NodeApiError, attempts: number): { workflow: string; agent?: string } {
-	if (outcomeOfError(error) !== 'maybe') return { workflow: 'Nothing changed.' };
+	if (meaningOf(error)?.outcome !== 'maybe') return { workflow: 'Nothing changed.' };
 	const earlier = `An earlier attempt of this request was sent and got no answer or a server error, so it was sent again${attempts > 1 ? ` (${attempts} attempts)` : ''}: the service may have made the move on that earlier attempt, and then refuses the repeat because the invoice already has the status.`;
 	return {
 		workflow: `${earlier} Check the invoice before running this item again.`,
@@ -102,16 +101,16 @@ function outcomeWords(error: NodeApiError, attempts: number): { workflow: string
 
 /** A 400 the service answered to a move, worded to stand on its own; other errors pass unchanged. */
 export function refusedInvoiceMove(error: unknown, invoiceId: number, move: InvoiceMove): unknown {
-	const said = serviceAnswerOf(error);
+	const said = meaningOf(error);
 	if (
 		error instanceof NodeApiError &&
 		error.httpCode !== '400' &&
-		outcomeOfError(error) === 'maybe'
+		meaningOf(error)?.outcome === 'maybe'
 	) {
 		error.message = `The request to ${move.doing(invoiceId)} got no answer or a server error after it was sent: the invoice may have been moved (${error.message.replace(/[.\s]*$/, '')})`;
 		error.description =
 			'It was not sent again automatically, so that nothing is done twice. Check the invoice (Invoice > Get) before running this item again: if it already has the new status, nothing needs doing.';
-		setToolAnswer(
+		withHint(
 			error,
 			'The invoice may have been moved already: read it (Get an invoice) and call again only if its status did not change.',
 		);
@@ -119,7 +118,7 @@ export function refusedInvoiceMove(error: unknown, invoiceId: number, move: Invo
 	}
 	if (!(error instanceof NodeApiError) || error.httpCode !== '400' || said === undefined)
 		return error;
-	const { words, code, attempts } = said;
+	const { words, code, attempts = 1 } = said;
 	const known =
 		code !== undefined && Object.prototype.hasOwnProperty.call(CODES, String(code))
 			? CODES[String(code)]
@@ -128,7 +127,7 @@ export function refusedInvoiceMove(error: unknown, invoiceId: number, move: Invo
 	const outcome = outcomeWords(error, attempts);
 	error.message = `The Work Order Service refused to ${move.doing(invoiceId)} (400 Bad Request)${words ? `: ${words}` : ''}${code !== undefined ? ` (error code ${code})` : ''}`;
 	error.description = `${known ? `Error code ${code}: ${meaning.means}. ` : ''}${outcome.workflow} ${meaning.workflow}`;
-	setToolAnswer(error, outcome.agent ?? `Nothing changed. ${meaning.agent}`);
+	withHint(error, outcome.agent ?? `Nothing changed. ${meaning.agent}`);
 	return error;
 }
 

@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { serviceDateTime, userInstant } from '../../helpers/dateTime';
 import { workOrderIdField } from '../../helpers/fields';
 import { readWorkOrderId } from '../../helpers/params';
-import { setToolAnswer } from '../../helpers/toolMode';
+import { meaningOf, withHint } from '../../helpers/errorMeaning';
 import {
 	fieldOf,
 	invalid,
@@ -16,8 +16,7 @@ import {
 } from '../../helpers/validation';
 import { isRecord } from '../../helpers/values';
 import { writeAnswer } from '../../helpers/writeAnswer';
-import { outcomeOfError, type WorkOrderServiceClient } from '../../transport/client';
-import { serviceAnswerOf } from '../../transport/errors';
+import type { WorkOrderServiceClient } from '../../transport/client';
 import { ODATA_LIST, readList } from '../../transport/paging';
 import type { OperationMeta } from '../operation';
 
@@ -266,7 +265,7 @@ async function readInvoices(
 
 /** A refusal of one payment (single requests), worded like the moves'. */
 function refusedPayment(error: unknown, p: Payment): unknown {
-	const said = serviceAnswerOf(error);
+	const said = meaningOf(error);
 	if (!(error instanceof NodeApiError) || said === undefined) return error;
 	const status = error.httpCode;
 	if (status !== '400' && status !== '403') return error;
@@ -280,7 +279,7 @@ function refusedPayment(error: unknown, p: Payment): unknown {
 		status === '403'
 			? "Nothing was recorded. Payments are recorded by subscriber users with the right to do so: use such a user's credential."
 			: "Nothing was recorded. Payments are recorded only for Approved invoices, with a payment number and an amount above 0 and within the invoice's balance: correct the payment, or approve the invoice first.";
-	setToolAnswer(
+	withHint(
 		error,
 		"Nothing was recorded. Calling again with the same values will be refused again: tell the user the service's reason (payments only for approved invoices, within the balance).",
 	);
@@ -369,7 +368,7 @@ function batchFailure(
 	cause: unknown,
 	maybe: boolean,
 ): Error {
-	const said = serviceAnswerOf(cause);
+	const said = meaningOf(cause);
 	const status = cause instanceof NodeApiError ? cause.httpCode : undefined;
 	const what = `payment ${p.number} for invoice ${p.invoiceId}`;
 	let message: string;
@@ -392,7 +391,7 @@ function batchFailure(
 			'Nothing of this request was recorded. Run the workflow again as it is: payments already recorded are skipped.';
 	}
 	const error = new NodeOperationError(ctx.getNode(), message, { itemIndex: k, description });
-	setToolAnswer(error, description);
+	withHint(error, description);
 	return error;
 }
 
@@ -478,7 +477,7 @@ async function runBatch(
 			});
 		} catch (error) {
 			failed = true;
-			const maybe = outcomeOfError(error) === 'maybe';
+			const maybe = meaningOf(error)?.outcome === 'maybe';
 			for (const k of batch)
 				outcomes.set(k, batchFailure(ctx, k, payments.get(k) as Payment, error, maybe));
 			continue;

@@ -1,10 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { meaningOf, withMeaning, type ErrorMeaning } from '../../helpers/errorMeaning';
 import { readFields, readLocatorId, type FieldSpec } from '../../helpers/validation';
-import { setToolAnswer } from '../../helpers/toolMode';
-import { outcomeOfError, type WorkOrderServiceClient } from '../../transport/client';
-import { serviceAnswerOf } from '../../transport/errors';
+import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { PROPOSAL_ID } from './fields';
 
@@ -90,8 +89,8 @@ const OTHER: CodeMeaning = {
  * no answer or a server error, and the transport sent it again) maybe the move itself, which the
  * service then refuses as "already in that status".
  */
-function outcomeWords(error: NodeApiError, attempts: number): { workflow: string; agent?: string } {
-	if (outcomeOfError(error) !== 'maybe') return { workflow: 'Nothing changed.' };
+function outcomeWords(said: ErrorMeaning, attempts: number): { workflow: string; agent?: string } {
+	if (said.outcome !== 'maybe') return { workflow: 'Nothing changed.' };
 	const earlier = `An earlier attempt of this request was sent and got no answer or a server error, so it was sent again${attempts > 1 ? ` (${attempts} attempts)` : ''}: the service may have made the move on that earlier attempt, and then refuses the repeat because the proposal already has the status.`;
 	return {
 		workflow: `${earlier} Check the proposal before running this item again.`,
@@ -105,20 +104,21 @@ function outcomeWords(error: NodeApiError, attempts: number): { workflow: string
  * kept (the router reads what became of its request from it); other errors pass unchanged.
  */
 export function refusedMove(error: unknown, proposalId: number, move: Move): unknown {
-	const said = serviceAnswerOf(error);
-	if (!(error instanceof NodeApiError) || error.httpCode !== '400' || said === undefined)
-		return error;
-	const { words, code, attempts } = said;
+	const said = meaningOf(error);
+	if (!(error instanceof NodeApiError) || said?.status !== 400) return error;
+	const { words, code, attempts = 1 } = said;
 	const known =
 		code !== undefined && Object.prototype.hasOwnProperty.call(CODES, String(code))
 			? CODES[String(code)]
 			: undefined;
 	const meaning = known ?? OTHER;
-	const outcome = outcomeWords(error, attempts);
+	const outcome = outcomeWords(said, attempts);
 	error.message = `The Work Order Service refused to ${move.doing(proposalId)} (400 Bad Request)${words ? `: ${words}` : ''}${code !== undefined ? ` (error code ${code})` : ''}`;
 	error.description = `${known ? `Error code ${code}: ${meaning.means}. ` : ''}${outcome.workflow} ${meaning.workflow}`;
-	setToolAnswer(error, outcome.agent ?? `Nothing changed. ${meaning.agent}`);
-	return error;
+	return withMeaning(error, {
+		...said,
+		agentHint: outcome.agent ?? `Nothing changed. ${meaning.agent}`,
+	});
 }
 
 /**

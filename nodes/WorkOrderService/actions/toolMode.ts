@@ -1,8 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { OperationMeta, OperationModule } from '../actions/operation';
-import { invalidInputOf, type InvalidInput } from './validation';
+import type { OperationMeta, OperationModule } from './operation';
+import {
+	meaningOf,
+	withMeaning,
+	type ErrorMeaning,
+	type InvalidInput,
+} from '../helpers/errorMeaning';
 
 /**
  * The node called by an AI agent (n8n's `<name>Tool` variant of this `usableAsTool` node).
@@ -50,9 +55,6 @@ export function forToolCalls(
 
 /* ---------------------------------------------------------------- files */
 
-/** Answers already written for the model. */
-const answered = new WeakSet<Error>();
-
 /**
  * A tool call's input item is the model's arguments: it never holds a file. An operation set to
  * send one answers that, and what to do instead, before anything is read or sent.
@@ -93,8 +95,7 @@ function refuseMissingFile(
 		itemIndex,
 		description: change,
 	});
-	answered.add(error);
-	throw error;
+	throw withMeaning(error, { kind: 'validation', outcome: 'notSent', agentHint: change });
 }
 
 /* ---------------------------------------------------------------- errors */
@@ -114,10 +115,12 @@ function forModel(
 	meta: OperationMeta,
 	itemIndex: number,
 ): unknown {
-	if (!(error instanceof Error) || answered.has(error)) return error;
+	if (!(error instanceof Error)) return error;
 	const node = ctx.getNode();
-	const input = invalidInputOf(error);
-	const { message, change } = input ? inputAnswer(node, input) : serviceAnswer(error, meta);
+	const meaning = meaningOf(error);
+	const { message, change } = meaning?.input
+		? inputAnswer(node, meaning.input)
+		: serviceAnswer(error, meaning, meta);
 	const text = change && !message.includes(change) ? `${message} ${change}` : message;
 	const answer =
 		error instanceof NodeOperationError ? error : new NodeOperationError(node, text, { itemIndex });
@@ -126,7 +129,8 @@ function forModel(
 	answer.description = change || undefined;
 	const httpCode = (error as NodeApiError).httpCode;
 	if (error instanceof NodeApiError && httpCode) Object.assign(answer, { httpCode });
-	answered.add(answer);
+	// a new error (from a NodeApiError): what it means goes with it
+	if (meaning && answer !== error) withMeaning(answer, meaning);
 	return answer;
 }
 
@@ -145,88 +149,69 @@ function inputAnswer(node: INode, input: InvalidInput): { message: string; chang
 	return { message: `${what}; nothing was sent.`, change };
 }
 
-/** What a model should do after an error, as the operation that raised it knows best. */
-const toolAnswers = new WeakMap<Error, string>();
+const WORDS = {
+	refused:
+		'The service refused the values sent, so nothing changed. Correct the value its reason names and call again.',
+	denied:
+		'The service refused this account for this operation (a missing permission), so nothing changed. Calling again will not help: tell the user.',
+	refusedAgain:
+		"The service refused it, so nothing changed. The same call will be refused again: tell the user the service's reason.",
+	notFound:
+		'Nothing changed. Check the IDs you passed: the record does not exist or this account cannot see it (a record created in the last 30 seconds or so may not be readable yet).',
+	throttled:
+		'The service is throttling requests, so it was not done. Wait a minute before calling again.',
+	failed: 'The service failed, so it was not done. Try again later.',
+	login:
+		"Nothing was sent: the tool's credential could not log in. Calling again will not help: tell the user to fix the credential.",
+	noAnswer: 'Nothing changed as far as is known. Try again later.',
+};
 
 /**
- * Tells an agent what to do after this error (e.g. a proposal move the service refused: whether
- * calling again can help), instead of the words by HTTP status below. In workflows it is not read.
+ * A refusal or failure of the service (messages already redacted by the transport): what to do,
+ * from what the error means (helpers/errorMeaning.ts); the operation that made it may have said
+ * it itself (`agentHint`, e.g. a proposal move the service refused: whether calling again helps).
  */
-export function setToolAnswer(error: Error, change: string): void {
-	toolAnswers.set(error, change);
-}
-
-/** A refusal or failure of the service (messages already redacted by the transport). */
-function serviceAnswer(error: Error, meta: OperationMeta): { message: string; change: string } {
+function serviceAnswer(
+	error: Error,
+	meaning: ErrorMeaning | undefined,
+	meta: OperationMeta,
+): { message: string; change: string } {
 	const message = error.message.replace(/[.\s]*$/, '.');
-	const known = toolAnswers.get(error);
-	if (known !== undefined) return { message, change: known };
 	const description =
 		typeof (error as NodeApiError).description === 'string'
 			? ((error as NodeApiError).description as string)
 			: '';
-	const status = Number((error as NodeApiError).httpCode);
 	const posts = !meta.safeToRepeat;
-	if (Number.isInteger(status) && status >= 100) {
-		if (status === 400 || status === 422) {
+	const change = (text: string) => ({ message, change: text });
+	if (meaning?.agentHint !== undefined) return change(meaning.agentHint);
+	switch (meaning?.kind) {
+		case 'refused': {
 			const photo =
 				meta.file?.required === false
 					? ' If the question requires a photo, a tool call cannot send one: tell the user.'
 					: '';
-			return {
-				message,
-				change: `The service refused the values sent, so nothing changed. Correct the value its reason names and call again.${photo}`,
-			};
+			return change(`${WORDS.refused}${photo}`);
 		}
-		if (status === 401) {
-			return {
-				message,
-				change:
-					'The service refused this account for this operation (a missing permission), so nothing changed. Calling again will not help: tell the user.',
-			};
-		}
-		if (status === 403 || status === 409) {
-			return {
-				message,
-				change:
-					"The service refused it, so nothing changed. The same call will be refused again: tell the user the service's reason.",
-			};
-		}
-		if (status === 404) {
-			return {
-				message,
-				change:
-					'Nothing changed. Check the IDs you passed: the record does not exist or this account cannot see it (a record created in the last 30 seconds or so may not be readable yet).',
-			};
-		}
-		if (status === 429 || /throttl/i.test(description)) {
-			return {
-				message,
-				change:
-					'The service is throttling requests, so it was not done. Wait a minute before calling again.',
-			};
-		}
-		if (status >= 500)
-			return {
-				message,
-				change: posts ? MAYBE_RECORDED : 'The service failed, so it was not done. Try again later.',
-			};
-		return { message, change: `It was not done. ${description}`.trim() };
+		case 'denied':
+			return change(WORDS.denied);
+		case 'forbidden':
+		case 'conflict':
+			return change(WORDS.refusedAgain);
+		case 'notFound':
+			return change(WORDS.notFound);
+		case 'throttled':
+			return change(WORDS.throttled);
+		case 'serverError':
+			return change(posts ? MAYBE_RECORDED : WORDS.failed);
+		case 'login':
+			return change(WORDS.login);
+		case 'noAnswer':
+			return change(posts ? MAYBE_RECORDED : WORDS.noAnswer);
+		default:
+			return change(
+				meaning?.status !== undefined ? `It was not done. ${description}`.trim() : description,
+			);
 	}
-	if (/^Login to the Work Order Service failed/.test(error.message)) {
-		return {
-			message,
-			change:
-				"Nothing was sent: the tool's credential could not log in. Calling again will not help: tell the user to fix the credential.",
-		};
-	}
-	if (/^No answer from the Work Order Service/.test(error.message)) {
-		return {
-			message,
-			change: posts ? MAYBE_RECORDED : 'Nothing changed as far as is known. Try again later.',
-		};
-	}
-	return { message, change: description };
 }
 
 /* ---------------------------------------------------------------- $fromAI */

@@ -107,3 +107,16 @@ export function credentialSecrets(
 		secrets.add(value);
 	return secrets;
 }
+
+/* ---------------------------------------------------------------- tokens seen in this process */
+
+/**
+ * Per token identity, the newest tokens this process saw (a login's answer, a token presented to
+ * the credential): auth/tokens.ts notes them (and bounds the map), an error made later shows none.
+ */
+export const tokensSeen = new Map<string, Map<string, number>>();
+
+/** The tokens seen for `identity` (a credential's stored `tokenIdentity`). */
+export function seenTokens(identity: unknown): string[] {
+	return typeof identity === 'string' ? [...(tokensSeen.get(identity)?.keys() ?? [])] : [];
+}
