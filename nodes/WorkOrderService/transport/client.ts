@@ -170,6 +170,8 @@ export class WorkOrderServiceClient {
 	private added?: SecretSet;
 	/** The strongest outcome per item index. */
 	private readonly outcomes = new Map<number, ItemOutcome>();
+	/** Work an operation shares across the items of this execution (one bulk request for many items). */
+	private readonly shared = new Map<string, unknown>();
 
 	constructor(
 		private readonly ctx: ClientContext,
@@ -177,6 +179,12 @@ export class WorkOrderServiceClient {
 		readonly settings: RequestSettings,
 	) {
 		this.credentialType = CREDENTIAL_TYPES[authentication];
+	}
+
+	/** What `make` returns, made once per execution (the client's life) for `key`. */
+	perExecution<T>(key: string, make: () => T): T {
+		if (!this.shared.has(key)) this.shared.set(key, make());
+		return this.shared.get(key) as T;
 	}
 
 	/** Authentication and Request Options are read once: they cannot vary per item. */

@@ -345,9 +345,6 @@ async function recordOne(
 
 type Outcome = IDataObject | Error;
 
-/** The bulk run of one execution: every item in Many Invoices mode, started by the first such item. */
-const runs = new WeakMap<WorkOrderServiceClient, Promise<Map<number, Outcome>>>();
-
 function isBatchItem(ctx: IExecuteFunctions, k: number): boolean {
 	try {
 		return (
@@ -532,11 +529,8 @@ export async function execute(
 ): Promise<IDataObject[]> {
 	const paymentFor = this.getNodeParameter('paymentFor', i, 'invoice');
 	if (paymentFor !== 'batch') return await recordOne(this, client, i, readPayment(this, i));
-	let run = runs.get(client);
-	if (!run) {
-		run = runBatch(this, client);
-		runs.set(client, run);
-	}
+	// the bulk run of this execution: every item in Many Invoices mode, started by the first such item
+	const run = client.perExecution('invoice.recordPayment.batch', () => runBatch(this, client));
 	const outcome = (await run).get(i);
 	if (outcome === undefined)
 		throw new NodeOperationError(this.getNode(), `Item ${i} was not part of the payment batch`, {
