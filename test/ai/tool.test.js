@@ -284,7 +284,7 @@ describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 		setStatus(61001, 'Open');
 		const { observations } = await callTool(agent, approveTool, [{ args: { proposal_id: 61001 } }]);
 		expect(JSON.parse(observations[0])).toEqual([
-			{ proposalId: 61001, status: 'approved', success: true },
+			{ success: true, operation: 'approve', proposalId: 61001, status: 'approved' },
 		]);
 		expect(api().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
 			'PUT /api/v3/proposals/61001/approve 204',

@@ -72,7 +72,7 @@ describe('workOrderNote.addAttachment', () => {
 						operation: 'addAttachment',
 						workOrderId: WO,
 						noteId: expectedNoteId,
-						Ids: [stored.Id],
+						ids: [stored.Id],
 					},
 					pairedItem: { item: 0 },
 				},
@@ -174,7 +174,7 @@ describe('workOrderNote.addAttachment', () => {
 		});
 		expect(r.error).toBeUndefined();
 		expect(r.api[0].path).toBe(`/api/v3/workorders/${CREATE_WO}/notes/${noteId}/attachments`);
-		expect(r.output[0].json).toMatchObject({ noteId, Ids: [note.Attachments.at(-1).Id] });
+		expect(r.output[0].json).toMatchObject({ noteId, ids: [note.Attachments.at(-1).Id] });
 		expect(note.Attachments.at(-1).FileName).toBe('quote.pdf');
 	});
 

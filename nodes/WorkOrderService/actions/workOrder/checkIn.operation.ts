@@ -5,7 +5,7 @@ import { workOrderIdField } from '../../helpers/fields';
 import { collectionOf, readFields } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
 import { withOffsets } from '../../helpers/sendValues';
-import { asRecord } from '../../helpers/values';
+import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
 import {
@@ -41,7 +41,7 @@ export const description = updateDisplayOptions(
 	],
 );
 
-/** The item: the service's answer (`MechanicId`) with the work order's ID. */
+/** The item: `{ success, operation, workOrderId }` and the service's answer (`MechanicId`). */
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
@@ -64,5 +64,5 @@ export async function execute(
 		body,
 		itemIndex: i,
 	});
-	return [{ workOrderId, ...(asRecord(answer.body) ?? { success: true, operation: 'checkIn' }) }];
+	return [writeAnswer('checkIn', { workOrderId }, answer)];
 }

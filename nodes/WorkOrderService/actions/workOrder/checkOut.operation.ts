@@ -13,7 +13,7 @@ import {
 } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
 import { withOffsets } from '../../helpers/sendValues';
-import { asRecord } from '../../helpers/values';
+import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
 import {
@@ -196,7 +196,7 @@ function checkRules(
 	}
 }
 
-/** The item: the service's answer (`MechanicId`) with the work order's ID. */
+/** The item: `{ success, operation, workOrderId }` and the service's answer (`MechanicId`). */
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
@@ -245,5 +245,5 @@ export async function execute(
 		body,
 		itemIndex: i,
 	});
-	return [{ workOrderId, ...(asRecord(answer.body) ?? { success: true, operation: 'checkOut' }) }];
+	return [writeAnswer('checkOut', { workOrderId }, answer)];
 }

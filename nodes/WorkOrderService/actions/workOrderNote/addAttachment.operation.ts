@@ -16,7 +16,7 @@ import {
 	type FieldSpec,
 } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
-import { writeResult } from '../../helpers/writeResult';
+import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
@@ -122,7 +122,7 @@ export const description = updateDisplayOptions(
 	[workOrderIdField, noteIdField, binaryPropertyField, collectionOf('options', options)],
 );
 
-/** The item: success, operation, workOrderId, noteId (text) and the new attachment IDs (`Ids`) when the service sent them. */
+/** The item: success, operation, workOrderId, noteId (text) and the new attachment IDs (`ids`) when the service sent them. */
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
@@ -154,5 +154,5 @@ export async function execute(
 		],
 		itemIndex: i,
 	});
-	return [writeResult('addAttachment', { workOrderId, noteId }, answer)];
+	return [writeAnswer('addAttachment', { workOrderId, noteId }, answer)];
 }

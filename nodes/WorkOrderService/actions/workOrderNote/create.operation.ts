@@ -15,7 +15,7 @@ import {
 } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
 import { dateTimeToSend, idList, withOffsets } from '../../helpers/sendValues';
-import { writeResult } from '../../helpers/writeResult';
+import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
@@ -190,7 +190,7 @@ export const description = updateDisplayOptions(
 	[workOrderIdField, noteField.property, collectionOf('additionalFields', additionalFields)],
 );
 
-/** POST /workorders/{id}/notes; the item: success, operation, workOrderId and the new note's Id (as text) when the service sent one. */
+/** POST /workorders/{id}/notes; the item: success, operation, workOrderId and the new note's `id` (as text) when the service sent one. */
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
@@ -212,5 +212,5 @@ export async function execute(
 		body,
 		itemIndex: i,
 	});
-	return [writeResult('create', { workOrderId }, answer, { idsAsText: true })];
+	return [writeAnswer('create', { workOrderId }, answer, { idsAsText: true })];
 }
