@@ -155,8 +155,8 @@ export const description = updateDisplayOptions(
 		workOrderProperty,
 		{
 			...simplifyProperty,
-			description:
-				'Whether to return one item per question with its type, picture rule and options (simplified) instead of the checklists as the service sends them',
+			displayOptions: undefined,
+			hint: 'On: one item per question with its type, picture rule and options. Off: the checklists as the service sends them.',
 		},
 		collectionOf('options', filters),
 	],

@@ -8,7 +8,8 @@ import { ODATA_LIST, readList } from '../../transport/paging';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { filterProperties, proposalFilter, readProposalFilters } from './filters';
-import { simplifyProperty, simplifyProposal } from './simplify';
+import { PROPOSAL_OUTPUT } from './simplify';
+import { outputProperties, shapeOutput } from '../../helpers/simplify';
 import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { safeToRepeat: true };
@@ -61,7 +62,7 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['proposal'], operation: ['getAll'] } },
 	[
 		...returnAllOrLimitFields,
-		simplifyProperty,
+		...outputProperties(PROPOSAL_OUTPUT),
 		collectionOf('filters', filterProperties),
 		collectionOf('options', queryOptions),
 	],
@@ -77,7 +78,6 @@ export async function execute(
 	client: WorkOrderServiceClient,
 ): Promise<IDataObject[]> {
 	const limit = readLimit(this, i);
-	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 	const filters = readProposalFilters(this, i);
 	const { qs } = readFields(this, i, queryOptions, 'options');
 	const filter = proposalFilter(filters, qs.$filter as string | undefined);
@@ -89,5 +89,5 @@ export async function execute(
 		limit,
 		itemIndex: i,
 	});
-	return simplify ? proposals.map(simplifyProposal) : proposals;
+	return shapeOutput(this, i, proposals, PROPOSAL_OUTPUT);
 }

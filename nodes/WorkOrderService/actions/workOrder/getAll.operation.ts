@@ -11,11 +11,13 @@ import {
 	type FieldSpec,
 } from '../../helpers/validation';
 import { readLimit } from '../../helpers/limit';
-import { simplifyProperty, simplifyWorkOrders } from '../../helpers/simplify';
+import { outputProperties, shapeOutput } from '../../helpers/simplify';
 import { workOrderFilterClauses, workOrderFilterProperties } from '../../helpers/workOrderFilters';
 import { ODATA_LIST, readList } from '../../transport/paging';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
+
+import { WORK_ORDER_OUTPUT } from './simplify';
 
 /** Options sent as OData query options, in the order they are checked. */
 const queryOptions: FieldSpec[] = [
@@ -77,7 +79,7 @@ export const description = updateDisplayOptions(
 	[
 		...returnAllOrLimitFields,
 		collectionOf('filters', workOrderFilterProperties),
-		simplifyProperty,
+		...outputProperties(WORK_ORDER_OUTPUT),
 		collectionOf('options', [...queryOptions, locationIdProperty]),
 	],
 );
@@ -99,5 +101,5 @@ export async function execute(
 		locationId === undefined ? '/odata/workorders' : `/odata/locations(${locationId})/workorders`;
 	const records = await readList(this, client, ODATA_LIST, { path, qs, limit, itemIndex: i });
 	// Fields chosen with Select are returned as chosen.
-	return simplifyWorkOrders(this, i, records, qs.$select === undefined);
+	return shapeOutput(this, i, records, WORK_ORDER_OUTPUT, qs.$select === undefined);
 }
