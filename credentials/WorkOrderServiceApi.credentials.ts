@@ -1,19 +1,19 @@
 import type { ICredentialTestRequest, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 
 import {
+	TokenLoginCredential,
 	credentialIcon,
 	credentialTest,
 	loginFields,
 	tokenFields,
 } from '../nodes/WorkOrderService/descriptions/credentialFields';
-import { bearerAuthentication, preAuthenticator } from '../nodes/WorkOrderService/auth/tokens';
 
 /**
  * OAuth2 resource-owner password grant, with refresh tokens and the optional child-subscriber
  * scoping step for universal users. The login runs in `preAuthentication`, so n8n stores the token
  * and reuses it for every item and execution until the service rejects it.
  */
-export class WorkOrderServiceApi implements ICredentialType {
+export class WorkOrderServiceApi extends TokenLoginCredential implements ICredentialType {
 	name = 'workOrderServiceApi';
 
 	displayName = 'Work Order Service Password Grant API';
@@ -37,9 +37,9 @@ export class WorkOrderServiceApi implements ICredentialType {
 		...tokenFields,
 	];
 
-	preAuthentication = preAuthenticator('password');
-
-	authenticate = bearerAuthentication('password');
-
 	test: ICredentialTestRequest = credentialTest;
+
+	constructor() {
+		super('password');
+	}
 }

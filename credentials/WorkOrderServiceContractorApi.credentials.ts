@@ -1,18 +1,18 @@
 import type { ICredentialTestRequest, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 
 import {
+	TokenLoginCredential,
 	credentialIcon,
 	credentialTest,
 	loginFields,
 	tokenFields,
 } from '../nodes/WorkOrderService/descriptions/credentialFields';
-import { bearerAuthentication, preAuthenticator } from '../nodes/WorkOrderService/auth/tokens';
 
 /**
  * Contractor API login: POST /jwt/token with the client as Basic and the user's name and password
  * (no grant type), renewed with the refresh token. The JWT (up to 4 hours) is sent as Bearer.
  */
-export class WorkOrderServiceContractorApi implements ICredentialType {
+export class WorkOrderServiceContractorApi extends TokenLoginCredential implements ICredentialType {
 	name = 'workOrderServiceContractorApi';
 
 	displayName = 'Work Order Service Contractor JWT API';
@@ -24,9 +24,9 @@ export class WorkOrderServiceContractorApi implements ICredentialType {
 
 	properties: INodeProperties[] = [...loginFields, ...tokenFields];
 
-	preAuthentication = preAuthenticator('contractor');
-
-	authenticate = bearerAuthentication('contractor');
-
 	test: ICredentialTestRequest = credentialTest;
+
+	constructor() {
+		super('contractor');
+	}
 }

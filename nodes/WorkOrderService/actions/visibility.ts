@@ -1,4 +1,4 @@
-import type { INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { invalid, type Check, type FieldSpec } from '../helpers/validation';
 
@@ -52,16 +52,14 @@ export function visibilityField(first: keyof typeof FIRST, what: 'note' | 'file'
 		const listed = `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
 		throw invalid(node, itemIndex, field, `must be ${listed} (or ${lowest} to 3)`, value);
 	};
-	return {
-		property: {
-			displayName: 'Visibility',
-			name: 'visibility',
-			type: 'options',
-			default: option.value,
-			options: [option, ...SCALE_OPTIONS],
-			description: `Who may see the ${what} (Visibility)`,
-		},
-		key: 'Visibility',
-		check,
+	const property: INodeProperties = {
+		displayName: 'Visibility',
+		name: 'visibility',
+		type: 'options',
+		default: '',
+		options: [option, ...SCALE_OPTIONS],
+		description: `Who may see the ${what} (Visibility)`,
 	};
+	property.default = option.value;
+	return { property, key: 'Visibility', check };
 }

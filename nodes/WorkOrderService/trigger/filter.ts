@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { commaList } from '../helpers/values';
+import { commaList, odataString } from '../helpers/values';
 
 /**
  * The trigger's Filters as OData `$filter` clauses. Lists are comma-separated; values are quoted
@@ -33,11 +33,6 @@ function filterError(
 	);
 }
 
-/** `'text'` with quotes doubled. */
-export function quote(text: string): string {
-	return `'${text.replace(/'/g, "''")}'`;
-}
-
 function anyOf(property: string, literals: string[]): string {
 	const parts = literals.map((literal) => `${property} eq ${literal}`);
 	return parts.length === 1 ? parts[0] : `(${parts.join(' or ')})`;
@@ -67,13 +62,13 @@ export function readFilters(node: INode, raw: IDataObject | undefined): TriggerF
 		);
 
 	const statuses = commaList(filters.statuses);
-	const statusClause = statuses.length ? anyOf('Status/Primary', statuses.map(quote)) : '';
+	const statusClause = statuses.length ? anyOf('Status/Primary', statuses.map(odataString)) : '';
 
 	const trades = commaList(filters.trades);
-	if (trades.length) clauses.push(anyOf('Trade', trades.map(quote)));
+	if (trades.length) clauses.push(anyOf('Trade', trades.map(odataString)));
 
 	const categories = commaList(filters.categories);
-	if (categories.length) clauses.push(anyOf('Category', categories.map(quote)));
+	if (categories.length) clauses.push(anyOf('Category', categories.map(odataString)));
 
 	if (
 		filters.filter !== undefined &&

@@ -15,15 +15,13 @@ import {
 	type FieldSpec,
 } from '../../helpers/validation';
 
-import { dynamicField, requiredDateTime } from './writeFields';
+import { MONEY_MAX, dynamicField, nteProperty, requiredDateTime } from './writeFields';
 
 /**
  * The fields of POST /workorders (CreateWoRequest, service-reference.md section 8), in the order
  * they are checked, each with the body key it is sent under (a dot nests: `ContractInfo.TradeName`).
  * The location (ContractInfo.LocationId or StoreId) is read apart (create.operation.ts).
  */
-
-const MONEY_MAX = 1_000_000_000;
 
 /** What a dispatcher fills in: the reference's required fields (the location apart). */
 export const requiredFields: FieldSpec[] = [
@@ -120,15 +118,9 @@ export const dispatchFields: FieldSpec[] = [
 		check: textUpTo(100),
 	},
 	{
-		property: {
-			displayName: 'NTE',
-			name: 'nte',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. 750',
-			description:
-				'Not-to-exceed amount: the spending limit of the job. Needed unless the user may not set the NTE.',
-		},
+		property: nteProperty(
+			'Not-to-exceed amount: the spending limit of the job. Needed unless the user may not set the NTE.',
+		),
 		key: 'Nte',
 		check: numberBetween(0, MONEY_MAX),
 	},

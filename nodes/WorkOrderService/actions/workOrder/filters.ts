@@ -1,9 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { serviceDateTime, userInstant } from './dateTime';
-import { fieldOf, invalid, optionalText, type CollectionName } from './validation';
-import { commaList } from './values';
-import { odataString, workOrderSearchFilter } from './workOrderSearch';
+import { dateTimeField } from '../../helpers/fields';
+import { serviceDateTime, userInstant } from '../../helpers/dateTime';
+import { fieldOf, invalid, optionalText, type CollectionName } from '../../helpers/validation';
+import { commaList, odataString } from '../../helpers/values';
+import { workOrderSearchFilter } from '../../helpers/workOrderSearch';
 
 /**
  * The Filters of Work Order Get Many, as OData `$filter` clauses on the reference's work order
@@ -47,13 +48,11 @@ function textList(
 /** A date bound on `path` (`ge` after, `lt` before): a user date-time as the service's local time with its offset. */
 function dateBound(displayName: string, name: string, path: string, op: 'ge' | 'lt'): FilterSpec {
 	return {
-		property: {
+		property: dateTimeField(
 			displayName,
 			name,
-			type: 'dateTime',
-			default: '',
-			description: `Only work orders whose ${path} is ${op === 'ge' ? 'at or after' : 'before'} this time. Without an offset it is read in the workflow's time zone.`,
-		},
+			`Only work orders whose ${path} is ${op === 'ge' ? 'at or after' : 'before'} this time.`,
+		),
 		clause: (ctx, i, value, label) => {
 			if (value === undefined || value === null || value === '') return undefined;
 			const ms = userInstant(value, ctx.getTimezone());
