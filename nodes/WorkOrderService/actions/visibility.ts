@@ -1,12 +1,12 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { invalid, type Check, type FieldSpec } from '../helpers/validation';
 
 /**
  * Visibility, one scale for notes and files (service-reference.md sections 4 and 5): 1 not
- * external subscriber users, 2 not the provider, 3 the subscriber only. A note also takes 0,
- * everyone (`all`); a file's descriptor takes no 0, its first choice sends nothing (`default`: the
- * service decides). Same values, labels and descriptions wherever the field stands.
+ * external subscriber users, 2 not the provider, 3 the subscriber only; a note also takes 0,
+ * everyone (`all`). Its default, `default`, sends nothing (the service decides). Same name, label,
+ * values and default wherever the field stands.
  */
 
 const SCALE = { notExternalSubscriber: 1, notProvider: 2, subscriberOnly: 3 } as const;
@@ -25,22 +25,29 @@ const SCALE_OPTIONS: INodePropertyOptions[] = [
 	},
 ];
 
-const FIRST = {
-	all: {
-		option: { name: 'All', value: 'all', description: 'Everyone on the work order (0)' },
-		number: 0,
-	},
-	default: {
-		option: { name: 'Default', value: 'default', description: 'Send none: the service decides' },
-		number: undefined,
-	},
-} as const;
+const DEFAULT: INodePropertyOptions = {
+	name: 'Default',
+	value: 'default',
+	description: 'Send none: the service decides',
+};
+const ALL: INodePropertyOptions = {
+	name: 'All',
+	value: 'all',
+	description: 'Everyone on the work order (0)',
+};
 
-/** The Visibility field: `all` (0) for a note, `default` (nothing sent) for a file's descriptor. */
-export function visibilityField(first: keyof typeof FIRST, what: 'note' | 'file'): FieldSpec {
-	const { option, number } = FIRST[first];
-	const lowest = number ?? 1;
-	const values: Record<string, number | undefined> = { [option.value]: number, ...SCALE };
+/**
+ * The Visibility field of a note or a file: Default (the first choice and the default: nothing is
+ * sent, the service decides), for a note also All (0), then the scale 1 to 3.
+ */
+export function visibilityField(what: 'note' | 'file'): FieldSpec {
+	const note = what === 'note';
+	const lowest = note ? 0 : 1;
+	const values: Record<string, number | undefined> = {
+		default: undefined,
+		...(note ? { all: 0 } : {}),
+		...SCALE,
+	};
 	const check: Check<number | undefined> = (node, itemIndex, field, value) => {
 		if (value === undefined || value === null || value === '') return undefined;
 		if (typeof value === 'string' && Object.prototype.hasOwnProperty.call(values, value))
@@ -52,14 +59,16 @@ export function visibilityField(first: keyof typeof FIRST, what: 'note' | 'file'
 		const listed = `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
 		throw invalid(node, itemIndex, field, `must be ${listed} (or ${lowest} to 3)`, value);
 	};
-	const property: INodeProperties = {
-		displayName: 'Visibility',
-		name: 'visibility',
-		type: 'options',
-		default: '',
-		options: [option, ...SCALE_OPTIONS],
-		description: `Who may see the ${what} (Visibility)`,
+	return {
+		property: {
+			displayName: 'Visibility',
+			name: 'visibility',
+			type: 'options',
+			default: 'default',
+			options: [DEFAULT, ...(note ? [ALL] : []), ...SCALE_OPTIONS],
+			description: `Who may see the ${what} (Visibility)`,
+		},
+		key: 'Visibility',
+		check,
 	};
-	property.default = option.value;
-	return { property, key: 'Visibility', check };
 }

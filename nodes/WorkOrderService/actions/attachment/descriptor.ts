@@ -37,7 +37,7 @@ export const attachmentDescriptorFields: FieldSpec[] = [
 		key: 'Description',
 		check: textUpTo(2000),
 	},
-	visibilityField('default', 'file'),
+	visibilityField('file'),
 	{
 		property: {
 			displayName: 'Invoice Digital Copy',

@@ -108,12 +108,7 @@ const filters: FieldSpec[] = [
 		check: optionalPositiveInteger,
 	},
 	{
-		property: text(
-			'Store Number',
-			'storeId',
-			'S501',
-			'Checklists of a location by its store number',
-		),
+		property: text('Store ID', 'storeId', 'S501', 'Checklists of a location by its store number'),
 		key: 'storeId',
 		in: 'query',
 		check: textUpTo(100),

@@ -34,7 +34,7 @@ const dateField = dateTimeField;
 
 export const filterProperties: INodeProperties[] = [
 	{
-		displayName: 'Status',
+		displayName: 'Primary Statuses',
 		name: 'statuses',
 		type: 'multiOptions',
 		default: [],

@@ -27,7 +27,7 @@ import { MONEY_MAX, dynamicField, nteProperty, requiredDateTime } from './writeF
 export const requiredFields: FieldSpec[] = [
 	{
 		property: {
-			displayName: 'Trade',
+			displayName: 'Trade Name',
 			name: 'tradeName',
 			type: 'string',
 			required: true,

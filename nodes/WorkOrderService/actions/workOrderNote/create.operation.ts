@@ -42,7 +42,7 @@ const noteField: FieldSpec = {
 
 /** The optional fields, in the order they are checked. */
 const additionalFields: FieldSpec[] = [
-	visibilityField('all', 'note'),
+	visibilityField('note'),
 	{
 		property: {
 			displayName: 'Mailed To',
