@@ -1,30 +1,24 @@
 import type { ICredentialTestRequest, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 
-import {
-	TokenLoginCredential,
-	credentialIcon,
-	credentialTest,
-	loginFields,
-	tokenFields,
-} from '../nodes/WorkOrderService/descriptions/credentialFields';
+import * as login from '../nodes/WorkOrderService/descriptions/credentialFields';
 
 /**
  * OAuth2 resource-owner password grant, with refresh tokens and the optional child-subscriber
  * scoping step for universal users. The login runs in `preAuthentication`, so n8n stores the token
  * and reuses it for every item and execution until the service rejects it.
  */
-export class WorkOrderServiceApi extends TokenLoginCredential implements ICredentialType {
+export class WorkOrderServiceApi extends login.TokenLoginCredential implements ICredentialType {
 	name = 'workOrderServiceApi';
 
 	displayName = 'Work Order Service Password Grant API';
 
-	icon: Icon = credentialIcon;
+	icon: Icon = login.credentialIcon;
 
 	documentationUrl =
 		'https://github.com/n8n-nodes-work-order-service/n8n-nodes-work-order-service#credentials';
 
 	properties: INodeProperties[] = [
-		...loginFields,
+		...login.loginFields,
 		{
 			displayName: 'Child Subscriber ID',
 			name: 'subsidiaryId',
@@ -34,10 +28,10 @@ export class WorkOrderServiceApi extends TokenLoginCredential implements ICreden
 			description:
 				'For universal users only: the ID of the child subscriber to act as. The token is then scoped to that subscriber. Leave empty otherwise.',
 		},
-		...tokenFields,
+		...login.tokenFields,
 	];
 
-	test: ICredentialTestRequest = credentialTest;
+	test: ICredentialTestRequest = login.credentialTest;
 
 	constructor() {
 		super('password');

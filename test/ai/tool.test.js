@@ -605,7 +605,7 @@ describe.each(AGENTS)('operations that need a file (%s)', (agent) => {
 			Description: 'Walk-in cooler at 50F',
 		});
 		const created = JSON.parse(post.responseBody).id;
-		expect(observations[0]).toContain(`"workOrderId":${created}`);
+		expect(observations[0]).toContain(`"id":${created}`);
 	});
 
 	const checklist = (photo) => ({

@@ -52,6 +52,7 @@ describe('workOrderNote.getAll', () => {
 				operation: 'getAll',
 				workOrderId: WO,
 				returnAll: true,
+				simplify: false,
 			},
 		});
 		expect(r.error).toBeUndefined();
