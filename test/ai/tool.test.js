@@ -409,6 +409,31 @@ describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 		expect(api().map((r) => r.status)).toEqual([404]);
 	});
 
+	test('Output (the tool variant): Simplified by default, Raw on request, Selected Fields with the ID', async () => {
+		const getTool = (output) => ({
+			name: 'Get work order',
+			parameters: {
+				resource: 'workOrder',
+				operation: 'get',
+				workOrderId: { __rl: true, mode: 'id', value: fromAI('id', 'Work order ID', 'number') },
+				...output,
+			},
+		});
+		const stored = env.emulator.workOrder(90000007);
+		const read = async (output) => {
+			const { observations } = await callTool(agent, getTool(output), [{ args: { id: 90000007 } }]);
+			return JSON.parse(observations[0])[0];
+		};
+		const simplified = await read({});
+		expect(Object.keys(simplified).length).toBeLessThanOrEqual(10);
+		expect(simplified).toMatchObject({ Id: 90000007, Number: stored.Number });
+		expect(simplified).not.toHaveProperty('Subscriber');
+		const raw = await read({ output: 'raw' });
+		expect(Object.keys(raw).length).toBeGreaterThan(10);
+		const selected = await read({ output: 'selected', outputFields: ['Number', 'Priority'] });
+		expect(selected).toEqual({ Id: 90000007, Number: stored.Number, Priority: stored.Priority });
+	});
+
 	test('a note whose POST got no answer: the model is told it may be recorded and not to call again blindly', async () => {
 		env.emulator.dropNext({
 			method: 'POST',
