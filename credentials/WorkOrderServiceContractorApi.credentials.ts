@@ -1,32 +1,29 @@
 import type { ICredentialTestRequest, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 
-import {
-	credentialIcon,
-	credentialTest,
-	loginFields,
-	tokenFields,
-} from '../nodes/WorkOrderService/descriptions/credentialFields';
-import { bearerAuthentication, preAuthenticator } from '../nodes/WorkOrderService/auth/tokens';
+import * as login from '../nodes/WorkOrderService/descriptions/credentialFields';
 
 /**
  * Contractor API login: POST /jwt/token with the client as Basic and the user's name and password
  * (no grant type), renewed with the refresh token. The JWT (up to 4 hours) is sent as Bearer.
  */
-export class WorkOrderServiceContractorApi implements ICredentialType {
+export class WorkOrderServiceContractorApi
+	extends login.TokenLoginCredential
+	implements ICredentialType
+{
 	name = 'workOrderServiceContractorApi';
 
 	displayName = 'Work Order Service Contractor JWT API';
 
-	icon: Icon = credentialIcon;
+	icon: Icon = login.credentialIcon;
 
 	documentationUrl =
 		'https://github.com/n8n-nodes-work-order-service/n8n-nodes-work-order-service#credentials';
 
-	properties: INodeProperties[] = [...loginFields, ...tokenFields];
+	properties: INodeProperties[] = [...login.loginFields, ...login.tokenFields];
 
-	preAuthentication = preAuthenticator('contractor');
+	test: ICredentialTestRequest = login.credentialTest;
 
-	authenticate = bearerAuthentication('contractor');
-
-	test: ICredentialTestRequest = credentialTest;
+	constructor() {
+		super('contractor');
+	}
 }

@@ -97,16 +97,19 @@ function describe(json) {
 	}
 	if (json.proposalId !== undefined && json.status)
 		return `proposal ${json.proposalId} is now ${json.status === 'onHold' ? 'on hold' : json.status}`;
+	if (json.MechanicId !== undefined)
+		return `check-in/out ${json.MechanicId} recorded on work order ${json.workOrderId}`;
 	if (json.success === true && json.operation) {
-		// an answer the service documents without a body: what was done and the IDs
+		// a write: what was done, the IDs passed and the IDs the service returned
 		const ids =
-			json.Id !== undefined
-				? `, new ID ${json.Id}`
-				: json.Ids
-					? `, new IDs ${json.Ids.join(', ')}`
+			json.id !== undefined
+				? `, new ID ${json.id}`
+				: json.ids
+					? `, new IDs ${json.ids.join(', ')}`
 					: '';
 		const on = json.noteId !== undefined ? `note ${json.noteId} of ` : '';
-		return `${json.operation} done on ${on}work order ${json.workOrderId}${ids}`;
+		const wo = json.workOrderId !== undefined ? ` on ${on}work order ${json.workOrderId}` : '';
+		return `${json.operation} done${wo}${ids}`;
 	}
 	if (json.Amount !== undefined && json.Status && json.Status.Primary !== undefined) {
 		const where = json.Location?.Name ? ` at ${json.Location.Name}` : '';
@@ -122,8 +125,6 @@ function describe(json) {
 		const where = json.Location && json.Location.Name ? ` at ${json.Location.Name}` : '';
 		return `work order ${json.Id}${number}: ${json.Trade} / ${json.Category}${where}, ${json.Status.Primary} (${json.Status.Extended})`;
 	}
-	if (json.MechanicId !== undefined)
-		return `check-in/out ${json.MechanicId} recorded on work order ${json.workOrderId}`;
 	if (json.Uri !== undefined && json.Name !== undefined) {
 		const on = json.NoteId !== null && json.NoteId !== undefined ? ` on note ${json.NoteId}` : '';
 		return `attachment ${json.Id}: ${json.Name}${on} (${json.Uri})`;

@@ -5,7 +5,8 @@
  * Writes docs/parameters.md from the built node descriptions (dist/): for each resource and
  * operation of the Work Order Service node, the parameter names a saved workflow holds, with the
  * values of option lists and the fields of collections. `--check` fails when the file is stale
- * (test/node/description/parametersDoc.test.js runs it).
+ * (test/node/description/parametersDoc.test.js runs it). The page's end, from the marker line on
+ * (the conventions), is written by hand and kept as it is.
  *
  *   npm run build && node scripts/parameters-doc.js [--check]
  */
@@ -14,6 +15,15 @@ const path = require('path');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'docs', 'parameters.md');
+/** Below this line the page is written by hand (the conventions); the script keeps it as it is. */
+const MARKER = '<!-- Written by hand below this line: scripts/parameters-doc.js keeps it. -->';
+
+/** The hand-written part of the page as it stands (from the marker on), or nothing. */
+function handWritten() {
+	const current = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
+	const at = current.indexOf(MARKER);
+	return at === -1 ? '' : current.slice(at);
+}
 
 /** @param {any} p */
 function describeParam(p) {
@@ -91,17 +101,20 @@ function render() {
 	}
 	lines.push(
 		"The polling trigger's and the instant trigger's parameters: [trigger.md](trigger.md),",
-		'[webhook-trigger.md](webhook-trigger.md).',
-		'',
-		'Back to the [README](../README.md).',
+		'[webhook-trigger.md](webhook-trigger.md). The conventions these names follow:',
+		'[Conventions](#conventions).',
 		'',
 	);
-	return lines.join('\n');
+	return lines.join('\n') + handWritten();
 }
 
 const text = render();
 if (process.argv.includes('--check')) {
 	const current = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
+	if (!current.includes(MARKER)) {
+		console.error('docs/parameters.md has lost its hand-written conventions (the marker line)');
+		process.exit(1);
+	}
 	if (current !== text) {
 		console.error(
 			'docs/parameters.md is stale: run `npm run build && node scripts/parameters-doc.js`',

@@ -293,7 +293,7 @@ describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 		setStatus(61001, 'Open');
 		const { observations } = await callTool(agent, approveTool, [{ args: { proposal_id: 61001 } }]);
 		expect(JSON.parse(observations[0])).toEqual([
-			{ proposalId: 61001, status: 'approved', success: true },
+			{ success: true, operation: 'approve', proposalId: 61001, status: 'approved' },
 		]);
 		expect(api().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
 			'PUT /api/v3/proposals/61001/approve 204',
@@ -441,6 +441,31 @@ describe.each(AGENTS)('tool calls through n8n-core (%s)', (agent) => {
 			/^The Work Order Service answered 404 Not Found to GET \/workorders\/99999999: .*\. Nothing changed\. Check the IDs you passed: the record does not exist or this account cannot see it/,
 		);
 		expect(api().map((r) => r.status)).toEqual([404]);
+	});
+
+	test('Output (the tool variant): Simplified by default, Raw on request, Selected Fields with the ID', async () => {
+		const getTool = (output) => ({
+			name: 'Get work order',
+			parameters: {
+				resource: 'workOrder',
+				operation: 'get',
+				workOrderId: { __rl: true, mode: 'id', value: fromAI('id', 'Work order ID', 'number') },
+				...output,
+			},
+		});
+		const stored = env.emulator.workOrder(90000007);
+		const read = async (output) => {
+			const { observations } = await callTool(agent, getTool(output), [{ args: { id: 90000007 } }]);
+			return JSON.parse(observations[0])[0];
+		};
+		const simplified = await read({});
+		expect(Object.keys(simplified).length).toBeLessThanOrEqual(10);
+		expect(simplified).toMatchObject({ Id: 90000007, Number: stored.Number });
+		expect(simplified).not.toHaveProperty('Subscriber');
+		const raw = await read({ output: 'raw' });
+		expect(Object.keys(raw).length).toBeGreaterThan(10);
+		const selected = await read({ output: 'selected', outputFields: ['Number', 'Priority'] });
+		expect(selected).toEqual({ Id: 90000007, Number: stored.Number, Priority: stored.Priority });
 	});
 
 	test('a note whose POST got no answer: the model is told it may be recorded and not to call again blindly', async () => {
@@ -639,7 +664,7 @@ describe.each(AGENTS)('operations that need a file (%s)', (agent) => {
 			Description: 'Walk-in cooler at 50F',
 		});
 		const created = JSON.parse(post.responseBody).id;
-		expect(observations[0]).toContain(`"workOrderId":${created}`);
+		expect(observations[0]).toContain(`"id":${created}`);
 	});
 
 	const checklist = (photo) => ({

@@ -313,7 +313,7 @@ async function runAgentE2E({ version, tarball, check }) {
 				);
 				assert.match(approvals[0].headers.authorization, /^Bearer \S+$/);
 				assert.deepEqual(JSON.parse(results[1]), [
-					{ proposalId: 61001, status: 'approved', success: true },
+					{ success: true, operation: 'approve', proposalId: 61001, status: 'approved' },
 				]);
 				assert.equal(emu.state.proposals[61001].Status, 'Approved');
 			},

@@ -248,8 +248,8 @@ async function runAlarmE2E({ version, tarball, check, log = (line) => console.lo
 				const token = emu.state.tokens.find(
 					(t) => t.username === emu.fixtures.users.subscriber.username,
 				)?.token;
-				expectAlarmRequests(api, fields, created.workOrderId, token);
-				const wo = emu.workOrder(created.workOrderId);
+				expectAlarmRequests(api, fields, created.id, token);
+				const wo = emu.workOrder(created.id);
 				assert.equal(wo.Priority, 'P1 - Emergency');
 				assert.equal(emu.state.attachments.filter((a) => a.WorkOrderId === wo.Id).length, 1);
 				assert.equal(emu.notesOf(wo.Id).length, 1);
@@ -281,13 +281,12 @@ async function runAlarmE2E({ version, tarball, check, log = (line) => console.lo
 				expectAlarmRequests(
 					api,
 					fields,
-					created.workOrderId,
+					created.id,
 					api[0].headers.authorization.slice('Bearer '.length),
 				);
-				assert.equal(emu.workOrder(created.workOrderId).Priority, 'P2 - Urgent');
+				assert.equal(emu.workOrder(created.id).Priority, 'P2 - Urgent');
 				assert.equal(
-					emu.workOrder(created.workOrderId).LocationId ??
-						emu.workOrder(created.workOrderId).Location?.Id,
+					emu.workOrder(created.id).LocationId ?? emu.workOrder(created.id).Location?.Id,
 					502,
 				);
 			},

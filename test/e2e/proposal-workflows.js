@@ -187,7 +187,9 @@ async function approvesSmallProposals({ instance, emu, log }) {
 		'Simplify is on',
 	);
 	const approved = list.flatMap((e) => output(e, 'Approve').map((i) => i.json));
-	assert.deepEqual(approved, [{ proposalId: small.Id, status: 'approved', success: true }]);
+	assert.deepEqual(approved, [
+		{ success: true, operation: 'approve', proposalId: small.Id, status: 'approved' },
+	]);
 	assert.equal(emu.state.proposals[small.Id].Status, 'Approved');
 	assert.equal(emu.state.proposals[large.Id].Status, 'Open');
 	const puts = emu.requests.slice(mark).filter((r) => r.method === 'PUT');

@@ -1,7 +1,8 @@
 'use strict';
 /*
  * The core's shape, as issue 29 states it and docs/architecture.md documents it: one Proposal ->
- * Approve crosses at most 8 files of the package (measured by V8's precise coverage in
+ * Approve crosses at most 10 files of the package (8 in issue 29; issue 35 gives every write one
+ * output, helpers/writeAnswer.ts with helpers/values.ts) (measured by V8's precise coverage in
  * scripts/approve-route.js, which runs it through n8n-core against the emulator), transport/ + auth/
  * stay short, and the source reads no private field of a foreign object and starts no free timer.
  */
@@ -23,7 +24,7 @@ function sourceFiles(dir) {
 const lineCount = (file) => fs.readFileSync(file, 'utf8').split('\n').length - 1;
 
 describe('the core a reviewer reads (issue 29)', () => {
-	test('one approve crosses at most 8 files: with a login, with the stored token', () => {
+	test('one approve crosses at most 10 files: with a login, with the stored token', () => {
 		const out = execFileSync(
 			process.execPath,
 			[path.join(ROOT, 'scripts/approve-route.js'), '--json'],
@@ -32,12 +33,13 @@ describe('the core a reviewer reads (issue 29)', () => {
 		const route = JSON.parse(out);
 		for (const name of ['login', 'stored']) {
 			expect(route[name].files.length).toBeGreaterThanOrEqual(6);
-			expect(route[name].files.length).toBeLessThanOrEqual(8);
+			expect(route[name].files.length).toBeLessThanOrEqual(10);
 			expect(route[name].files).toEqual(
 				expect.arrayContaining([
 					'nodes/WorkOrderService/actions/proposal/move.js',
 					'nodes/WorkOrderService/transport/client.js',
 					'nodes/WorkOrderService/auth/tokens.js',
+					'nodes/WorkOrderService/helpers/writeAnswer.js',
 				]),
 			);
 		}

@@ -645,13 +645,13 @@ const CASES = [
 		'workOrderNote.create: negative visibility',
 		noteCreate({}, { visibility: '={{ -1 }}' }),
 		'additionalFields.visibility',
-		/must be all, notExternalSubscriber, notProvider or subscriberOnly/,
+		/must be default, all, notExternalSubscriber, notProvider or subscriberOnly/,
 	],
 	[
 		'workOrderNote.create: visibility as a boolean',
 		noteCreate({}, { visibility: '={{ true }}' }),
 		'additionalFields.visibility',
-		/must be all, notExternalSubscriber/,
+		/must be default, all, notExternalSubscriber/,
 	],
 	[
 		'workOrderNote.create: scheduled date "next week"',

@@ -387,9 +387,10 @@ describe('5xx: a POST that may have been processed is never resent; GET and PUT 
 		if (method === 'GET') expect(r.output[0].json.Id ?? r.output[0].json.id).toBe(WO);
 		else
 			expect(r.output[0].json).toEqual({
+				success: true,
+				operation: 'putOnHold',
 				proposalId: PROPOSAL_OPEN,
 				status: 'onHold',
-				success: true,
 			});
 	});
 

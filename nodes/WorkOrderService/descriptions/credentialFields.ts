@@ -1,6 +1,6 @@
 import type { ICredentialTestRequest, INodeProperties, Icon } from 'n8n-workflow';
 
-import { TEST_HEADER } from '../auth/tokens';
+import { TEST_HEADER, bearerAuthentication, preAuthenticator } from '../auth/tokens';
 
 /**
  * Fields shared by the token-login credentials. The hidden ones are written by
@@ -142,3 +142,20 @@ export const credentialTest: ICredentialTestRequest = {
 export const oAuth2CredentialTest: ICredentialTestRequest = {
 	request: { ...credentialTest.request, headers: {} },
 };
+
+/**
+ * The login of the two token credentials (password grant, contractor JWT): `preAuthentication`
+ * logs in or renews (auth/tokens.ts) and `authenticate` sends the token as Bearer. Each credential
+ * class declares its name, fields, icon, documentation and Test itself (n8n's lint asks for them
+ * in the class) and passes its kind of login.
+ */
+export abstract class TokenLoginCredential {
+	preAuthentication: ReturnType<typeof preAuthenticator>;
+
+	authenticate: ReturnType<typeof bearerAuthentication>;
+
+	constructor(login: Parameters<typeof preAuthenticator>[0]) {
+		this.preAuthentication = preAuthenticator(login);
+		this.authenticate = bearerAuthentication(login);
+	}
+}

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionalEmail, trimmedText, type FieldSpec } from './validation';
 import { WORK_ORDER_SEARCH_HINT } from './workOrderSearch';
 
 /** Parameter definitions used by several operations (display options are added per operation). */
@@ -47,11 +48,8 @@ export const workOrderIdField: INodeProperties = {
 	],
 };
 
-/**
- * A numeric ID typed or mapped by the user: text (so that nothing is clamped or rounded and an
- * empty field stays empty), checked as a positive whole number before any request.
- */
-export function idField(options: {
+/** A text parameter with an example placeholder ("e.g. ..."), as n8n's UX guidelines write them. */
+export function textField(options: {
 	displayName: string;
 	name: string;
 	example: string;
@@ -68,6 +66,47 @@ export function idField(options: {
 	};
 	if (options.required) field.required = true;
 	return field;
+}
+
+/**
+ * A date-time parameter the user gives in the workflow's time zone unless it carries an offset:
+ * the sentence saying so ends every description.
+ */
+export function dateTimeField(
+	displayName: string,
+	name: string,
+	description: string,
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'dateTime',
+		default: '',
+		description: `${description} Without an offset it is read in the workflow's time zone`,
+	};
+}
+
+/**
+ * A numeric ID typed or mapped by the user: text (so that nothing is clamped or rounded and an
+ * empty field stays empty), checked as a positive whole number before any request.
+ */
+export const idField = textField;
+
+/**
+ * An e-mail address to notify (Provider Email, User Email): one placeholder and check wherever it
+ * stands; `description` says who gets what.
+ */
+export function emailField(
+	displayName: string,
+	name: string,
+	key: string,
+	description: string,
+): FieldSpec {
+	return {
+		property: textField({ displayName, name, example: 'name@example.com', description }),
+		key,
+		check: optionalEmail,
+	};
 }
 
 export const noteIdField: INodeProperties = {
@@ -111,3 +150,56 @@ export const binaryPropertyField: INodeProperties = {
 	hint: 'The name of the input binary field containing the file to upload',
 	description: 'Name of the binary property of the input item that holds the file',
 };
+
+/**
+ * The OData query options of a Get Many (OData Filter, Order By, Select), in the order they are
+ * checked: one name, label and check each wherever they stand; `records` names what is listed
+ * ("work order", "proposal"), the placeholders are each list's own fields.
+ */
+export function odataQueryOptions(
+	records: string,
+	examples: { filter: string; orderBy: string; select: string },
+	filterNote = '',
+): FieldSpec[] {
+	const query = (property: INodeProperties, key: string): FieldSpec => ({
+		property,
+		key,
+		in: 'query',
+		check: trimmedText,
+	});
+	return [
+		query(
+			{
+				displayName: 'OData Filter',
+				name: 'filter',
+				type: 'string',
+				default: '',
+				placeholder: `e.g. ${examples.filter}`,
+				description: `Your own OData $filter clause on the ${records}'s properties, ANDed with the Filters${filterNote}`,
+			},
+			'$filter',
+		),
+		query(
+			{
+				displayName: 'Order By',
+				name: 'orderBy',
+				type: 'string',
+				default: '',
+				placeholder: `e.g. ${examples.orderBy}`,
+				description: `OData $orderby expression on the ${records}'s properties`,
+			},
+			'$orderby',
+		),
+		query(
+			{
+				displayName: 'Select',
+				name: 'select',
+				type: 'string',
+				default: '',
+				placeholder: `e.g. ${examples.select}`,
+				description: `Comma-separated top-level properties of the ${records} to return (OData $select)`,
+			},
+			'$select',
+		),
+	];
+}

@@ -56,3 +56,8 @@ export function withoutODataAnnotations(body: unknown): IDataObject {
 		Object.entries(body as IDataObject).filter(([key]) => !key.startsWith('@odata.')),
 	);
 }
+
+/** An OData string literal: `'text'` with its quotes doubled. */
+export function odataString(value: string): string {
+	return `'${value.replace(/'/g, "''")}'`;
+}

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { odataString } from './values';
+
 /**
  * Searching work orders for the Work Order parameter's "From List" (methods/listSearch.ts). The
  * service's OData (ASP.NET) has `contains`: a search matches any part of the work order number,
@@ -8,6 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
  */
 
 /** What the list reads of each work order: the work order's own properties (Location is the nested object). */
+
 export const WORK_ORDER_LIST_SELECT = 'Id,Number,Trade,Category,Status,Location';
 /** What the search box matches, as the list's hint says. */
 export const WORK_ORDER_SEARCH_HINT =
@@ -16,11 +19,6 @@ export const WORK_ORDER_SEARCH_HINT =
 const MAX_ID_DIGITS = 15;
 /** The property paths a text search looks into. */
 export const SEARCHED_PATHS = ['Number', 'Location/Name', 'Location/StoreId'];
-
-/** An OData string literal: quotes doubled. */
-export function odataString(value: string): string {
-	return `'${value.replace(/'/g, "''")}'`;
-}
 
 /** The $filter for what the user typed in the list's search box (undefined: no search). */
 export function workOrderSearchFilter(search: string): string | undefined {

@@ -4,7 +4,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { readChecklists } from '../actions/checklist/read';
+import { readChecklists } from './checklists';
 import { idText, questionsOf, type ChecklistQuestion } from '../helpers/checklists';
 import { WorkOrderServiceClient } from '../transport/client';
 

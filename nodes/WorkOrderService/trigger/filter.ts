@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { commaList } from '../helpers/values';
+import { commaList, odataString } from '../helpers/values';
 import { WORK_ORDERS, statusKey, type WatchedObject } from './objects';
 
 /**
@@ -32,11 +32,6 @@ function filterError(
 			description: `Fix the "${label}" filter of the trigger. Nothing was sent to the service.`,
 		},
 	);
-}
-
-/** `'text'` with quotes doubled. */
-export function quote(text: string): string {
-	return `'${text.replace(/'/g, "''")}'`;
 }
 
 function anyOf(property: string, literals: string[]): string {
@@ -72,14 +67,14 @@ export function readFilters(
 		);
 
 	const statuses = commaList(filters.statuses);
-	const statusClause = statuses.length ? anyOf(object.statusField, statuses.map(quote)) : '';
+	const statusClause = statuses.length ? anyOf(object.statusField, statuses.map(odataString)) : '';
 
 	const trades = commaList(filters.trades);
-	if (trades.length) clauses.push(anyOf('Trade', trades.map(quote)));
+	if (trades.length) clauses.push(anyOf('Trade', trades.map(odataString)));
 
 	// invoices have no category (the option is hidden for them; a value kept from before is not sent)
 	const categories = object.categories ? commaList(filters.categories) : [];
-	if (categories.length) clauses.push(anyOf('Category', categories.map(quote)));
+	if (categories.length) clauses.push(anyOf('Category', categories.map(odataString)));
 
 	if (
 		filters.filter !== undefined &&

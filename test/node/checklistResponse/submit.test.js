@@ -108,11 +108,21 @@ describe('checklistResponse.submit: one answer of each question type', () => {
 		expect(Buffer.compare(stored.file.data, PHOTO)).toBe(0);
 		expect(stored.response.Answer).toBe('true');
 
-		// one item in, one item out: the 201 body with both objects
+		// one item in, one item out: the write's keys, then the 201 body with both objects
 		expect(request.status).toBe(201);
 		expect(r.output).toHaveLength(1);
 		expect(r.output[0].pairedItem).toEqual({ item: 0 });
-		expect(r.output[0].json).toEqual(responseJson(request));
+		expect(r.output[0].json).toEqual({
+			success: true,
+			operation: 'submit',
+			workOrderId: WO,
+			...responseJson(request),
+		});
+		expect(Object.keys(r.output[0].json).slice(0, 3)).toEqual([
+			'success',
+			'operation',
+			'workOrderId',
+		]);
 		const { CheckListResponse, CheckListResponsePicture } = r.output[0].json;
 		expect(CheckListResponse).toMatchObject({
 			CheckListQuestionId: 9101,
@@ -135,6 +145,9 @@ describe('checklistResponse.submit: one answer of each question type', () => {
 		expect(Object.keys(r.output[0].json).sort()).toEqual([
 			'CheckListResponse',
 			'CheckListResponsePicture',
+			'operation',
+			'success',
+			'workOrderId',
 		]);
 	});
 

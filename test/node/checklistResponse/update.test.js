@@ -86,7 +86,18 @@ describe('checklistResponse.update', () => {
 			EntityID: WO,
 		});
 		expect(q.status).toBe(200);
-		expect(r.output).toEqual([{ json: responseJson(q), pairedItem: { item: 0 } }]);
+		expect(r.output).toEqual([
+			{
+				json: {
+					success: true,
+					operation: 'update',
+					checkListResponseId: stored.Id,
+					workOrderId: WO,
+					...responseJson(q),
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
 		expect(r.output[0].json.CheckListResponse).toMatchObject({
 			Id: stored.Id,
 			Answer: 'filters replaced, coil cleaned',

@@ -74,7 +74,7 @@ describe('proposal.approve: the approval refusals (400) carry the service words,
 			['/api/v3/proposals/61005/approve', 204],
 		]);
 		expect(r.output.map((o) => o.json)).toEqual([
-			{ proposalId: 61005, status: 'approved', success: true },
+			{ success: true, operation: 'approve', proposalId: 61005, status: 'approved' },
 		]);
 		expect(env.emulator.state.proposals[61005].Status).toBe('Approved');
 		env.emulator.setProposalStatus(61005, 'Open');
@@ -90,8 +90,18 @@ describe('proposal.approve: the approval refusals (400) carry the service words,
 		expect(r.result.status).toBe('success');
 		expect(r.api.map((q) => q.status)).toEqual([204, 400, 204]);
 		expect(pairedIndexes(r.output)).toEqual([0, 1, 2]);
-		expect(r.output[0].json).toEqual({ proposalId: 61001, status: 'approved', success: true });
-		expect(r.output[2].json).toEqual({ proposalId: 61002, status: 'approved', success: true });
+		expect(r.output[0].json).toEqual({
+			success: true,
+			operation: 'approve',
+			proposalId: 61001,
+			status: 'approved',
+		});
+		expect(r.output[2].json).toEqual({
+			success: true,
+			operation: 'approve',
+			proposalId: 61002,
+			status: 'approved',
+		});
 		expect(r.output[1].json.error).toBe(
 			'The Work Order Service refused to approve proposal 61005 (400 Bad Request): Proposal 61005 cannot be approved: its amount 7500 USD exceeds your approval limit of 5000 USD (error code 100)',
 		);

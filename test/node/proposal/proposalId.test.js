@@ -62,7 +62,12 @@ describe('proposal: the ID written to is exactly the one given', () => {
 		expect(r.api.map((q) => `${q.method} ${q.path}`)).toEqual([
 			`PUT /api/v3/proposals/${expected}/onhold`,
 		]);
-		expect(r.output[0].json).toEqual({ proposalId: expected, status: 'onHold', success: true });
+		expect(r.output[0].json).toEqual({
+			success: true,
+			operation: 'putOnHold',
+			proposalId: expected,
+			status: 'onHold',
+		});
 	});
 
 	test('IDs from the items, mixed digit strings and numbers, each reach their own proposal', async () => {

@@ -54,7 +54,10 @@ describe('proposal.reject: rejection reason and proposal alert e-mails', () => {
 			}),
 		]);
 		expect(r.output).toEqual([
-			{ json: { proposalId: 61008, status: 'rejected', success: true }, pairedItem: { item: 0 } },
+			{
+				json: { success: true, operation: 'reject', proposalId: 61008, status: 'rejected' },
+				pairedItem: { item: 0 },
+			},
 		]);
 	});
 

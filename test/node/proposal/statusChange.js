@@ -2,7 +2,7 @@
 /**
  * What the four proposal status changes share (not a test file): reopen, putOnHold, approve and
  * reject each send PUT /proposals/{id}/{open|onhold|approve|reject} with an
- * UpdateProposalStatusRequest JSON body, and 204 becomes { proposalId, status, success: true }.
+ * UpdateProposalStatusRequest JSON body, and 204 becomes { success: true, operation, proposalId, status }.
  * The service refuses a move to the status the proposal already has (400, code 503), so each test
  * first puts its proposals in another status (`awayFrom`). The refusals every move has (already in
  * that status, an approval-level user, a provider user, no such proposal) come back as a
@@ -100,7 +100,7 @@ function statusChangeTests(env, operation) {
 	// the open proposal is within the subscriber's approval limit and has a work order
 	const id = 61001;
 
-	test('PUT with the JSON body built from additionalFields; 204 becomes { proposalId, status, success }', async () => {
+	test('PUT with the JSON body built from additionalFields; 204 becomes { success, operation, proposalId, status }', async () => {
 		awayFrom(env, operation, id);
 		const fields = {
 			comments: `Comments for ${operation}`,
@@ -135,7 +135,10 @@ function statusChangeTests(env, operation) {
 		expectBearer(env, request);
 
 		expect(r.output).toEqual([
-			{ json: { proposalId: id, status: op.status, success: true }, pairedItem: { item: 0 } },
+			{
+				json: { success: true, operation, proposalId: id, status: op.status },
+				pairedItem: { item: 0 },
+			},
 		]);
 
 		// the service's state changed, with the fields recorded
@@ -192,7 +195,10 @@ function statusChangeTests(env, operation) {
 		expect(request.rawBody.toString('utf8')).toBe('{}');
 		expect(request.status).toBe(204);
 		expect(r.output).toEqual([
-			{ json: { proposalId: 61002, status: op.status, success: true }, pairedItem: { item: 0 } },
+			{
+				json: { success: true, operation, proposalId: 61002, status: op.status },
+				pairedItem: { item: 0 },
+			},
 		]);
 		expect(env.emulator.state.proposals[61002].Status).toBe(op.state);
 		expect(notificationsSince(env, sent)).toEqual([
@@ -218,7 +224,12 @@ function statusChangeTests(env, operation) {
 			['PUT', `/api/v3/proposals/61008/${op.path}`, { Comments: 'batch 61008' }],
 		]);
 		expect(r.output.map((o) => o.json)).toEqual(
-			[61006, 61007, 61008].map((p) => ({ proposalId: p, status: op.status, success: true })),
+			[61006, 61007, 61008].map((p) => ({
+				success: true,
+				operation,
+				proposalId: p,
+				status: op.status,
+			})),
 		);
 		expect(pairedIndexes(r.output)).toEqual([0, 1, 2]);
 		for (const p of [61006, 61007, 61008])
@@ -239,8 +250,18 @@ function statusChangeTests(env, operation) {
 		]);
 		expect(r.output).toHaveLength(3);
 		expect(pairedIndexes(r.output)).toEqual([0, 1, 2]);
-		expect(r.output[0].json).toEqual({ proposalId: 61006, status: op.status, success: true });
-		expect(r.output[2].json).toEqual({ proposalId: 61007, status: op.status, success: true });
+		expect(r.output[0].json).toEqual({
+			success: true,
+			operation,
+			proposalId: 61006,
+			status: op.status,
+		});
+		expect(r.output[2].json).toEqual({
+			success: true,
+			operation,
+			proposalId: 61007,
+			status: op.status,
+		});
 		expect(r.output[1].json.error).toContain(
 			'Invalid Proposal ID (parameter "proposalId") in item 1',
 		);
@@ -347,8 +368,18 @@ function statusChangeTests(env, operation) {
 			]),
 		);
 		expect(pairedIndexes(r.output)).toEqual([0, 1, 2]);
-		expect(r.output[0].json).toEqual({ proposalId: 61006, status: op.status, success: true });
-		expect(r.output[2].json).toEqual({ proposalId: 61008, status: op.status, success: true });
+		expect(r.output[0].json).toEqual({
+			success: true,
+			operation,
+			proposalId: 61006,
+			status: op.status,
+		});
+		expect(r.output[2].json).toEqual({
+			success: true,
+			operation,
+			proposalId: 61008,
+			status: op.status,
+		});
 		expect(r.output[1].json).toEqual({
 			error: `${refusedPrefix(operation, 61007)}Proposal 61007 is already ${op.already} (error code 503)`,
 			errorDescription: expect.stringMatching(

@@ -211,7 +211,7 @@ describe('workOrder.addAttachment', () => {
 			{ additionalFields: { visibility: '={{ "friends" }}' } },
 			[fileItem({}, 'data', JPEG, 'a.jpg', 'image/jpeg')],
 			'additionalFields.visibility',
-			/must be one of/,
+			/must be default, notExternalSubscriber, notProvider or subscriberOnly/,
 		],
 	])('%s is refused before any request', async (_name, parameters, input, parameter, problem) => {
 		const r = await env.run({ parameters: base(parameters), items: input });

@@ -15,7 +15,7 @@ const env = useEnvironment();
 const rl = (mode, value, extra = {}) => ({ __rl: true, mode, value, ...extra });
 
 describe('workOrder.checkIn', () => {
-	test('repair: WorkTypeId 1, the position, UserId, TechsCount, CheckInTime (with its offset), Actor; the item is { workOrderId, MechanicId }', async () => {
+	test('repair: WorkTypeId 1, the position, UserId, TechsCount, CheckInTime (with its offset), Actor; the item is { success, operation, workOrderId, MechanicId }', async () => {
 		const at = new Date(env.emulator.now() - 5 * 60_000);
 		const r = await env.run({
 			parameters: {
@@ -55,7 +55,15 @@ describe('workOrder.checkIn', () => {
 			At: at.getTime(),
 		});
 		expect(r.output).toEqual([
-			{ json: { workOrderId: 90000001, MechanicId: record.Id }, pairedItem: { item: 0 } },
+			{
+				json: {
+					success: true,
+					operation: 'checkIn',
+					workOrderId: 90000001,
+					MechanicId: record.Id,
+				},
+				pairedItem: { item: 0 },
+			},
 		]);
 		expect(env.emulator.workOrder(90000001).Status).toEqual({
 			Primary: 'IN PROGRESS',

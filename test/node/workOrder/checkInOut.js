@@ -70,6 +70,8 @@ function checkInOutTests(env, operation, prepare = async () => {}) {
 			operation === 'checkIn' ? REPAIR_BODY : { ...REPAIR_BODY, ActionStatus: 'Complete' },
 		);
 		expect(r.output[0].json).toEqual({
+			success: true,
+			operation,
 			workOrderId: 90000014,
 			MechanicId: env.emulator.state.checkIns.at(-1).Id,
 		});

@@ -71,7 +71,15 @@ describe('workOrder.checkOut', () => {
 			Resolution: 'Replaced the filters.',
 		});
 		expect(r.output).toEqual([
-			{ json: { workOrderId: 90000001, MechanicId: record.Id }, pairedItem: { item: 0 } },
+			{
+				json: {
+					success: true,
+					operation: 'checkOut',
+					workOrderId: 90000001,
+					MechanicId: record.Id,
+				},
+				pairedItem: { item: 0 },
+			},
 		]);
 		expect(env.emulator.workOrder(90000001)).toMatchObject({
 			Status: { Primary: 'COMPLETED', Extended: 'PENDING CONFIRMATION' },

@@ -39,7 +39,7 @@ const REQUIRED_BODY = {
 };
 
 /** The work order an item says was created. */
-const created = (r) => env.emulator.workOrder(r.output[0].json.workOrderId);
+const created = (r) => env.emulator.workOrder(r.output[0].json.id);
 
 describe('workOrder.create', () => {
 	test('the required fields only: the CreateWoRequest as sent; the new ID from the 201 body is the item', async () => {
@@ -67,7 +67,6 @@ describe('workOrder.create', () => {
 				json: {
 					success: true,
 					operation: 'create',
-					workOrderId: wo.Id,
 					id: wo.Id,
 					location: `${env.emulator.baseUrl}/v3/workorders/${wo.Id}`,
 				},
@@ -151,7 +150,6 @@ describe('workOrder.create', () => {
 		expect(r.output[0].json).toMatchObject({
 			success: true,
 			operation: 'create',
-			workOrderId: wo.Id,
 			id: wo.Id,
 		});
 	});
@@ -161,21 +159,16 @@ describe('workOrder.create', () => {
 			'only a Location header',
 			{ body: null, headers: { location: 'https://api.example/v3/workorders/90555001' } },
 			{
-				workOrderId: 90555001,
 				id: 90555001,
 				location: 'https://api.example/v3/workorders/90555001',
 			},
 		],
-		[
-			'{ Id } in the body, kept as written',
-			{ body: { Id: 90555002 } },
-			{ workOrderId: 90555002, Id: 90555002 },
-		],
-		['a bare number', { body: 90555003 }, { workOrderId: 90555003, id: 90555003 }],
+		['{ Id } in the body, the returned ID as id', { body: { Id: 90555002 } }, { id: 90555002 }],
+		['a bare number', { body: 90555003 }, { id: 90555003 }],
 		[
 			'an ID beyond 2^53, kept exact',
 			{ body: '{"id":9007199254740993}', contentType: 'application/json' },
-			{ workOrderId: '9007199254740993', id: '9007199254740993' },
+			{ id: '9007199254740993' },
 		],
 		['nothing at all', { body: null }, {}],
 		[
@@ -225,8 +218,8 @@ describe('workOrder.create', () => {
 		expect(r.output[2].json.error).toContain(
 			'Invalid Description (parameter "description") in item 2',
 		);
-		expect(r.output[0].json.workOrderId).not.toBe(r.output[3].json.workOrderId);
-		expect(env.emulator.workOrder(r.output[3].json.workOrderId).Description).toBe('four');
+		expect(r.output[0].json.id).not.toBe(r.output[3].json.id);
+		expect(env.emulator.workOrder(r.output[3].json.id).Description).toBe('four');
 	});
 
 	test('the service refuses an unknown priority: a NodeApiError with its message and code', async () => {

@@ -85,9 +85,9 @@ describe('workOrder.getAll (OData)', () => {
 				operation: 'getAll',
 				returnAll: true,
 				filters: {
-					status: 'OPEN, IN PROGRESS',
-					trade: 'HVAC',
-					storeId: 'S501',
+					statuses: 'OPEN, IN PROGRESS',
+					trades: 'HVAC',
+					storeIds: 'S501',
 					search: 'Dallas',
 					updatedAfter: '2020-11-01T01:30:00',
 				},
@@ -124,9 +124,9 @@ describe('workOrder.getAll (OData)', () => {
 				limit: 5,
 				filters: {
 					locationIds: '502, 504',
-					extendedStatus: 'DISPATCH CONFIRMED',
-					category: 'REPAIR',
-					priority: 'P3 - Normal',
+					extendedStatuses: 'DISPATCH CONFIRMED',
+					categories: 'REPAIR',
+					priorities: 'P3 - Normal',
 					createdBefore: '2999-01-01T00:00:00Z',
 				},
 			},
@@ -139,7 +139,8 @@ describe('workOrder.getAll (OData)', () => {
 		expect(
 			r.output.every(
 				(o) =>
-					[502, 504].includes(o.json.LocationId) && o.json.Status.Extended === 'DISPATCH CONFIRMED',
+					[502, 504].includes(o.json.Location.Id) &&
+					o.json.Status.Extended === 'DISPATCH CONFIRMED',
 			),
 		).toBe(true);
 	});
@@ -226,7 +227,7 @@ describe('workOrder.getAll (OData)', () => {
 			query: { $top: '50', $skip: '0', $count: 'true' },
 		});
 		expect(r.output.length).toBeGreaterThan(0);
-		expect(r.output.every((o) => o.json.LocationId === 503)).toBe(true);
+		expect(r.output.every((o) => o.json.Location.Id === 503)).toBe(true);
 	});
 
 	test('an invalid $filter: the service refusal (an OData error body) is a NodeApiError carrying its message', async () => {

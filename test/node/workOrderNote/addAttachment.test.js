@@ -72,7 +72,10 @@ describe('workOrderNote.addAttachment', () => {
 						operation: 'addAttachment',
 						workOrderId: WO,
 						noteId: expectedNoteId,
-						Ids: [stored.Id],
+						fileName: 'gauge reading.png',
+						mimeType: 'image/png',
+						fileSize: PNG.length,
+						ids: [stored.Id],
 					},
 					pairedItem: { item: 0 },
 				},
@@ -92,7 +95,7 @@ describe('workOrderNote.addAttachment', () => {
 				workOrderId: WO,
 				noteId: BIG53,
 				binaryPropertyName: 'data',
-				options: {
+				additionalFields: {
 					description: 'Nameplate photo',
 					fileName: 'nameplate.png',
 					visibility: 'notProvider',
@@ -141,7 +144,15 @@ describe('workOrderNote.addAttachment', () => {
 			expect(r.api[0].status).toBe(201);
 			expect(r.api[0].responseBody ?? '').toBe('');
 			expect(r.output.map((o) => o.json)).toEqual([
-				{ success: true, operation: 'addAttachment', workOrderId: WO, noteId: BIG31 },
+				{
+					success: true,
+					operation: 'addAttachment',
+					workOrderId: WO,
+					noteId: BIG31,
+					fileName: 'p.png',
+					mimeType: 'image/png',
+					fileSize: PNG.length,
+				},
 			]);
 		} finally {
 			env.emulator.setAnswers({ noteAttachmentsCreated: 'ids' });
@@ -174,7 +185,7 @@ describe('workOrderNote.addAttachment', () => {
 		});
 		expect(r.error).toBeUndefined();
 		expect(r.api[0].path).toBe(`/api/v3/workorders/${CREATE_WO}/notes/${noteId}/attachments`);
-		expect(r.output[0].json).toMatchObject({ noteId, Ids: [note.Attachments.at(-1).Id] });
+		expect(r.output[0].json).toMatchObject({ noteId, ids: [note.Attachments.at(-1).Id] });
 		expect(note.Attachments.at(-1).FileName).toBe('quote.pdf');
 	});
 

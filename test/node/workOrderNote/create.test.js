@@ -26,7 +26,7 @@ afterEach(() => env.emulator.setAnswers({ noteCreated: 'id' }));
 describe('workOrderNote.create', () => {
 	let createdId;
 
-	test('POST Note with every option; the 201 answer (the new ID, > 2^53) becomes { success, operation, workOrderId, Id }', async () => {
+	test('POST Note with every option; the 201 answer (the new ID, > 2^53) becomes { success, operation, workOrderId, id }', async () => {
 		const before = env.emulator.state.notifications.length;
 		const r = await env.run({
 			parameters: {
@@ -74,7 +74,7 @@ describe('workOrderNote.create', () => {
 		createdId = stored.Id.toString();
 		expect(r.output).toEqual([
 			{
-				json: { success: true, operation: 'create', workOrderId: WO, Id: createdId },
+				json: { success: true, operation: 'create', workOrderId: WO, id: createdId },
 				pairedItem: { item: 0 },
 			},
 		]);
@@ -136,13 +136,17 @@ describe('workOrderNote.create', () => {
 			success: true,
 			operation: 'create',
 			workOrderId: CREATE_WO,
-			Id: env.emulator.state.notes[CREATE_WO].at(-1).Id.toString(),
+			id: env.emulator.state.notes[CREATE_WO].at(-1).Id.toString(),
 		});
 	});
 
 	test.each([
-		['{ "Id": n }', 'object', (id) => ({ Id: id })],
-		['a Location header only', 'location', (id) => ({ Id: id })],
+		['{ "Id": n }', 'object', (id) => ({ id })],
+		[
+			'a Location header only',
+			'location',
+			(id) => ({ id, location: expect.stringMatching(new RegExp(`/notes\\(${id}\\)$`)) }),
+		],
 		['nothing', 'empty', () => ({})],
 	])(
 		'the service answers %s: the item says what was done, with the ID when one came',
@@ -197,7 +201,7 @@ describe('workOrderNote.create', () => {
 			'Invalid Mailed To (parameter "additionalFields.mailedTo") in item 1',
 		);
 		const stored = env.emulator.state.notes[CREATE_WO].slice(-2).map((n) => n.Id.toString());
-		expect([r.output[0].json.Id, r.output[2].json.Id]).toEqual(stored);
+		expect([r.output[0].json.id, r.output[2].json.id]).toEqual(stored);
 	});
 
 	test.each([

@@ -29,7 +29,13 @@ describe('workOrderNote.get', () => {
 		'note %s: the path carries the exact digits, the Id comes back exact (as text)',
 		async (id, expectedId) => {
 			const r = await env.run({
-				parameters: { resource: 'workOrderNote', operation: 'get', workOrderId: WO, noteId: id },
+				parameters: {
+					resource: 'workOrderNote',
+					operation: 'get',
+					workOrderId: WO,
+					noteId: id,
+					simplify: false,
+				},
 			});
 			expect(r.error).toBeUndefined();
 			expect(r.api).toHaveLength(1);
@@ -51,6 +57,29 @@ describe('workOrderNote.get', () => {
 		expect(body.value).toHaveLength(1);
 		expect(r.output.map((o) => o.json.Id)).toEqual([BIG53]);
 		expect(r.output[0].json['@odata.context']).toBeUndefined();
+	});
+
+	test("Simplify (on by default): at most 10 of the note's fields, the most used first", async () => {
+		const r = await env.run({
+			parameters: { resource: 'workOrderNote', operation: 'get', workOrderId: WO, noteId: BIG53 },
+		});
+		expect(r.error).toBeUndefined();
+		const whole = nodeShape(storedNote(WO, BIG53));
+		const compact = [
+			'Id',
+			'NoteData',
+			'DateCreated',
+			'CreatedBy',
+			'CompanyName',
+			'NoteType',
+			'ActionRequired',
+			'FollowUpDate',
+			'Visibility',
+			'Attachments',
+		].filter((k) => k in whole);
+		expect(Object.keys(r.output[0].json)).toEqual(compact);
+		expect(r.output[0].json).toEqual(Object.fromEntries(compact.map((k) => [k, whole[k]])));
+		expect(Object.keys(whole).length).toBeGreaterThan(10);
 	});
 
 	test('IDs from a previous getAll output (all text) round-trip through get', async () => {

@@ -52,6 +52,7 @@ describe('workOrderNote.getAll', () => {
 				operation: 'getAll',
 				workOrderId: WO,
 				returnAll: true,
+				simplify: false,
 			},
 		});
 		expect(r.error).toBeUndefined();
@@ -175,7 +176,13 @@ describe('workOrderNote.getAll', () => {
 
 	test("the notes are the reference's Note objects: DateCreated in US Eastern local time, no offset twin", async () => {
 		const r = await env.run({
-			parameters: { resource: 'workOrderNote', operation: 'getAll', workOrderId: WO, limit: 1 },
+			parameters: {
+				resource: 'workOrderNote',
+				operation: 'getAll',
+				workOrderId: WO,
+				limit: 1,
+				simplify: false,
+			},
 		});
 		const note = r.output[0].json;
 		expect(Object.keys(note)).toEqual([

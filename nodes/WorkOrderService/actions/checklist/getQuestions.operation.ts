@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { questionItem, questionsOf } from '../../helpers/checklists';
-import { idField, workOrderIdField } from '../../helpers/fields';
+import { idField, textField, workOrderIdField } from '../../helpers/fields';
 import {
 	collectionOf,
 	fieldOf,
@@ -16,7 +16,7 @@ import { WORK_ORDER_ID } from '../../helpers/params';
 import { simplifyProperty } from '../../helpers/simplify';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
-import { readChecklists } from './read';
+import { readChecklists } from '../../methods/checklists';
 import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { safeToRepeat: true };
@@ -30,19 +30,8 @@ const workOrderProperty: INodeProperties = {
 
 const id = (displayName: string, name: string, example: string, description: string) =>
 	idField({ displayName, name, example, description });
-const text = (
-	displayName: string,
-	name: string,
-	example: string,
-	description: string,
-): INodeProperties => ({
-	displayName,
-	name,
-	type: 'string',
-	default: '',
-	placeholder: `e.g. ${example}`,
-	description,
-});
+const text = (displayName: string, name: string, example: string, description: string) =>
+	textField({ displayName, name, example, description });
 
 /** Filters of GET /checklists/detail; of each pair (ID or name) one may be given. */
 const filters: FieldSpec[] = [
@@ -119,12 +108,7 @@ const filters: FieldSpec[] = [
 		check: optionalPositiveInteger,
 	},
 	{
-		property: text(
-			'Store Number',
-			'storeId',
-			'S501',
-			'Checklists of a location by its store number',
-		),
+		property: text('Store ID', 'storeId', 'S501', 'Checklists of a location by its store number'),
 		key: 'storeId',
 		in: 'query',
 		check: textUpTo(100),
@@ -155,8 +139,8 @@ export const description = updateDisplayOptions(
 		workOrderProperty,
 		{
 			...simplifyProperty,
-			description:
-				'Whether to return one item per question with its type, picture rule and options (simplified) instead of the checklists as the service sends them',
+			displayOptions: undefined,
+			hint: 'On: one item per question with its type, picture rule and options. Off: the checklists as the service sends them.',
 		},
 		collectionOf('options', filters),
 	],

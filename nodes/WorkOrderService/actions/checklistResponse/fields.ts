@@ -292,3 +292,26 @@ export async function readPhoto(
 	});
 	return { name: 'file', fileName: file.fileName, contentType: file.mimeType, data: file.data };
 }
+
+/**
+ * The multipart parts of an answer after `leading`: the CheckListResponseRequest JSON part and the
+ * optional photo (Submit and Update send the same two).
+ */
+export async function answerParts(
+	ctx: IExecuteFunctions,
+	i: number,
+	request: IDataObject,
+	leading: MultipartPart[] = [],
+): Promise<MultipartPart[]> {
+	const parts: MultipartPart[] = [
+		...leading,
+		{
+			name: 'CheckListResponseRequest',
+			value: JSON.stringify(request),
+			contentType: 'application/json',
+		},
+	];
+	const photo = await readPhoto(ctx, i);
+	if (photo) parts.push(photo);
+	return parts;
+}

@@ -3,12 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
 import { readWorkOrderId } from '../../helpers/params';
-import { asRecord } from '../../helpers/values';
+import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
-import type { MultipartPart } from '../../transport/multipart';
 import type { OperationMeta } from '../operation';
 
-import { answerProperties, photoProperty, readAnswerRequest, readPhoto } from './fields';
+import { answerParts, answerProperties, photoProperty, readAnswerRequest } from './fields';
 
 export { photoProperty };
 
@@ -26,7 +25,11 @@ export const description = updateDisplayOptions(
 	],
 );
 
-/** POST /checklists/CheckListResponse: a CheckListResponseRequest JSON part and the optional photo. */
+/**
+ * POST /checklists/CheckListResponse: a CheckListResponseRequest JSON part and the optional photo;
+ * the item is `{ success, operation, workOrderId }` and the 201 body as documented
+ * (`CheckListResponse`, `CheckListResponsePicture`).
+ */
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
@@ -34,20 +37,11 @@ export async function execute(
 ): Promise<IDataObject[]> {
 	const workOrderId = readWorkOrderId(this, i);
 	const request = readAnswerRequest(this, i, workOrderId);
-	const parts: MultipartPart[] = [
-		{
-			name: 'CheckListResponseRequest',
-			value: JSON.stringify(request),
-			contentType: 'application/json',
-		},
-	];
-	const photo = await readPhoto(this, i);
-	if (photo) parts.push(photo);
-	const result = await client.request({
+	const response = await client.send({
 		method: 'POST',
 		path: '/checklists/CheckListResponse',
-		multipart: parts,
+		multipart: await answerParts(this, i, request),
 		itemIndex: i,
 	});
-	return [asRecord(result) ?? {}];
+	return [writeAnswer('submit', { workOrderId }, response)];
 }

@@ -9,11 +9,11 @@ import {
 	type FieldSpec,
 } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
-import { asRecord } from '../../helpers/values';
+import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { MultipartPart } from '../../transport/multipart';
 
-import { answerProperties, readAnswerRequest, readPhoto } from './fields';
+import { answerParts, answerProperties, readAnswerRequest } from './fields';
 import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = {
@@ -70,21 +70,15 @@ export async function execute(
 	const workOrderId = readWorkOrderId(this, i);
 	const request = readAnswerRequest(this, i, workOrderId);
 	const { CheckListResponsePictureId: pictureId } = readFields(this, i, [pictureIdField]).body;
-	const parts: MultipartPart[] = [];
-	if (pictureId !== undefined)
-		parts.push({ name: 'CheckListResponsePictureId', value: String(pictureId) });
-	parts.push({
-		name: 'CheckListResponseRequest',
-		value: JSON.stringify(request),
-		contentType: 'application/json',
-	});
-	const photo = await readPhoto(this, i);
-	if (photo) parts.push(photo);
-	const result = await client.request({
+	const leading: MultipartPart[] =
+		pictureId === undefined
+			? []
+			: [{ name: 'CheckListResponsePictureId', value: String(pictureId) }];
+	const response = await client.send({
 		method: 'PUT',
 		path: `/checklists/${checkListResponseId}/CheckListResponse`,
-		multipart: parts,
+		multipart: await answerParts(this, i, request, leading),
 		itemIndex: i,
 	});
-	return [asRecord(result) ?? {}];
+	return [writeAnswer('update', { checkListResponseId, workOrderId }, response)];
 }

@@ -11,7 +11,7 @@ import {
 	type Field,
 } from '../../helpers/validation';
 import { commaList } from '../../helpers/values';
-import { odataString } from '../../helpers/workOrderSearch';
+import { odataString } from '../../helpers/values';
 
 import { DEFAULT_DAYS, INVOICE_STATUSES, MAX_DAYS } from './fields';
 

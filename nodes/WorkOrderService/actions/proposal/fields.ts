@@ -1,12 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import {
-	optionalEmail,
-	optionalOneOf,
-	optionalText,
-	type Field,
-	type FieldSpec,
-} from '../../helpers/validation';
+import { emailField } from '../../helpers/fields';
+import { optionalOneOf, optionalText, type Field, type FieldSpec } from '../../helpers/validation';
 
 /**
  * What the proposal operations share: the proposal, chosen from a list or given by ID, and the body
@@ -69,32 +64,18 @@ export const statusChangeFields: FieldSpec[] = [
 		key: 'Comments',
 		check: optionalText,
 	},
-	{
-		property: {
-			displayName: 'Provider Email',
-			name: 'providerEmail',
-			type: 'string',
-			placeholder: 'name@email.com',
-			default: '',
-			description:
-				'Who gets the status-change notification on the provider side. Default: the e-mail of the provider the proposal is assigned to.',
-		},
-		key: 'ProviderEmail',
-		check: optionalEmail,
-	},
-	{
-		property: {
-			displayName: 'User Email',
-			name: 'userEmail',
-			type: 'string',
-			placeholder: 'name@email.com',
-			default: '',
-			description:
-				'Who gets the notification on the subscriber side. Default: the e-mail of the current user.',
-		},
-		key: 'UserEmail',
-		check: optionalEmail,
-	},
+	emailField(
+		'Provider Email',
+		'providerEmail',
+		'ProviderEmail',
+		'Who gets the status-change notification on the provider side. Default: the e-mail of the provider the proposal is assigned to.',
+	),
+	emailField(
+		'User Email',
+		'userEmail',
+		'UserEmail',
+		'Who gets the notification on the subscriber side. Default: the e-mail of the current user.',
+	),
 	{
 		property: {
 			displayName: 'Action Source',

@@ -9,9 +9,9 @@ import {
 	type Check,
 	type Field,
 } from '../../helpers/validation';
-import { odataString } from '../../helpers/proposalSearch';
-import { commaList } from '../../helpers/values';
-import { isKnownZone, parseDateTime, zonedWallTimeToInstant } from '../../trigger/time';
+import { dateTimeField, textField } from '../../helpers/fields';
+import { commaList, odataString } from '../../helpers/values';
+import { isKnownZone, parseDateTime, zonedWallTimeToInstant } from '../../helpers/dateTime';
 
 /**
  * The Filters of Proposal → Get Many, as one OData `$filter` over the reference's `Proposal`
@@ -22,31 +22,19 @@ import { isKnownZone, parseDateTime, zonedWallTimeToInstant } from '../../trigge
  * time zone. Several values of one filter match any of them; different filters must all match.
  */
 
-const idList = (
-	displayName: string,
-	name: string,
-	example: string,
-	what: string,
-): INodeProperties => ({
-	displayName,
-	name,
-	type: 'string',
-	default: '',
-	placeholder: `e.g. ${example}`,
-	description: `Only proposals of these ${what}, comma-separated`,
-});
+const idList = (displayName: string, name: string, example: string, what: string) =>
+	textField({
+		displayName,
+		name,
+		example,
+		description: `Only proposals of these ${what}, comma-separated`,
+	});
 
-const dateField = (displayName: string, name: string, description: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'dateTime',
-	default: '',
-	description: `${description} Without an offset the date is read in the workflow's time zone`,
-});
+const dateField = dateTimeField;
 
 export const filterProperties: INodeProperties[] = [
 	{
-		displayName: 'Status',
+		displayName: 'Primary Statuses',
 		name: 'statuses',
 		type: 'multiOptions',
 		default: [],

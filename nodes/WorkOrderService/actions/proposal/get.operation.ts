@@ -5,15 +5,16 @@ import { toRecords } from '../../transport/paging';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { proposalIdProperty, PROPOSAL_ID } from './fields';
-import { simplifyProperty, simplifyProposal } from './simplify';
+import { PROPOSAL_OUTPUT } from './simplify';
 import type { OperationMeta } from '../operation';
 import { readLocatorId } from '../../helpers/validation';
+import { outputProperties, shapeOutput } from '../../helpers/simplify';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['proposal'], operation: ['get'] } },
-	[proposalIdProperty, simplifyProperty],
+	[proposalIdProperty, ...outputProperties(PROPOSAL_OUTPUT)],
 );
 
 /**
@@ -26,7 +27,6 @@ export async function execute(
 	client: WorkOrderServiceClient,
 ): Promise<IDataObject[]> {
 	const proposalId = readLocatorId(this, i, PROPOSAL_ID);
-	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 	const body = await client.request({
 		method: 'GET',
 		path: '/odata/proposals',
@@ -41,5 +41,5 @@ export async function execute(
 				'The service lists no proposal with this ID for this user: it may not exist, belong to another subscriber or provider, or be older than the last 90 days, which the service lists by default (Get Many with Created After reaches back up to 365 days).',
 		});
 	}
-	return [simplify ? simplifyProposal(record) : record];
+	return shapeOutput(this, i, [record], PROPOSAL_OUTPUT);
 }

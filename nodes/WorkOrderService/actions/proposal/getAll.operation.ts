@@ -1,67 +1,31 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { returnAllOrLimitFields } from '../../helpers/fields';
-import { collectionOf, readFields, trimmedText, type FieldSpec } from '../../helpers/validation';
+import { odataQueryOptions, returnAllOrLimitFields } from '../../helpers/fields';
+import { collectionOf, readFields } from '../../helpers/validation';
 import { readLimit } from '../../helpers/limit';
 import { ODATA_LIST, readList } from '../../transport/paging';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { filterProperties, proposalFilter, readProposalFilters } from './filters';
-import { simplifyProperty, simplifyProposal } from './simplify';
+import { PROPOSAL_OUTPUT } from './simplify';
+import { outputProperties, shapeOutput } from '../../helpers/simplify';
 import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
 /** OData options beside the Filters, in the order they are checked. */
-const queryOptions: FieldSpec[] = [
-	{
-		property: {
-			displayName: 'Filter (OData)',
-			name: 'filter',
-			type: 'string',
-			default: '',
-			placeholder: "Trade/Name eq 'HVAC'",
-			description:
-				'Your own OData $filter clause over the proposal\'s properties, added to the Filters with "and"',
-		},
-		key: '$filter',
-		in: 'query',
-		check: trimmedText,
-	},
-	{
-		property: {
-			displayName: 'Order By',
-			name: 'orderBy',
-			type: 'string',
-			default: '',
-			placeholder: 'CreatedDate_dto desc',
-			description: 'OData $orderby expression',
-		},
-		key: '$orderby',
-		in: 'query',
-		check: trimmedText,
-	},
-	{
-		property: {
-			displayName: 'Select',
-			name: 'select',
-			type: 'string',
-			default: '',
-			placeholder: 'Number,Amount,Status',
-			description: 'Comma-separated top-level fields to return (OData $select)',
-		},
-		key: '$select',
-		in: 'query',
-		check: trimmedText,
-	},
-];
+const queryOptions = odataQueryOptions('proposal', {
+	filter: "Trade/Name eq 'HVAC'",
+	orderBy: 'CreatedDate_dto desc',
+	select: 'Number,Amount,Status',
+});
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['proposal'], operation: ['getAll'] } },
 	[
 		...returnAllOrLimitFields,
-		simplifyProperty,
+		...outputProperties(PROPOSAL_OUTPUT),
 		collectionOf('filters', filterProperties),
 		collectionOf('options', queryOptions),
 	],
@@ -77,7 +41,6 @@ export async function execute(
 	client: WorkOrderServiceClient,
 ): Promise<IDataObject[]> {
 	const limit = readLimit(this, i);
-	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 	const filters = readProposalFilters(this, i);
 	const { qs } = readFields(this, i, queryOptions, 'options');
 	const filter = proposalFilter(filters, qs.$filter as string | undefined);
@@ -89,5 +52,5 @@ export async function execute(
 		limit,
 		itemIndex: i,
 	});
-	return simplify ? proposals.map(simplifyProposal) : proposals;
+	return shapeOutput(this, i, proposals, PROPOSAL_OUTPUT);
 }

@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { meaningOf, withMeaning, type ErrorMeaning } from '../../helpers/errorMeaning';
 import { readFields, readLocatorId, type FieldSpec } from '../../helpers/validation';
+import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { PROPOSAL_ID } from './fields';
@@ -20,6 +21,8 @@ import { PROPOSAL_ID } from './fields';
  */
 
 export interface Move {
+	/** The operation's value (the output item's `operation`). */
+	operation: 'reopen' | 'putOnHold' | 'approve' | 'reject';
 	/** The path segment: PUT /proposals/{id}/<path>. */
 	path: 'open' | 'onhold' | 'approve' | 'reject';
 	/** The `status` of the output item. */
@@ -29,10 +32,30 @@ export interface Move {
 }
 
 export const MOVES = {
-	reopen: { path: 'open', status: 'open', doing: (id) => `reopen proposal ${id}` },
-	putOnHold: { path: 'onhold', status: 'onHold', doing: (id) => `put proposal ${id} on hold` },
-	approve: { path: 'approve', status: 'approved', doing: (id) => `approve proposal ${id}` },
-	reject: { path: 'reject', status: 'rejected', doing: (id) => `reject proposal ${id}` },
+	reopen: {
+		operation: 'reopen',
+		path: 'open',
+		status: 'open',
+		doing: (id) => `reopen proposal ${id}`,
+	},
+	putOnHold: {
+		operation: 'putOnHold',
+		path: 'onhold',
+		status: 'onHold',
+		doing: (id) => `put proposal ${id} on hold`,
+	},
+	approve: {
+		operation: 'approve',
+		path: 'approve',
+		status: 'approved',
+		doing: (id) => `approve proposal ${id}`,
+	},
+	reject: {
+		operation: 'reject',
+		path: 'reject',
+		status: 'rejected',
+		doing: (id) => `reject proposal ${id}`,
+	},
 } satisfies Record<string, Move>;
 
 /** What each of the reference's codes means, what to do in a workflow, and what an agent should do. */
@@ -123,7 +146,7 @@ export function refusedMove(error: unknown, proposalId: number, move: Move): unk
 
 /**
  * The `execute` of a move operation: sends the move of item i with the fields of its operation;
- * 204 becomes { proposalId, status, success }. Each of the four operation files takes its own.
+ * 204 becomes `{ success, operation, proposalId, status }` (and whatever a body holds). Each of the four operation files takes its own.
  */
 export function moveOperation(move: Move, fields: FieldSpec[]) {
 	return async function execute(
@@ -133,8 +156,9 @@ export function moveOperation(move: Move, fields: FieldSpec[]) {
 	): Promise<IDataObject[]> {
 		const proposalId = readLocatorId(this, i, PROPOSAL_ID);
 		const { body, qs } = readFields(this, i, fields, 'additionalFields');
+		let response;
 		try {
-			await client.request({
+			response = await client.send({
 				method: 'PUT',
 				path: `/proposals/${proposalId}/${move.path}`,
 				qs,
@@ -144,6 +168,6 @@ export function moveOperation(move: Move, fields: FieldSpec[]) {
 		} catch (error) {
 			throw refusedMove(error, proposalId, move);
 		}
-		return [{ proposalId, status: move.status, success: true }];
+		return [writeAnswer(move.operation, { proposalId, status: move.status }, response)];
 	};
 }

@@ -1,25 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { wholeListDescription } from '../wholeList';
 
 import * as getAll from './getAll.operation';
 
 export { getAll };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['rejectionReason'] } },
-		options: [
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: 'List the rejection reason codes valid for rejecting a proposal',
-				action: 'Get many rejection reasons',
-			},
-		],
-		default: 'getAll',
-	},
-	...getAll.description,
-];
+export const description = wholeListDescription('rejectionReason', getAll);

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { idField } from '../../helpers/fields';
+import { dateTimeField, idField, workOrderIdField } from '../../helpers/fields';
+import { readWorkOrderId } from '../../helpers/params';
 import {
+	collectionOf,
 	invalid,
 	numberBetween,
 	optionalPositiveInteger,
@@ -11,7 +13,9 @@ import {
 	readParameter,
 	type FieldSpec,
 } from '../../helpers/validation';
-import { dateTimeToSend } from '../../helpers/sendValues';
+import { dateTimeToSend, withOffsets } from '../../helpers/sendValues';
+import { writeAnswer } from '../../helpers/writeAnswer';
+import type { WorkOrderServiceClient } from '../../transport/client';
 
 /**
  * What Check In and Check Out share (the reference's CheckInRequest and CheckOutRequest):
@@ -86,7 +90,7 @@ const longitudeField: FieldSpec = {
 export const positionFields: FieldSpec[] = [latitudeField, longitudeField];
 
 /** The optional fields both take (besides the time, which differs in name). */
-export const commonOptions: FieldSpec[] = [
+const commonOptions: FieldSpec[] = [
 	{
 		property: idField({
 			displayName: 'User ID',
@@ -123,19 +127,27 @@ export const commonOptions: FieldSpec[] = [
 	},
 ];
 
-/** The time field: Check-In Time / Check-Out Time (CheckInTime / CheckOutTime). */
-export function timeOption(displayName: string, name: string, key: string): FieldSpec {
-	return {
-		property: {
-			displayName,
-			name,
-			type: 'dateTime',
-			default: '',
-			description: `When it happened (${key}), if not now. Without an offset it is read in the workflow's time zone. Needs the account's permission to set it.`,
+/**
+ * The Additional Fields both share, then the time: Check-In Time / Check-Out Time (CheckInTime /
+ * CheckOutTime).
+ */
+export function visitOptions(visit: 'checkIn' | 'checkOut'): FieldSpec[] {
+	const [label, name, key] =
+		visit === 'checkIn'
+			? ['Check-In Time', 'checkInTime', 'CheckInTime']
+			: ['Check-Out Time', 'checkOutTime', 'CheckOutTime'];
+	return [
+		...commonOptions,
+		{
+			property: dateTimeField(
+				label,
+				name,
+				`When it happened (${key}), if not now. Needs the account's permission to set it.`,
+			),
+			key,
+			check: dateTimeToSend,
 		},
-		key,
-		check: dateTimeToSend,
-	};
+	];
 }
 
 /** The WorkTypeId of item i: 1, 2 or the custom ID (3 or higher). */
@@ -184,4 +196,56 @@ export function readPosition(
 		);
 	}
 	return body;
+}
+
+/**
+ * The parameters of a visit (Check In, Check Out): the work order, `leading`, the work type and the
+ * position, `trailing`, then the Additional Fields.
+ */
+export function visitProperties(
+	leading: INodeProperties[],
+	trailing: INodeProperties[],
+	options: FieldSpec[],
+): INodeProperties[] {
+	return [
+		workOrderIdField,
+		...leading,
+		workTypeProperty,
+		customWorkTypeProperty,
+		...positionFields.map((f) => f.property),
+		...trailing,
+		collectionOf('additionalFields', options),
+	];
+}
+
+/**
+ * The work order, the work type and the position of item i's visit; `needsPosition` says why the
+ * position is required for this work type (undefined: it is not).
+ */
+export function readVisit(
+	ctx: IExecuteFunctions,
+	i: number,
+	needsPosition: (workTypeId: number) => string | undefined,
+): { workOrderId: number; workTypeId: number; position: IDataObject } {
+	const workOrderId = readWorkOrderId(ctx, i);
+	const workTypeId = readWorkTypeId(ctx, i);
+	return { workOrderId, workTypeId, position: readPosition(ctx, i, needsPosition(workTypeId)) };
+}
+
+/** POSTs the visit (its time with its offset) to `universalCheckIn` / `universalCheckOut`; the write's item. */
+export async function sendVisit(
+	ctx: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+	visit: { operation: 'checkIn' | 'checkOut'; workOrderId: number; body: IDataObject },
+): Promise<IDataObject[]> {
+	const isIn = visit.operation === 'checkIn';
+	const body = withOffsets(ctx, i, visit.body, [isIn ? 'CheckInTime' : 'CheckOutTime']);
+	const answer = await client.send({
+		method: 'POST',
+		path: `/workorders/${visit.workOrderId}/${isIn ? 'universalCheckIn' : 'universalCheckOut'}`,
+		body,
+		itemIndex: i,
+	});
+	return [writeAnswer(visit.operation, { workOrderId: visit.workOrderId }, answer)];
 }

@@ -1,9 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { workOrderIdField } from '../../helpers/fields';
 import {
-	collectionOf,
 	invalid,
 	optionalInt64Id,
 	optionalPositiveInteger,
@@ -11,23 +9,17 @@ import {
 	textUpTo,
 	type FieldSpec,
 } from '../../helpers/validation';
-import { readWorkOrderId } from '../../helpers/params';
-import { withOffsets } from '../../helpers/sendValues';
-import { asRecord } from '../../helpers/values';
 import type { WorkOrderServiceClient } from '../../transport/client';
+import type { OperationMeta } from '../operation';
 
 import {
 	REPAIR,
 	TRAVEL,
-	commonOptions,
-	customWorkTypeProperty,
-	positionFields,
-	readPosition,
-	readWorkTypeId,
-	timeOption,
-	workTypeProperty,
+	readVisit,
+	sendVisit,
+	visitOptions,
+	visitProperties,
 } from './checkInOutFields';
-import type { OperationMeta } from '../operation';
 
 /**
  * Check Out: POST /workorders/{id}/universalCheckOut with the reference's CheckOutRequest. The
@@ -134,21 +126,12 @@ const checkOutOptions: FieldSpec[] = [
 		key: 'UnableObtainSignatureNoteId',
 		check: optionalInt64Id,
 	},
-	...commonOptions,
-	timeOption('Check-Out Time', 'checkOutTime', 'CheckOutTime'),
+	...visitOptions('checkOut'),
 ];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['workOrder'], operation: ['checkOut'] } },
-	[
-		workOrderIdField,
-		actionStatusProperty,
-		workTypeProperty,
-		customWorkTypeProperty,
-		...positionFields.map((f) => f.property),
-		primaryStatusProperty,
-		collectionOf('additionalFields', checkOutOptions),
-	],
+	visitProperties([actionStatusProperty], [primaryStatusProperty], checkOutOptions),
 );
 
 /** A note ID as JSON: a number while exact, else its exact digits as a string (the reference takes both for note IDs). */
@@ -196,21 +179,18 @@ function checkRules(
 	}
 }
 
-/** The item: the service's answer (`MechanicId`) with the work order's ID. */
+/** The item: `{ success, operation, workOrderId }` and the service's answer (`MechanicId`). */
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
 	client: WorkOrderServiceClient,
 ): Promise<IDataObject[]> {
-	const workOrderId = readWorkOrderId(this, i);
 	const cancel =
 		(this.getNodeParameter(actionStatusProperty.name, i, 'Complete') as string) === 'Cancel';
-	const workTypeId = readWorkTypeId(this, i);
-	const needsPosition = !cancel && (workTypeId === REPAIR || workTypeId === TRAVEL);
-	const position = readPosition(
-		this,
-		i,
-		needsPosition ? 'for a repair or travel check-out that is not a Cancel' : undefined,
+	const { workOrderId, workTypeId, position } = readVisit(this, i, (type) =>
+		!cancel && (type === REPAIR || type === TRAVEL)
+			? 'for a repair or travel check-out that is not a Cancel'
+			: undefined,
 	);
 	const body: IDataObject = {
 		WorkTypeId: workTypeId,
@@ -238,12 +218,5 @@ export async function execute(
 	checkRules(this, i, body, workTypeId, cancel);
 	if (typeof body.UnableObtainSignatureNoteId === 'string')
 		body.UnableObtainSignatureNoteId = noteIdValue(body.UnableObtainSignatureNoteId);
-	withOffsets(this, i, body, ['CheckOutTime']);
-	const answer = await client.send({
-		method: 'POST',
-		path: `/workorders/${workOrderId}/universalCheckOut`,
-		body,
-		itemIndex: i,
-	});
-	return [{ workOrderId, ...(asRecord(answer.body) ?? { success: true, operation: 'checkOut' }) }];
+	return await sendVisit(this, i, client, { operation: 'checkOut', workOrderId, body });
 }

@@ -9,8 +9,7 @@ import {
 	readFields,
 	requiredText,
 } from '../../helpers/validation';
-import { returnedId, writeAnswer } from '../../helpers/writeAnswer';
-import { ownRecord } from '../../helpers/values';
+import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { additionalFields, dispatchFields, requiredFields } from './createFields';
@@ -120,12 +119,5 @@ export async function execute(
 		body: nest(flat),
 		itemIndex: i,
 	});
-	const answer = writeAnswer('create', {}, response);
-	const id = returnedId(answer);
-	if (id === undefined) return [answer];
-	const { success, operation, ...rest } = answer;
-	const returned = Object.entries(rest).filter(([key]) => key !== 'workOrderId');
-	return [
-		ownRecord([['success', success], ['operation', operation], ['workOrderId', id], ...returned]),
-	];
+	return [writeAnswer('create', {}, response)];
 }

@@ -15,7 +15,7 @@ import {
 	type FieldSpec,
 } from '../../helpers/validation';
 
-import { dynamicField, requiredDateTime } from './writeFields';
+import { MONEY_MAX, dynamicField, nteProperty, requiredDateTime } from './writeFields';
 
 /**
  * The fields of POST /workorders (CreateWoRequest, service-reference.md section 8), in the order
@@ -23,13 +23,11 @@ import { dynamicField, requiredDateTime } from './writeFields';
  * The location (ContractInfo.LocationId or StoreId) is read apart (create.operation.ts).
  */
 
-const MONEY_MAX = 1_000_000_000;
-
 /** What a dispatcher fills in: the reference's required fields (the location apart). */
 export const requiredFields: FieldSpec[] = [
 	{
 		property: {
-			displayName: 'Trade',
+			displayName: 'Trade Name',
 			name: 'tradeName',
 			type: 'string',
 			required: true,
@@ -120,15 +118,9 @@ export const dispatchFields: FieldSpec[] = [
 		check: textUpTo(100),
 	},
 	{
-		property: {
-			displayName: 'NTE',
-			name: 'nte',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. 750',
-			description:
-				'Not-to-exceed amount: the spending limit of the job. Needed unless the user may not set the NTE.',
-		},
+		property: nteProperty(
+			'Not-to-exceed amount: the spending limit of the job. Needed unless the user may not set the NTE.',
+		),
 		key: 'Nte',
 		check: numberBetween(0, MONEY_MAX),
 	},

@@ -3,16 +3,18 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workOrderIdField } from '../../helpers/fields';
 import { readWorkOrderId } from '../../helpers/params';
-import { simplifyProperty, simplifyWorkOrders } from '../../helpers/simplify';
+import { outputProperties, shapeOutput } from '../../helpers/simplify';
 import { asRecord } from '../../helpers/values';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
+
+import { WORK_ORDER_OUTPUT } from './simplify';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['workOrder'], operation: ['get'] } },
-	[workOrderIdField, simplifyProperty],
+	[workOrderIdField, ...outputProperties(WORK_ORDER_OUTPUT)],
 );
 
 /** GET /workorders/{id}. */
@@ -26,5 +28,5 @@ export async function execute(
 		asRecord(
 			await client.request({ method: 'GET', path: `/workorders/${workOrderId}`, itemIndex: i }),
 		) ?? {};
-	return simplifyWorkOrders(this, i, [record]);
+	return shapeOutput(this, i, [record], WORK_ORDER_OUTPUT);
 }

@@ -1,65 +1,32 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { idField, returnAllOrLimitFields } from '../../helpers/fields';
+import { idField, odataQueryOptions, returnAllOrLimitFields } from '../../helpers/fields';
 import {
 	collectionOf,
 	optionalPositiveInteger,
 	readFields,
 	readParameter,
-	trimmedText,
-	type FieldSpec,
 } from '../../helpers/validation';
 import { readLimit } from '../../helpers/limit';
-import { simplifyProperty, simplifyWorkOrders } from '../../helpers/simplify';
-import { workOrderFilterClauses, workOrderFilterProperties } from '../../helpers/workOrderFilters';
+import { outputProperties, shapeOutput } from '../../helpers/simplify';
+import { workOrderFilterClauses, workOrderFilterProperties } from './filters';
 import { ODATA_LIST, readList } from '../../transport/paging';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
+import { WORK_ORDER_OUTPUT } from './simplify';
+
 /** Options sent as OData query options, in the order they are checked. */
-const queryOptions: FieldSpec[] = [
+const queryOptions = odataQueryOptions(
+	'work order',
 	{
-		property: {
-			displayName: 'OData Filter',
-			name: 'filter',
-			type: 'string',
-			default: '',
-			placeholder: "Status/Primary eq 'OPEN' and Location/StoreId eq 'S501'",
-			description:
-				"More of the OData $filter, ANDed with the Filters, on the work order's properties (e.g. <code>LocationId eq 501</code>, <code>Location/Name</code>, <code>Status/Primary</code>). The service lists the last 90 days unless the filter says otherwise.",
-		},
-		key: '$filter',
-		in: 'query',
-		check: trimmedText,
+		filter: "Status/Primary eq 'OPEN' and Location/StoreId eq 'S501'",
+		orderBy: 'UpdatedDate desc',
+		select: 'Number,Trade,Status,Location',
 	},
-	{
-		property: {
-			displayName: 'Order By',
-			name: 'orderBy',
-			type: 'string',
-			default: '',
-			placeholder: 'UpdatedDate desc',
-			description: "OData $orderby expression on the work order's properties",
-		},
-		key: '$orderby',
-		in: 'query',
-		check: trimmedText,
-	},
-	{
-		property: {
-			displayName: 'Select',
-			name: 'select',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. Number,Trade,Status,Location',
-			description: 'Comma-separated properties to return (OData $select)',
-		},
-		key: '$select',
-		in: 'query',
-		check: trimmedText,
-	},
-];
+	'. The service lists the last 90 days unless the filter says otherwise.',
+);
 
 /** Chooses the path: the work orders of one location. */
 const locationIdProperty = idField({
@@ -77,7 +44,7 @@ export const description = updateDisplayOptions(
 	[
 		...returnAllOrLimitFields,
 		collectionOf('filters', workOrderFilterProperties),
-		simplifyProperty,
+		...outputProperties(WORK_ORDER_OUTPUT),
 		collectionOf('options', [...queryOptions, locationIdProperty]),
 	],
 );
@@ -99,5 +66,5 @@ export async function execute(
 		locationId === undefined ? '/odata/workorders' : `/odata/locations(${locationId})/workorders`;
 	const records = await readList(this, client, ODATA_LIST, { path, qs, limit, itemIndex: i });
 	// Fields chosen with Select are returned as chosen.
-	return simplifyWorkOrders(this, i, records, qs.$select === undefined);
+	return shapeOutput(this, i, records, WORK_ORDER_OUTPUT, qs.$select === undefined);
 }

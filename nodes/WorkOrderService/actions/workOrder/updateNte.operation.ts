@@ -1,13 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { idField, workOrderIdField } from '../../helpers/fields';
+import { emailField, idField, workOrderIdField } from '../../helpers/fields';
 import {
 	collectionOf,
 	fieldOf,
 	invalid,
 	numberBetween,
-	optionalEmail,
 	optionalPositiveInteger,
 	readFields,
 	textUpTo,
@@ -18,12 +17,11 @@ import { readWorkOrderId } from '../../helpers/params';
 import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
-import { actorField, nest } from './writeFields';
+import { MONEY_MAX, actorField, nest, nteProperty } from './writeFields';
 import type { OperationMeta } from '../operation';
 
 export const meta: OperationMeta = { verb: 'updated', safeToRepeat: true };
 
-const MONEY_MAX = 1_000_000_000;
 const amount = numberBetween(0, MONEY_MAX);
 
 /** The NTE as the reference sends it: text (ChangeWoNteRequest.Value is a string). */
@@ -33,15 +31,9 @@ const amountText: Check<string | undefined> = (node, itemIndex, field, value) =>
 };
 
 const nteField: FieldSpec = {
-	property: {
-		displayName: 'NTE',
-		name: 'nte',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 750',
-		description:
-			'The new not-to-exceed amount. Leave empty to have the service derive it from Price and taxes (Additional Fields).',
-	},
+	property: nteProperty(
+		'The new not-to-exceed amount. Leave empty to have the service derive it from Price and taxes (Additional Fields).',
+	),
 	key: 'Value',
 	check: amountText,
 };
@@ -92,18 +84,12 @@ const additionalFields: FieldSpec[] = [
 		key: 'CurrencyId',
 		check: optionalPositiveInteger,
 	},
-	{
-		property: {
-			displayName: 'Provider Email',
-			name: 'providerEmail',
-			type: 'string',
-			placeholder: 'name@email.com',
-			default: '',
-			description: 'Provider e-mail address to notify of the change',
-		},
-		key: 'ProviderEmail',
-		check: optionalEmail,
-	},
+	emailField(
+		'Provider Email',
+		'providerEmail',
+		'ProviderEmail',
+		'Provider e-mail address to notify of the change',
+	),
 	actorField,
 ];
 

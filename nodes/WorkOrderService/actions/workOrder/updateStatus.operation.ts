@@ -22,7 +22,7 @@ export const meta: OperationMeta = { verb: 'updated', safeToRepeat: false };
 
 const primaryField: FieldSpec = {
 	property: dynamicField({
-		displayName: 'Status Name or ID',
+		displayName: 'Primary Status Name or ID',
 		name: 'primaryStatus',
 		method: 'getPrimaryStatuses',
 		what: 'Primary status to set, e.g. IN PROGRESS',

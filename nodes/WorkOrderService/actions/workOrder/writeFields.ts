@@ -17,6 +17,21 @@ import { ownRecord } from '../../helpers/values';
  * and the nesting of body keys written with a dot (`ContractInfo.TradeName`).
  */
 
+/** The largest amount of money (NTE, price, taxes) the node sends. */
+export const MONEY_MAX = 1_000_000_000;
+
+/** The NTE (not-to-exceed amount): one label and placeholder for Create and Update NTE. */
+export function nteProperty(description: string): INodeProperties {
+	return {
+		displayName: 'NTE',
+		name: 'nte',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 750',
+		description,
+	};
+}
+
 /** Body field `Actor` of the change calls: the name the service records as the actor. */
 export const actorField: FieldSpec = {
 	property: {

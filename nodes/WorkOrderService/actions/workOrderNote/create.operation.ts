@@ -4,20 +4,19 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { workOrderIdField } from '../../helpers/fields';
 import {
 	collectionOf,
-	invalid,
 	optionalBoolean,
 	optionalEmailList,
 	optionalText,
 	readFields,
 	requiredText,
-	type Check,
 	type FieldSpec,
 } from '../../helpers/validation';
 import { readWorkOrderId } from '../../helpers/params';
 import { dateTimeToSend, idList, withOffsets } from '../../helpers/sendValues';
-import { writeResult } from '../../helpers/writeResult';
+import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
+import { visibilityField } from '../visibility';
 
 /**
  * Create Note: POST /workorders/{id}/notes with the reference's CreateNoteRequest (`Note`, the
@@ -41,55 +40,9 @@ const noteField: FieldSpec = {
 	check: requiredText,
 };
 
-/** Visibility 0 to 3 (the reference's scale), by name. */
-const VISIBILITY = { all: 0, notExternalSubscriber: 1, notProvider: 2, subscriberOnly: 3 } as const;
-
-/** A Visibility option, or (from an expression) its number 0 to 3. */
-const visibilityCheck: Check<number | undefined> = (node, itemIndex, field, value) => {
-	if (value === undefined || value === null || value === '') return undefined;
-	if (typeof value === 'string' && Object.prototype.hasOwnProperty.call(VISIBILITY, value))
-		return VISIBILITY[value as keyof typeof VISIBILITY];
-	if (
-		(typeof value === 'number' || typeof value === 'string') &&
-		/^[0-3]$/.test(String(value).trim())
-	)
-		return Number(value);
-	throw invalid(
-		node,
-		itemIndex,
-		field,
-		'must be all, notExternalSubscriber, notProvider or subscriberOnly (or 0 to 3)',
-		value,
-	);
-};
-
 /** The optional fields, in the order they are checked. */
 const additionalFields: FieldSpec[] = [
-	{
-		property: {
-			displayName: 'Visibility',
-			name: 'visibility',
-			type: 'options',
-			default: 'all',
-			options: [
-				{ name: 'All', value: 'all', description: 'Everyone on the work order (0)' },
-				{
-					name: 'Not External Subscriber',
-					value: 'notExternalSubscriber',
-					description: 'Hidden from external subscriber users (1)',
-				},
-				{ name: 'Not Provider', value: 'notProvider', description: 'Hidden from the provider (2)' },
-				{
-					name: 'Subscriber Only',
-					value: 'subscriberOnly',
-					description: 'Only the subscriber sees it (3)',
-				},
-			],
-			description: 'Who may see the note (Visibility)',
-		},
-		key: 'Visibility',
-		check: visibilityCheck,
-	},
+	visibilityField('note'),
 	{
 		property: {
 			displayName: 'Mailed To',
@@ -190,7 +143,7 @@ export const description = updateDisplayOptions(
 	[workOrderIdField, noteField.property, collectionOf('additionalFields', additionalFields)],
 );
 
-/** POST /workorders/{id}/notes; the item: success, operation, workOrderId and the new note's Id (as text) when the service sent one. */
+/** POST /workorders/{id}/notes; the item: success, operation, workOrderId and the new note's `id` (as text) when the service sent one. */
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
@@ -212,5 +165,5 @@ export async function execute(
 		body,
 		itemIndex: i,
 	});
-	return [writeResult('create', { workOrderId }, answer, { idsAsText: true })];
+	return [writeAnswer('create', { workOrderId }, answer, { idsAsText: true })];
 }

@@ -8,13 +8,16 @@ import { readWorkOrderId } from '../../helpers/params';
 import { toRecords } from '../../transport/paging';
 import { withoutODataAnnotations } from '../../helpers/values';
 import type { WorkOrderServiceClient } from '../../transport/client';
+import { outputProperties, shapeOutput } from '../../helpers/simplify';
 import type { OperationMeta } from '../operation';
+
+import { NOTE_OUTPUT } from './simplify';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['workOrderNote'], operation: ['get'] } },
-	[workOrderIdField, noteIdField],
+	[workOrderIdField, noteIdField, ...outputProperties(NOTE_OUTPUT)],
 );
 
 /**
@@ -43,5 +46,5 @@ export async function execute(
 			},
 		);
 	}
-	return [noteOut(withoutODataAnnotations(note))];
+	return shapeOutput(this, i, [noteOut(withoutODataAnnotations(note))], NOTE_OUTPUT);
 }

@@ -7,13 +7,16 @@ import { noteOut } from '../../helpers/noteIds';
 import { readWorkOrderId } from '../../helpers/params';
 import { NOTES_LIST, readList } from '../../transport/paging';
 import type { WorkOrderServiceClient } from '../../transport/client';
+import { outputProperties, shapeOutput } from '../../helpers/simplify';
 import type { OperationMeta } from '../operation';
+
+import { NOTE_OUTPUT } from './simplify';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['workOrderNote'], operation: ['getAll'] } },
-	[workOrderIdField, ...returnAllOrLimitFields],
+	[workOrderIdField, ...returnAllOrLimitFields, ...outputProperties(NOTE_OUTPUT)],
 );
 
 /** GET /workorders/{id}/notes, page by page; one item per note, its IDs as text. */
@@ -29,5 +32,5 @@ export async function execute(
 		limit,
 		itemIndex: i,
 	});
-	return notes.map(noteOut);
+	return shapeOutput(this, i, notes.map(noteOut), NOTE_OUTPUT);
 }

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { checklistsOf } from '../../helpers/checklists';
-import { isRecord } from '../../helpers/values';
-import type { ClientContext, WorkOrderServiceClient } from '../../transport/client';
+import { checklistsOf } from '../helpers/checklists';
+import { isRecord } from '../helpers/values';
+import type { ClientContext, WorkOrderServiceClient } from '../transport/client';
 
 /**
  * GET /checklists/detail with its filters. Provider users must name the subscriber whose

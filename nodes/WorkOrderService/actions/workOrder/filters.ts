@@ -1,9 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { serviceDateTime, userInstant } from './dateTime';
-import { fieldOf, invalid, optionalText, type CollectionName } from './validation';
-import { commaList } from './values';
-import { odataString, workOrderSearchFilter } from './workOrderSearch';
+import { dateTimeField } from '../../helpers/fields';
+import { serviceDateTime, userInstant } from '../../helpers/dateTime';
+import { fieldOf, invalid, optionalText, type CollectionName } from '../../helpers/validation';
+import { commaList, odataString } from '../../helpers/values';
+import { workOrderSearchFilter } from '../../helpers/workOrderSearch';
 
 /**
  * The Filters of Work Order Get Many, as OData `$filter` clauses on the reference's work order
@@ -37,7 +38,7 @@ function textList(
 			name,
 			type: 'string',
 			default: '',
-			placeholder,
+			placeholder: `e.g. ${placeholder}`,
 			description: `Only work orders whose ${path} is one of these (comma-separated)`,
 		},
 		clause: (_ctx, _i, value) => anyOf(path, commaList(value).map(odataString)),
@@ -47,13 +48,11 @@ function textList(
 /** A date bound on `path` (`ge` after, `lt` before): a user date-time as the service's local time with its offset. */
 function dateBound(displayName: string, name: string, path: string, op: 'ge' | 'lt'): FilterSpec {
 	return {
-		property: {
+		property: dateTimeField(
 			displayName,
 			name,
-			type: 'dateTime',
-			default: '',
-			description: `Only work orders whose ${path} is ${op === 'ge' ? 'at or after' : 'before'} this time. Without an offset it is read in the workflow's time zone.`,
-		},
+			`Only work orders whose ${path} is ${op === 'ge' ? 'at or after' : 'before'} this time.`,
+		),
 		clause: (ctx, i, value, label) => {
 			if (value === undefined || value === null || value === '') return undefined;
 			const ms = userInstant(value, ctx.getTimezone());
@@ -87,19 +86,19 @@ const FILTERS: FilterSpec[] = [
 			return filter === undefined ? undefined : `(${filter})`;
 		},
 	},
-	textList('Status', 'status', 'Status/Primary', 'OPEN, IN PROGRESS'),
-	textList('Extended Status', 'extendedStatus', 'Status/Extended', 'DISPATCH CONFIRMED'),
-	textList('Trade', 'trade', 'Trade', 'HVAC, PLUMBING'),
-	textList('Category', 'category', 'Category', 'REPAIR'),
-	textList('Priority', 'priority', 'Priority', 'P3 - Normal'),
-	textList('Store ID', 'storeId', 'Location/StoreId', 'S501, S502'),
+	textList('Primary Statuses', 'statuses', 'Status/Primary', 'OPEN, IN PROGRESS'),
+	textList('Extended Statuses', 'extendedStatuses', 'Status/Extended', 'DISPATCH CONFIRMED'),
+	textList('Trades', 'trades', 'Trade', 'HVAC, PLUMBING'),
+	textList('Categories', 'categories', 'Category', 'REPAIR'),
+	textList('Priorities', 'priorities', 'Priority', 'P3 - Normal'),
+	textList('Store IDs', 'storeIds', 'Location/StoreId', 'S501, S502'),
 	{
 		property: {
 			displayName: 'Location IDs',
 			name: 'locationIds',
 			type: 'string',
 			default: '',
-			placeholder: '501, 502',
+			placeholder: 'e.g. 501, 502',
 			description: 'Only work orders of these locations (LocationId, comma-separated)',
 		},
 		clause: (ctx, i, value, label) => {
