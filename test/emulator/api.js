@@ -16,6 +16,7 @@ const C = require('./api-checkins');
 const { PROPOSAL_ROUTES } = require('./api-proposals');
 const { PROPOSAL_MOVE_ROUTES } = require('./api-proposal-moves');
 const { FILE_ROUTES } = require('./api-files');
+const { PLACE_ROUTES } = require('./api-places');
 
 /**
  * @typedef {import('./index').Emulator} Emulator
@@ -423,6 +424,7 @@ const ROUTES = /** @type {Array<[string, string, Handler, string | null]>} */ ([
 	...WEBHOOK_ROUTES,
 	...PROPOSAL_ROUTES,
 	...FILE_ROUTES,
+	...PLACE_ROUTES,
 ]).map(([method, pattern, handler, perm]) => ({
 	method,
 	pattern,
