@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { serviceDateTime, userInstant } from './dateTime';
+import { tradeDropdown } from './places';
 import { fieldOf, invalid, optionalText, type CollectionName } from './validation';
 import { commaList } from './values';
 import { odataString, workOrderSearchFilter } from './workOrderSearch';
@@ -89,7 +90,17 @@ const FILTERS: FilterSpec[] = [
 	},
 	textList('Status', 'status', 'Status/Primary', 'OPEN, IN PROGRESS'),
 	textList('Extended Status', 'extendedStatus', 'Status/Extended', 'DISPATCH CONFIRMED'),
-	textList('Trade', 'trade', 'Trade', 'HVAC, PLUMBING'),
+	{
+		// a dropdown of the trades (at the location of Options > Location when one is chosen); a
+		// comma-separated list typed by hand or from an expression (as saved before) still works
+		property: tradeDropdown({
+			name: 'trade',
+			description:
+				'Only work orders of this trade; several as a comma-separated list (typed or from an expression)',
+			dependsOn: ['options.locationId.value'],
+		}),
+		clause: textList('Trade', 'trade', 'Trade', '').clause,
+	},
 	textList('Category', 'category', 'Category', 'REPAIR'),
 	textList('Priority', 'priority', 'Priority', 'P3 - Normal'),
 	textList('Store ID', 'storeId', 'Location/StoreId', 'S501, S502'),
