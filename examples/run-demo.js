@@ -120,6 +120,8 @@ function describe(json) {
 		const where = json.Location && json.Location.Name ? ` at ${json.Location.Name}` : '';
 		return `work order ${json.Id}${number}: ${json.Trade} / ${json.Category}${where}, ${json.Status.Primary} (${json.Status.Extended})`;
 	}
+	if (json.Tag !== undefined && json.Type !== undefined && json.LocationId !== undefined)
+		return `asset ${json.Id} ${json.Tag}: ${json.Type} (${json.Trade}, ${json.Manufacturer} ${json.ModelNo}) at location ${json.LocationId}`;
 	if (json.MechanicId !== undefined)
 		return `check-in/out ${json.MechanicId} recorded on work order ${json.workOrderId}`;
 	if (json.Uri !== undefined && json.Name !== undefined) {
@@ -146,6 +148,22 @@ function alarmRecorded(emulator, result) {
 		`  In the service: work order ${id}, files ${files.join(', ') || 'none'}, alarm noted: ${noted ? 'yes' : 'NO'}`,
 	);
 	return files.includes('rtu1-trend.png') && noted;
+}
+
+/** Example 10: the refrigeration work order carries the walk-in freezer and a note names it. @param {any} emulator @param {any} result */
+function assetRecorded(emulator, result) {
+	const id = result.outputs['Create work order']?.[0]?.json?.workOrderId;
+	const wo = id === undefined ? undefined : emulator.workOrder(id);
+	const asset = wo?.Asset;
+	const noted =
+		asset &&
+		emulator
+			.notesOf(id)
+			.some((/** @type {any} */ n) => String(n.NoteData ?? '').includes(asset.Tag));
+	console.log(
+		`  In the service: work order ${id} (${wo?.Trade}, provider ${wo?.Provider?.Name}), asset ${asset ? `${asset.Id} ${asset.Tag} ${asset.Type}` : 'NONE'}, note names it: ${noted ? 'yes' : 'NO'}`,
+	);
+	return wo?.Trade === 'REFRIGERATION' && asset?.Type === 'Walk-in Freezer' && !!noted;
 }
 
 async function main() {
@@ -253,6 +271,7 @@ function afterExample(emulator, file, result) {
 		return exact;
 	}
 	if (file.startsWith('08-')) return alarmRecorded(emulator, result);
+	if (file.startsWith('10-')) return assetRecorded(emulator, result);
 	return true;
 }
 
