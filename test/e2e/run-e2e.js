@@ -1093,6 +1093,7 @@ async function runVersion(version, tarball) {
 		await require('./alarm-workflow').runAlarmE2E({ version, tarball, check });
 		// ---- issue 27's workflows (1) and (3): examples 07 and 09 activated in a running n8n
 		await require('./proposal-workflows').runProposalWorkflowsE2E({ version, tarball, check });
+		await require('./places-workflow').runPlacesE2E({ version, tarball, check }); // issue 34: examples/10
 	} catch (err) {
 		results.push({ name: 'setup', ok: false });
 		console.log(`FAIL setup (n8n ${version})\n${String(err.stack || err).replace(/^/gm, '     ')}`);
