@@ -1252,9 +1252,10 @@ async function main() {
 						.some((r) => r.path === '/api/v3/odata/locations' && /Fort/.test(r.query.$filter)),
 					'the search went to GET /odata/locations',
 				);
+				// choosing the location reloads the Trade dropdown (it depends on the location)
+				mark = emu.requests.length;
 				await items.first().click();
 				// Trade: the trades at store 502 (general maintenance is one of them, not at every store)
-				mark = emu.requests.length;
 				const trades = await waitUntil(
 					async () => {
 						const t = await dropdownOptions('tradeName');
@@ -1265,11 +1266,15 @@ async function main() {
 				assert.ok(trades.includes('GENERAL MAINTENANCE'), `trades: ${trades.join(', ')}`);
 				assert.ok(
 					emu.requests.slice(mark).some((r) => r.path === '/api/v3/odata/locations(502)/trades'),
-					'the trades of location 502 were read',
+					`the trades of location 502 were read; requests: ${emu.requests
+						.slice(mark)
+						.map((r) => `${r.method} ${r.path}`)
+						.join(', ')}`,
 				);
+				// choosing the trade reloads the Provider dropdown (it depends on the trade)
+				mark = emu.requests.length;
 				await selectOption('tradeName', 'REFRIGERATION');
 				// Provider: the providers of REFRIGERATION
-				mark = emu.requests.length;
 				const providers = await waitUntil(
 					async () => {
 						const t = await dropdownOptions('providerId');
