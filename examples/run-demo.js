@@ -125,6 +125,10 @@ function describe(json) {
 		const where = json.Location && json.Location.Name ? ` at ${json.Location.Name}` : '';
 		return `work order ${json.Id}${number}: ${json.Trade} / ${json.Category}${where}, ${json.Status.Primary} (${json.Status.Extended})`;
 	}
+	if (json.Tag !== undefined && json.Type !== undefined && json.LocationId !== undefined)
+		return `asset ${json.Id} ${json.Tag}: ${json.Type} (${json.Trade}, ${json.Manufacturer} ${json.ModelNo}) at location ${json.LocationId}`;
+	if (json.MechanicId !== undefined)
+		return `check-in/out ${json.MechanicId} recorded on work order ${json.workOrderId}`;
 	if (json.Uri !== undefined && json.Name !== undefined) {
 		const on = json.NoteId !== null && json.NoteId !== undefined ? ` on note ${json.NoteId}` : '';
 		return `attachment ${json.Id}: ${json.Name}${on} (${json.Uri})`;
@@ -158,7 +162,7 @@ function paymentsRecorded(emulator, result) {
 
 /** Example 08: the work order the alarm created holds the chart and a note of the alarm. @param {any} emulator @param {any} result */
 function alarmRecorded(emulator, result) {
-	const id = result.outputs['Create work order']?.[0]?.json?.workOrderId;
+	const id = result.outputs['Create work order']?.[0]?.json?.id;
 	const files = emulator.state.attachments
 		.filter((/** @type {any} */ a) => a.WorkOrderId === id)
 		.map((/** @type {any} */ a) => a.FileName);
@@ -169,6 +173,22 @@ function alarmRecorded(emulator, result) {
 		`  In the service: work order ${id}, files ${files.join(', ') || 'none'}, alarm noted: ${noted ? 'yes' : 'NO'}`,
 	);
 	return files.includes('rtu1-trend.png') && noted;
+}
+
+/** Example 10: the refrigeration work order carries the walk-in freezer and a note names it. @param {any} emulator @param {any} result */
+function assetRecorded(emulator, result) {
+	const id = result.outputs['Create work order']?.[0]?.json?.id;
+	const wo = id === undefined ? undefined : emulator.workOrder(id);
+	const asset = wo?.Asset;
+	const noted =
+		asset &&
+		emulator
+			.notesOf(id)
+			.some((/** @type {any} */ n) => String(n.NoteData ?? '').includes(asset.Tag));
+	console.log(
+		`  In the service: work order ${id} (${wo?.Trade}, provider ${wo?.Provider?.Name}), asset ${asset ? `${asset.Id} ${asset.Tag} ${asset.Type}` : 'NONE'}, note names it: ${noted ? 'yes' : 'NO'}`,
+	);
+	return wo?.Trade === 'REFRIGERATION' && asset?.Type === 'Walk-in Freezer' && !!noted;
 }
 
 async function main() {
@@ -277,6 +297,7 @@ function afterExample(emulator, file, result) {
 	}
 	if (file.startsWith('08-')) return alarmRecorded(emulator, result);
 	if (file.startsWith('11-')) return paymentsRecorded(emulator, result);
+	if (file.startsWith('12-')) return assetRecorded(emulator, result);
 	return true;
 }
 

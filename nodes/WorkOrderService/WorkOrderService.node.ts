@@ -6,14 +6,18 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import * as asset from './actions/asset';
 import * as attachment from './actions/attachment';
 import * as checklist from './actions/checklist';
 import * as checklistResponse from './actions/checklistResponse';
 import * as invoice from './actions/invoice';
+import * as location from './actions/location';
 import * as proposal from './actions/proposal';
+import * as provider from './actions/provider';
 import * as rejectionReason from './actions/rejectionReason';
 import { router } from './actions/router';
 import * as subsidiary from './actions/subsidiary';
+import * as trade from './actions/trade';
 import * as workOrder from './actions/workOrder';
 import * as workOrderNote from './actions/workOrderNote';
 import { authenticationProperty, credentials } from './descriptions/authentication';
@@ -47,25 +51,33 @@ export class WorkOrderService implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
+					{ name: 'Asset', value: 'asset' },
 					{ name: 'Attachment', value: 'attachment' },
 					{ name: 'Checklist', value: 'checklist' },
 					{ name: 'Checklist Response', value: 'checklistResponse' },
 					{ name: 'Invoice', value: 'invoice' },
+					{ name: 'Location', value: 'location' },
 					{ name: 'Proposal', value: 'proposal' },
+					{ name: 'Provider', value: 'provider' },
 					{ name: 'Rejection Reason', value: 'rejectionReason' },
 					{ name: 'Subsidiary', value: 'subsidiary' },
+					{ name: 'Trade', value: 'trade' },
 					{ name: 'Work Order', value: 'workOrder' },
 					{ name: 'Work Order Note', value: 'workOrderNote' },
 				],
 				default: 'workOrder',
 			},
+			...asset.description,
 			...attachment.description,
 			...checklist.description,
 			...checklistResponse.description,
 			...invoice.description,
+			...location.description,
 			...proposal.description,
+			...provider.description,
 			...rejectionReason.description,
 			...subsidiary.description,
+			...trade.description,
 			...workOrder.description,
 			...workOrderNote.description,
 			requestOptionsProperty('action'),

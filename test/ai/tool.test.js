@@ -71,6 +71,9 @@ function errorOf(agent, observation) {
 
 // Every operation and its action: with "Set Automatically" the model gets "<action> in Work Order Service".
 const OPERATIONS = {
+	'asset.attachToWorkOrder': 'Attach an asset to work order',
+	'asset.get': 'Get an asset',
+	'asset.getAll': 'Get many assets',
 	'attachment.download': 'Download an attachment',
 	'checklist.getQuestions': 'Get checklist questions',
 	'checklistResponse.submit': 'Answer a checklist question',
@@ -84,6 +87,10 @@ const OPERATIONS = {
 	'invoice.putOnHold': 'Put an invoice on hold',
 	'invoice.recordPayment': 'Record an invoice payment',
 	'invoice.reject': 'Reject an invoice',
+	'location.addNote': 'Add a note to a location',
+	'location.get': 'Get a location',
+	'location.getAll': 'Get many locations',
+	'location.getNotes': 'Get the notes of a location',
 	'proposal.approve': 'Approve a proposal',
 	'proposal.get': 'Get a proposal',
 	'proposal.getAll': 'Get many proposals',
@@ -91,8 +98,10 @@ const OPERATIONS = {
 	'proposal.putOnHold': 'Put a proposal on hold',
 	'proposal.reject': 'Reject a proposal',
 	'proposal.reopen': 'Reopen a proposal',
+	'provider.getAll': 'Get many providers',
 	'rejectionReason.getAll': 'Get many rejection reasons',
 	'subsidiary.getAll': 'Get many subsidiaries',
+	'trade.getAll': 'Get many trades',
 	'workOrder.addAttachment': 'Add a work order attachment',
 	'workOrder.checkIn': 'Check in to a work order',
 	'workOrder.checkOut': 'Check out of a work order',

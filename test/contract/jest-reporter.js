@@ -62,6 +62,12 @@ function sum(maps) {
 	return out;
 }
 
+/** Part C operations the reference has and this connector does not use (service-reference-c.md). */
+const NOT_FOR_CONNECTOR = new Set([
+	'PUT /locations/{locationId}',
+	'DELETE /locations/{locationId}',
+]);
+
 class ContractReporter {
 	constructor() {
 		this._error = undefined;
@@ -100,7 +106,7 @@ class ContractReporter {
 		);
 		for (const o of partC)
 			lines.push(
-				`  ${exercised[o.id] ? `${String(exercised[o.id]).padStart(6)}x` : '      -'} ${o.id} (part C)`,
+				`  ${exercised[o.id] ? `${String(exercised[o.id]).padStart(6)}x` : '      -'} ${o.id} (part C${NOT_FOR_CONNECTOR.has(o.id) ? ', not for this connector' : ''})`,
 			);
 		// the 12 invoice endpoints of part C (issue 33): which the tests called, and which the node's own tests
 		const invoices = partC.filter((o) => /^\/(odata\/)?invoices\b/i.test(o.path));
@@ -111,6 +117,14 @@ class ContractReporter {
 		const nodeMissing = invoices.filter((o) => !byNode[o.id]).map((o) => o.id);
 		lines.push(
 			`contract: part C invoice endpoints called: ${invoices.length - missing.length} of ${invoices.length}${missing.length ? `; not called: ${missing.join(', ')}` : ''}; by the node's tests (test/node/): ${invoices.length - nodeMissing.length} of ${invoices.length}${nodeMissing.length && nodeMissing.length < invoices.length ? `; not by them: ${nodeMissing.join(', ')}` : ''}`,
+		);
+		// issue 34: the places around a work order (service-reference-c.md: "PUT and DELETE on a
+		// location exist and are not for this connector", so they are not counted)
+		const places = partC.filter(
+			(o) => /locations|assets|trades|providers/.test(o.path) && !NOT_FOR_CONNECTOR.has(o.id),
+		);
+		lines.push(
+			`contract: part C locations, assets, trades, providers: ${places.filter((o) => exercised[o.id]).length} of ${places.length} exercised (${[...NOT_FOR_CONNECTOR].join(' and ')}: not for this connector, not counted)`,
 		);
 		for (const o of operations.filter((x) => x.source === 'contract' && exercised[x.id]))
 			lines.push(`  ${String(exercised[o.id]).padStart(6)}x ${o.id} (contract)`);

@@ -1100,6 +1100,7 @@ async function runVersion(version, tarball) {
 		await require('./proposal-workflows').runProposalWorkflowsE2E({ version, tarball, check });
 		// ---- issue 33's workflows: examples 10 (invoice within the NTE) and 11 (pay approved invoices)
 		await require('./invoice-workflows').runInvoiceWorkflowsE2E({ version, tarball, check });
+		await require('./places-workflow').runPlacesE2E({ version, tarball, check }); // issue 34: examples/12
 	} catch (err) {
 		results.push({ name: 'setup', ok: false });
 		console.log(`FAIL setup (n8n ${version})\n${String(err.stack || err).replace(/^/gm, '     ')}`);

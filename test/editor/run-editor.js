@@ -104,6 +104,9 @@ function packageView() {
  * be flagged (collection fields are added through their "Add ..." button first).
  */
 const OPERATIONS = [
+	{ resource: 'Asset', operation: 'Attach To Work Order', required: ['workOrderId', 'assetId'] },
+	{ resource: 'Asset', operation: 'Get', required: ['assetId'] },
+	{ resource: 'Asset', operation: 'Get Many', required: ['locationId'] },
 	{ resource: 'Attachment', operation: 'Download' },
 	{ resource: 'Checklist', operation: 'Get Questions' },
 	{
@@ -125,6 +128,10 @@ const OPERATIONS = [
 		],
 		set: { questionType: 'Selector' },
 	},
+	{ resource: 'Location', operation: 'Add Note', required: ['locationId'] },
+	{ resource: 'Location', operation: 'Get', required: ['locationId'] },
+	{ resource: 'Location', operation: 'Get Many' },
+	{ resource: 'Location', operation: 'Get Notes', required: ['locationId'] },
 	{ resource: 'Proposal', operation: 'Approve', required: ['proposalId'] },
 	{ resource: 'Proposal', operation: 'Get', required: ['proposalId'] },
 	{ resource: 'Proposal', operation: 'Get Attachments', required: ['proposalId'] },
@@ -132,8 +139,10 @@ const OPERATIONS = [
 	{ resource: 'Proposal', operation: 'Put On Hold', required: ['proposalId'] },
 	{ resource: 'Proposal', operation: 'Reject', required: ['proposalId'] },
 	{ resource: 'Proposal', operation: 'Reopen', required: ['proposalId'] },
+	{ resource: 'Provider', operation: 'Get Many' },
 	{ resource: 'Rejection Reason', operation: 'Get Many' },
 	{ resource: 'Subsidiary', operation: 'Get Many' },
+	{ resource: 'Trade', operation: 'Get Many' },
 	{ resource: 'Work Order', operation: 'Add Attachment', required: ['workOrderId'] },
 	{
 		resource: 'Work Order',
@@ -153,7 +162,7 @@ const OPERATIONS = [
 	{
 		resource: 'Work Order',
 		operation: 'Get Many',
-		optional: [['options', 'Location ID', 'locationId']],
+		optional: [['options', 'Location', 'locationId']],
 	},
 	{ resource: 'Work Order', operation: 'Update NTE', required: ['workOrderId'] },
 	{ resource: 'Work Order', operation: 'Update Priority', required: ['workOrderId'] },
@@ -884,7 +893,7 @@ async function main() {
 		});
 
 		// ---- 2. every operation
-		await check('2. node: the Resource dropdown lists the eight resources', async () => {
+		await check('2. node: the Resource dropdown lists the twelve resources', async () => {
 			const shown = (await dropdownOptions('resource')).filter((s) => s !== 'Custom API Call');
 			assert.deepEqual(shown, [...new Set(OPERATIONS.map((o) => o.resource))]);
 		});
@@ -1228,6 +1237,121 @@ async function main() {
 				await screenshot('8. work order search "Dallas"');
 				await page.keyboard.press('Escape');
 				console.log(`     "Dallas": ${texts.length} work orders listed`);
+			},
+		);
+
+		// ---- 10. a work order created with the location, trade and provider chosen from the lists (issue 34)
+		await check(
+			'10. Work Order → Create: Location "From list" (search "Fort"), Trade from the trades at that location, Provider from the trade\'s providers; Execute step creates the work order with them',
+			async () => {
+				if (!(await ndv().isVisible())) {
+					await canvasNode().first().dblclick();
+					await ndv().waitFor();
+				}
+				await selectOption('resource', 'Work Order');
+				await selectOption('operation', 'Create');
+				// Location: From list, searched by part of the name
+				const rl = ndv().locator('[data-test-id="resource-locator-location"]');
+				const modeInput = rl.locator('[data-test-id="rlc-mode-selector"] input');
+				if (!/list/i.test(await modeInput.inputValue())) {
+					await rl.locator('[data-test-id="rlc-mode-selector"]').click();
+					await page.locator('[data-test-id="mode-list"]:visible').click();
+				}
+				await rl.locator('[data-test-id="rlc-input"]').click();
+				const items = page.locator('[data-test-id="rlc-item"]:visible');
+				await items.first().waitFor({ timeout: 60_000 });
+				let mark = emu.requests.length;
+				await page.locator('[data-test-id="rlc-search"]').fill('Fort');
+				await waitUntil(
+					async () => {
+						const t = await items.allInnerTexts();
+						return t.length === 1 && t[0].includes('Store #502 Fort Worth');
+					},
+					{ message: 'the locations searched for "Fort"' },
+				);
+				assert.ok(
+					emu.requests
+						.slice(mark)
+						.some((r) => r.path === '/api/v3/odata/locations' && /Fort/.test(r.query.$filter)),
+					'the search went to GET /odata/locations',
+				);
+				// choosing the location reloads the Trade dropdown (it depends on the location)
+				mark = emu.requests.length;
+				await items.first().click();
+				// Trade: the trades at store 502 (general maintenance is one of them, not at every store)
+				const trades = await waitUntil(
+					async () => {
+						const t = await dropdownOptions('tradeName');
+						return t.includes('REFRIGERATION') ? t : null;
+					},
+					{ message: 'the trades listed', timeout: 60_000 },
+				);
+				assert.ok(trades.includes('GENERAL MAINTENANCE'), `trades: ${trades.join(', ')}`);
+				assert.ok(
+					emu.requests.slice(mark).some((r) => r.path === '/api/v3/odata/locations(502)/trades'),
+					`the trades of location 502 were read; requests: ${emu.requests
+						.slice(mark)
+						.map((r) => `${r.method} ${r.path}`)
+						.join(', ')}`,
+				);
+				// choosing the trade reloads the Provider dropdown (it depends on the trade)
+				mark = emu.requests.length;
+				await selectOption('tradeName', 'REFRIGERATION');
+				// Provider: the providers of REFRIGERATION
+				const providers = await waitUntil(
+					async () => {
+						const t = await dropdownOptions('providerId');
+						return t.includes('Polar Refrigeration LLC') ? t : null;
+					},
+					{ message: 'the providers of the trade listed', timeout: 60_000 },
+				);
+				assert.ok(
+					emu.requests
+						.slice(mark)
+						.some(
+							(r) => r.path === '/api/v3/providers/getbytrade' && r.query.trade === 'REFRIGERATION',
+						),
+					'the providers of REFRIGERATION were read',
+				);
+				await ndv().locator('[data-test-id="parameter-input-providerId"]').first().click();
+				await page
+					.locator('[data-test-id="parameter-input-item"]:visible')
+					.filter({ has: page.getByText('Polar Refrigeration LLC', { exact: true }) })
+					.first()
+					.click();
+				await selectOption('category', 'REPAIR');
+				await selectOption('priority', 'P1 - Emergency');
+				await (await valueInput('description')).fill('Walk-in freezer at 20F');
+				await (await valueInput('problemCode')).fill('NOT COOLING');
+				const callDate = await valueInput('callDate');
+				await callDate.click();
+				await callDate.fill('2026-05-01T09:30:00');
+				await callDate.press('Enter');
+				await screenshot('10. create with location, trade, provider from the lists');
+				mark = emu.requests.length;
+				await ndv().locator('[data-test-id="node-execute-button"]').click();
+				const post = await waitUntil(
+					async () =>
+						emu.requests
+							.slice(mark)
+							.find((r) => r.method === 'POST' && r.path === '/api/v3/workorders'),
+					{ message: 'POST /workorders', timeout: 60_000 },
+				);
+				assert.equal(
+					post.status,
+					201,
+					`POST /workorders answered ${post.status}: ${post.responseBody}`,
+				);
+				assert.deepEqual(post.body.ContractInfo, {
+					LocationId: 502,
+					TradeName: 'REFRIGERATION',
+					ProviderId: 3003,
+				});
+				const id = JSON.parse(post.responseBody).id;
+				assert.equal(emu.workOrder(id).Provider.Name, 'Polar Refrigeration LLC');
+				console.log(
+					`     work order ${id}: store 502, REFRIGERATION, Polar Refrigeration LLC (of ${providers.length} providers, ${trades.length} trades)`,
+				);
 			},
 		);
 

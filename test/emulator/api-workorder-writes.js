@@ -17,6 +17,7 @@
 const { fail, json, empty, prop } = require('./http-util');
 const events = require('./webhooks');
 const S = require('./api-shapes');
+const places = require('./places');
 
 const { CODE, badData } = S;
 
@@ -215,19 +216,63 @@ function newLocation(emu, subscriberId, contract) {
 	);
 }
 
-/** @param {import('./index').Emulator} emu @param {any} contract */
-function newTradeAndProvider(emu, contract) {
+/**
+ * ContractInfo.TradeName and ProviderId: a trade of the subscriber (702 otherwise) that the location
+ * has (702), a provider of that trade (100 unknown provider; 301 no contract for the trade, or a
+ * provider marked Do Not Dispatch). Without a ProviderId the service finds one (the emulator's
+ * default provider, a provider of every seeded trade).
+ * @param {import('./index').Emulator} emu @param {number} subscriberId @param {any} location @param {any} contract
+ */
+function newTradeAndProvider(emu, subscriberId, location, contract) {
 	const tradeName = prop(contract, 'TradeName');
 	if (typeof tradeName !== 'string' || tradeName.trim() === '')
 		fail(400, CODE.NO_TRADE, 'ContractInfo.TradeName is required');
 	const trade =
-		byName(TRADES, tradeName) ||
+		places.tradeNamed(emu.state, subscriberId, tradeName) ||
 		fail(400, CODE.BAD_TRADE, `Trade '${tradeName}' is not a trade of this subscriber`);
+	if (!places.hasTrade(emu.state, location.Id, trade.Name))
+		fail(
+			400,
+			CODE.BAD_TRADE,
+			`Trade '${trade.Name}' is not a trade of location ${location.Id} (${location.Name})`,
+		);
 	const providerId = prop(contract, 'ProviderId');
-	if (providerId !== undefined && providerId !== null && !emu.state.providers[providerId]) {
-		fail(400, CODE.NO_PROVIDER, `Provider ${providerId} was not found`);
+	if (providerId !== undefined && providerId !== null) {
+		const provider = emu.state.providers[providerId];
+		if (!provider) fail(400, CODE.NO_PROVIDER, `Provider ${providerId} was not found`);
+		if (!places.providersOf(emu.state, subscriberId, trade.Name).includes(providerId))
+			fail(
+				400,
+				CODE.NO_CONTRACT,
+				`Provider ${providerId} (${provider.Name}) has no contract for trade '${trade.Name}'`,
+			);
+		if (provider.DoNotDispatch)
+			fail(
+				400,
+				CODE.NO_CONTRACT,
+				`Provider ${providerId} (${provider.Name}) is marked Do Not Dispatch`,
+			);
 	}
 	return { trade: trade.Name, providerId: providerId ?? undefined };
+}
+
+/**
+ * AssetId of a new work order: an asset of the subscriber (else 400 AssetDoesntExist) at the
+ * location and of the trade (else 400 AssetLocationTradeDoesntCorrespondToWO).
+ * @param {import('./index').Emulator} emu @param {number} subscriberId @param {any} location @param {string} trade @param {unknown} id
+ */
+function newAsset(emu, subscriberId, location, trade, id) {
+	if (id === undefined || id === null) return undefined;
+	const asset = emu.state.assets[/** @type {number} */ (id)];
+	if (!asset || asset.SubscriberId !== subscriberId)
+		fail(400, /** @type {any} */ ('AssetDoesntExist'), `Asset ${id} was not found`);
+	if (asset.LocationId !== location.Id || asset.Trade.toLowerCase() !== trade.toLowerCase())
+		fail(
+			400,
+			/** @type {any} */ ('AssetLocationTradeDoesntCorrespondToWO'),
+			`Asset ${asset.Id} (${asset.Trade} at location ${asset.LocationId}) does not match the work order (${trade} at location ${location.Id})`,
+		);
+	return asset;
 }
 
 /** Category, Priority, Description, ProblemCode of a new work order. @param {Record<string, any>} body */
@@ -292,7 +337,7 @@ function createWorkOrder(emu, ctx, p) {
 	const contract = prop(body, 'ContractInfo');
 	const subscriberId = newSubscriber(p, contract);
 	const location = newLocation(emu, subscriberId, contract);
-	const { trade, providerId } = newTradeAndProvider(emu, contract);
+	const { trade, providerId } = newTradeAndProvider(emu, subscriberId, location, contract);
 	const partial = {
 		LocationId: location.Id,
 		// the provider as the emulator's shape names it: flat, or nested as in the reference's WorkOrder
@@ -305,7 +350,14 @@ function createWorkOrder(emu, ctx, p) {
 		Number: prop(body, 'Number') ?? undefined,
 		PurchaseNumber: prop(body, 'PurchaseNumber') ?? undefined,
 	};
+	const asset = newAsset(emu, subscriberId, location, trade, prop(body, 'AssetId'));
 	const wo = emu.createWorkOrder(storable(partial));
+	if (asset) {
+		asset.WorkOrderIds.push(wo.Id);
+		wo.Asset = places.workOrderAsset(emu, asset);
+		wo.Assets = [wo.Asset];
+		wo.AssetCount = 1;
+	}
 	return json(201, { id: wo.Id }, { location: `${emu.baseUrl}/v3/workorders/${wo.Id}` });
 }
 

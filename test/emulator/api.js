@@ -17,6 +17,7 @@ const { PROPOSAL_ROUTES } = require('./api-proposals');
 const { PROPOSAL_MOVE_ROUTES } = require('./api-proposal-moves');
 const { FILE_ROUTES } = require('./api-files');
 const { INVOICE_ROUTES } = require('./api-invoices');
+const { PLACE_ROUTES } = require('./api-places');
 
 /**
  * @typedef {import('./index').Emulator} Emulator
@@ -425,6 +426,7 @@ const ROUTES = /** @type {Array<[string, string, Handler, string | null]>} */ ([
 	...PROPOSAL_ROUTES,
 	...FILE_ROUTES,
 	...INVOICE_ROUTES,
+	...PLACE_ROUTES,
 ]).map(([method, pattern, handler, perm]) => ({
 	method,
 	pattern,

@@ -23,6 +23,7 @@ const {
 	timeIn,
 } = require('./wo-record');
 const { propertyNames } = require('../contract/reference');
+const { seedPlaces, LOCAL_TRADE } = require('./places');
 
 const HOUR = 3600 * 1000;
 
@@ -816,6 +817,8 @@ function buildSeed({
 		authorizationCodes: /** @type {any[]} */ ([]),
 	});
 
+	seedPlaces(state, now);
+
 	const userFixture = (/** @type {any} */ u) => {
 		const { permissions, ...rest } = u;
 		return { ...rest, permissions: [...permissions] };
@@ -906,9 +909,36 @@ function buildSeed({
 			firstNewId: '9007199254741000',
 		},
 		rejectionReasons: rejectionReasons.map((r) => ({ ...r })),
+		places: placesFixture(state),
 	};
 
 	return { state, fixtures };
+}
+
+/**
+ * The places' handy IDs (places.js): the trades of subscriber 1001 by name, the trade only some of
+ * its locations have, the one-trade providers, assets by kind at store 501.
+ * @param {any} state
+ */
+function placesFixture(state) {
+	return {
+		trades: Object.fromEntries(state.trades[1001].map((/** @type {any} */ t) => [t.Name, t.Id])),
+		localTrade: { name: LOCAL_TRADE.name, locations: [...LOCAL_TRADE.locations] },
+		providers: { refrigerationOnly: 3003, doNotDispatch: 3004 },
+		providersByTrade: Object.fromEntries(
+			Object.entries(state.providerTrades[1001]).map(([k, v]) => [k.toUpperCase(), [...v]]),
+		),
+		assets: {
+			walkInFreezer: 50101,
+			reachInCooler: 50102,
+			rooftopUnit: 50103,
+			mainPanel: 50104,
+			frontDoor: 50105,
+			otherSubscriber: 70101,
+		},
+		assetsPerMainLocation: 5,
+		noteHeaders: { public: 'Access', private: 'Alarm Code' },
+	};
 }
 
 module.exports = {

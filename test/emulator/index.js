@@ -42,6 +42,7 @@ const { markIdOrdered } = require('./odata');
 const { SERVICE_TIME_ZONE } = require('./fixtures');
 const { timeIn, WORK_ORDER_DATES } = require('./wo-record');
 const { storeNote } = require('./notes');
+const places = require('./places');
 const contract = require('../contract/observe');
 const invoices = require('./invoices');
 
@@ -459,6 +460,63 @@ class Emulator {
 		const wo = this.workOrder(workOrderId);
 		if (!wo) throw new WorkOrderError(`work order ${workOrderId} does not exist`, 404);
 		return storeNote(this, wo, this._user(who), text);
+	}
+
+	/**
+	 * Writes a location note under a header (places.js): a new header raises
+	 * LocationNoteHeaderCreated, a known one LocationNoteHeaderUpdated; both LocationNotesChanged.
+	 * @param {number} locationId @param {string} header @param {string} value @param {string} [who] fixtures.users key
+	 */
+	writeLocationNote(locationId, header, value, who) {
+		const loc = this.state.locations[Number(locationId)];
+		if (!loc) throw new WorkOrderError(`location ${locationId} does not exist`, 404);
+		if (typeof header !== 'string' || header.trim() === '')
+			throw new WorkOrderError('header must be a non-empty text');
+		return places.writeLocationNote(
+			this,
+			loc,
+			header,
+			String(value ?? ''),
+			who ? this._user(who) : undefined,
+		).note;
+	}
+
+	/** Removes a location note header (LocationNoteHeaderDeleted, LocationNotesChanged). @param {number} locationId @param {string} header */
+	deleteLocationNote(locationId, header) {
+		const loc = this.state.locations[Number(locationId)];
+		if (!loc) throw new WorkOrderError(`location ${locationId} does not exist`, 404);
+		return places.deleteLocationNote(this, loc, header);
+	}
+
+	/** Changes a location (Name, City, State, Latitude, Longitude); raises LocationUpdated. @param {number} locationId @param {Record<string, any>} changes */
+	updateLocation(locationId, changes) {
+		const loc = this.state.locations[Number(locationId)];
+		if (!loc) throw new WorkOrderError(`location ${locationId} does not exist`, 404);
+		try {
+			return places.updateLocation(this, loc, changes);
+		} catch (e) {
+			throw new WorkOrderError(/** @type {Error} */ (e).message);
+		}
+	}
+
+	/** Adds an asset at a location; raises AssetCreated. @param {{ LocationId: number } & Record<string, any>} partial */
+	createAsset(partial) {
+		try {
+			return places.createAsset(this, partial);
+		} catch (e) {
+			throw new WorkOrderError(/** @type {Error} */ (e).message);
+		}
+	}
+
+	/** Changes an asset (Trade, Type, Manufacturer, ModelNo, SerialNo, Tag, Area, Active, UsesRefrigerant); raises AssetUpdated. @param {number} assetId @param {Record<string, any>} [changes] */
+	updateAsset(assetId, changes = {}) {
+		const a = this.state.assets[Number(assetId)];
+		if (!a) throw new WorkOrderError(`asset ${assetId} does not exist`, 404);
+		try {
+			return places.updateAsset(this, a, changes);
+		} catch (e) {
+			throw new WorkOrderError(/** @type {Error} */ (e).message);
+		}
 	}
 
 	/** Raises WorkOrderTechnicianAssigned (the work order record has no technician field). @param {number} workOrderId @param {number} technicianId */
@@ -1195,6 +1253,14 @@ class Emulator {
 		if ((m = /^POST __emulator\/workorders\/(\d+)\/technician$/.exec(route))) {
 			return json(200, this.assignTechnician(Number(m[1]), Number(bodyJson().technicianId)));
 		}
+		if ((m = /^POST __emulator\/locations\/(\d+)\/notes$/.exec(route))) {
+			const b = bodyJson();
+			return json(201, this.writeLocationNote(Number(m[1]), b.header, b.value, b.user));
+		}
+		if ((m = /^PATCH __emulator\/assets\/(\d+)$/.exec(route))) {
+			return json(200, this.updateAsset(Number(m[1]), bodyJson()));
+		}
+		if (route === 'POST __emulator/assets') return json(201, this.createAsset(bodyJson()));
 		if ((m = /^POST __emulator\/proposals\/(\d+)\/status$/.exec(route))) {
 			return json(200, this.setProposalStatus(Number(m[1]), bodyJson().status));
 		}

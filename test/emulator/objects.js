@@ -135,7 +135,7 @@ function providerObject(provider) {
 		Trade: provider.Trade ?? null,
 		IsInternal: false,
 		IsOnOffShoreFeatureEnabled: false,
-		DoNotDispatch: false,
+		DoNotDispatch: provider.DoNotDispatch === true,
 	});
 }
 

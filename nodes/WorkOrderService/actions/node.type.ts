@@ -2,6 +2,7 @@ import type { AllEntities } from 'n8n-workflow';
 
 /** Every resource and its operations: an unknown pair is a compile error in the router. */
 type NodeMap = {
+	asset: 'get' | 'getAll' | 'attachToWorkOrder';
 	attachment: 'download';
 	checklist: 'getQuestions';
 	checklistResponse: 'submit' | 'update';
@@ -15,9 +16,12 @@ type NodeMap = {
 		| 'putOnHold'
 		| 'recordPayment'
 		| 'reject';
+	location: 'get' | 'getAll' | 'getNotes' | 'addNote';
 	proposal: 'reopen' | 'putOnHold' | 'approve' | 'reject' | 'get' | 'getAll' | 'getAttachments';
+	provider: 'getAll';
 	rejectionReason: 'getAll';
 	subsidiary: 'getAll';
+	trade: 'getAll';
 	workOrderNote: 'getAll' | 'get' | 'create' | 'addAttachment' | 'getAttachments';
 	workOrder:
 		| 'get'

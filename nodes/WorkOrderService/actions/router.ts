@@ -6,14 +6,18 @@ import { meaningOf } from '../helpers/errorMeaning';
 import { forToolCalls } from './toolMode';
 import { WorkOrderServiceClient } from '../transport/client';
 import { batchReport, type ItemState } from './batchReport';
+import * as asset from './asset';
 import * as attachment from './attachment';
 import * as checklist from './checklist';
 import * as checklistResponse from './checklistResponse';
 import * as invoice from './invoice';
+import * as location from './location';
 import type { WorkOrderServiceType } from './node.type';
 import * as proposal from './proposal';
+import * as provider from './provider';
 import * as rejectionReason from './rejectionReason';
 import * as subsidiary from './subsidiary';
+import * as trade from './trade';
 import * as workOrder from './workOrder';
 import * as workOrderNote from './workOrderNote';
 import type { OperationExecute, OperationMeta, OperationModule } from './operation';
@@ -27,13 +31,17 @@ type OperationMap = {
 };
 
 const operations: OperationMap = {
+	asset,
 	attachment,
 	checklist,
 	checklistResponse,
 	invoice,
+	location,
 	proposal,
+	provider,
 	rejectionReason,
 	subsidiary,
+	trade,
 	workOrderNote,
 	workOrder,
 };

@@ -9,8 +9,8 @@ import { WorkOrderServiceClient } from '../transport/client';
  * statuses (GET /workorders/statuses), categories (GET /workorders/categories), priorities
  * (GET /workorders/priorities). Each option's value is the name the service expects in a request
  * (Status.Primary, Category, Priority are names). Provider users must name the subscriber: the
- * Subscriber ID of the node's Additional Fields goes along when it is set. The service offers no
- * list of trades, so Trade stays a text field.
+ * Subscriber ID of the node's Additional Fields goes along when it is set. Trades, providers,
+ * locations and assets have their own pickers (placeSearch.ts).
  */
 
 /** The subscriber the lists are read for, when the node names one (Additional Fields > Subscriber ID). */

@@ -53,7 +53,7 @@ describe('ID fields: empty, never 0, never clamped, required ones flagged', () =
 		const types = new Set(all.map((p) => `${p.name}:${p.type}`));
 		expect([...types].sort()).toEqual(
 			[
-				'assetId:string',
+				'assetId:resourceLocator',
 				'attachmentIds:string',
 				'categoryId:string',
 				'checkListResponseId:string',
@@ -65,6 +65,7 @@ describe('ID fields: empty, never 0, never clamped, required ones flagged', () =
 				'issueAreaId:string',
 				'labelId:string',
 				'location:resourceLocator',
+				'locationId:resourceLocator',
 				'locationId:string',
 				'locationIds:string',
 				'signatureAttachmentId:string',
@@ -82,6 +83,7 @@ describe('ID fields: empty, never 0, never clamped, required ones flagged', () =
 				'storeIds:string',
 				'subscriberId:string',
 				'technicianId:string',
+				'trackingNumber:string',
 				'tradeId:string',
 				'userId:string',
 				'weatherTypeId:string',

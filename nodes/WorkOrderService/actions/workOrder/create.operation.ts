@@ -9,6 +9,7 @@ import {
 	readFields,
 	requiredText,
 } from '../../helpers/validation';
+import { LOCATION_SEARCH_HINT } from '../../helpers/places';
 import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
@@ -23,10 +24,19 @@ const locationField: INodeProperties = {
 	displayName: 'Location',
 	name: 'location',
 	type: 'resourceLocator',
-	default: { mode: 'id', value: '' },
+	default: { mode: 'list', value: '' },
 	required: true,
-	description: "Where the work is: the location's ID, or the client's store number",
+	description:
+		"Where the work is: chosen from the list, the location's ID, or the client's store number",
 	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a location...',
+			hint: LOCATION_SEARCH_HINT,
+			typeOptions: { searchListMethod: 'searchLocations', searchable: true },
+		},
 		{
 			displayName: 'By ID',
 			name: 'id',
@@ -56,7 +66,7 @@ export const description = updateDisplayOptions(
 	],
 );
 
-/** ContractInfo.LocationId or ContractInfo.StoreId of item i. */
+/** ContractInfo.LocationId or ContractInfo.StoreId of item i (From List and By ID give the ID; a plain value of an older workflow is an ID). */
 function readLocation(ctx: IExecuteFunctions, i: number): IDataObject {
 	const raw = ctx.getNodeParameter(locationField.name, i, undefined) as unknown;
 	const isLocator = raw !== null && typeof raw === 'object' && 'value' in raw;

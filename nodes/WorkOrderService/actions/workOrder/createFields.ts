@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { idField } from '../../helpers/fields';
+import { tradeDropdown } from '../../helpers/places';
 import {
 	invalid,
 	numberBetween,
@@ -26,18 +27,16 @@ import { MONEY_MAX, dynamicField, nteProperty, requiredDateTime } from './writeF
 /** What a dispatcher fills in: the reference's required fields (the location apart). */
 export const requiredFields: FieldSpec[] = [
 	{
-		property: {
-			displayName: 'Trade Name',
+		property: tradeDropdown({
 			name: 'tradeName',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. HVAC',
 			description:
-				'Trade of the job, as the service names it for the subscriber (the service offers no list of trades to choose from)',
-		},
+				'Trade of the job: the trades at the chosen location (a trade the location does not have is refused)',
+			required: true,
+			dependsOn: ['location.value'],
+		}),
 		key: 'ContractInfo.TradeName',
 		check: requiredTextUpTo(100),
+		label: 'Trade',
 	},
 	{
 		property: dynamicField({
@@ -136,15 +135,19 @@ export const dispatchFields: FieldSpec[] = [
 		check: optionalDateTime,
 	},
 	{
-		property: idField({
-			displayName: 'Provider ID',
+		property: {
+			displayName: 'Provider Name or ID',
 			name: 'providerId',
-			example: '3001',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getProviders', loadOptionsDependsOn: ['tradeName'] },
+			default: '',
+			allowArbitraryValues: true,
 			description:
-				'The service company. Leave empty to let the service choose it from the location and trade.',
-		}),
+				'The service company: the providers of the chosen trade (one without a contract for the trade, or marked Do Not Dispatch, is refused). Leave empty to let the service choose it from the location and trade. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
 		key: 'ContractInfo.ProviderId',
 		check: optionalPositiveInteger,
+		label: 'Provider',
 	},
 	{
 		property: {
@@ -290,9 +293,22 @@ export const additionalFields: FieldSpec[] = [
 		check: optionalPositiveInteger,
 	},
 	{
-		property: id('Asset ID', 'assetId', '7001', 'Equipment to repair; some issues demand it'),
+		property: {
+			displayName: 'Asset Name or ID',
+			name: 'assetId',
+			type: 'options',
+			typeOptions: {
+				loadOptionsMethod: 'getAssets',
+				loadOptionsDependsOn: ['location.value', 'tradeName'],
+			},
+			default: '',
+			allowArbitraryValues: true,
+			description:
+				'Equipment to repair (some issues demand it): the assets at the chosen location, of the chosen trade. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
 		key: 'AssetId',
 		check: optionalPositiveInteger,
+		label: 'Asset',
 	},
 	{
 		property: id(

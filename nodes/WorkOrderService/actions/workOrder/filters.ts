@@ -5,6 +5,7 @@ import { serviceDateTime, userInstant } from '../../helpers/dateTime';
 import { fieldOf, invalid, optionalText, type CollectionName } from '../../helpers/validation';
 import { commaList, odataString } from '../../helpers/values';
 import { workOrderSearchFilter } from '../../helpers/workOrderSearch';
+import { tradeDropdown } from '../../helpers/places';
 
 /**
  * The Filters of Work Order Get Many, as OData `$filter` clauses on the reference's work order
@@ -88,7 +89,17 @@ const FILTERS: FilterSpec[] = [
 	},
 	textList('Primary Statuses', 'statuses', 'Status/Primary', 'OPEN, IN PROGRESS'),
 	textList('Extended Statuses', 'extendedStatuses', 'Status/Extended', 'DISPATCH CONFIRMED'),
-	textList('Trades', 'trades', 'Trade', 'HVAC, PLUMBING'),
+	{
+		// a dropdown of the trades (at the location of Options > Location when one is chosen); a
+		// comma-separated list typed by hand or from an expression (as saved before) still works
+		property: tradeDropdown({
+			name: 'trades',
+			description:
+				'Only work orders of these trades; several as a comma-separated list (typed or from an expression)',
+			dependsOn: ['options.locationId.value'],
+		}),
+		clause: textList('Trades', 'trades', 'Trade', '').clause,
+	},
 	textList('Categories', 'categories', 'Category', 'REPAIR'),
 	textList('Priorities', 'priorities', 'Priority', 'P3 - Normal'),
 	textList('Store IDs', 'storeIds', 'Location/StoreId', 'S501, S502'),

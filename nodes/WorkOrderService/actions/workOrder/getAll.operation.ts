@@ -1,13 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { idField, odataQueryOptions, returnAllOrLimitFields } from '../../helpers/fields';
-import {
-	collectionOf,
-	optionalPositiveInteger,
-	readFields,
-	readParameter,
-} from '../../helpers/validation';
+import { odataQueryOptions, returnAllOrLimitFields } from '../../helpers/fields';
+import { locationLocator, readPlaceId } from '../../helpers/places';
+import { collectionOf, readFields } from '../../helpers/validation';
 import { readLimit } from '../../helpers/limit';
 import { outputProperties, shapeOutput } from '../../helpers/simplify';
 import { workOrderFilterClauses, workOrderFilterProperties } from './filters';
@@ -29,10 +25,9 @@ const queryOptions = odataQueryOptions(
 );
 
 /** Chooses the path: the work orders of one location. */
-const locationIdProperty = idField({
-	displayName: 'Location ID',
+const locationIdProperty = locationLocator({
 	name: 'locationId',
-	example: '501',
+	displayName: 'Location',
 	description:
 		'Only work orders of this location (read from /odata/locations({ID})/workorders). Leave empty for all locations.',
 });
@@ -61,7 +56,11 @@ export async function execute(
 	if (qs.$filter !== undefined)
 		clauses.push(clauses.length ? `(${String(qs.$filter)})` : String(qs.$filter));
 	if (clauses.length) qs.$filter = clauses.join(' and ');
-	const locationId = readParameter(this, i, locationIdProperty, optionalPositiveInteger, 'options');
+	const locationId = readPlaceId(this, i, locationIdProperty, {
+		required: false,
+		collection: 'options',
+		label: 'Location ID',
+	});
 	const path =
 		locationId === undefined ? '/odata/workorders' : `/odata/locations(${locationId})/workorders`;
 	const records = await readList(this, client, ODATA_LIST, { path, qs, limit, itemIndex: i });
