@@ -42,7 +42,7 @@ describe('workOrder.create with the pickers', () => {
 				AssetId: 50101,
 			},
 		});
-		const wo = env.emulator.workOrder(r.output[0].json.workOrderId);
+		const wo = env.emulator.workOrder(r.output[0].json.id);
 		expect(wo).toMatchObject({
 			LocationId: 501,
 			Trade: 'REFRIGERATION',
@@ -93,6 +93,7 @@ describe('workOrder.getAll: Options > Location', () => {
 					resource: 'workOrder',
 					operation: 'getAll',
 					limit: 1,
+					simplify: false,
 					options: { locationId },
 				},
 			});
@@ -108,7 +109,8 @@ describe('workOrder.getAll: Options > Location', () => {
 				resource: 'workOrder',
 				operation: 'getAll',
 				limit: 5,
-				filters: { trade: 'REFRIGERATION, DOORS' },
+				simplify: false,
+				filters: { trades: 'REFRIGERATION, DOORS' },
 			},
 		});
 		expect(r.api[0].query.$filter).toBe("(Trade eq 'REFRIGERATION' or Trade eq 'DOORS')");
