@@ -56,10 +56,12 @@ const COMMAND =
 const RUNS = QUICK
 	? {
 			tokens: 1,
-			overheadItems: Number(arg('items')) || 1000,
+			tokenItems: 200,
+			overheadItems: Number(arg('items')) || 200,
 			overheadRounds: 2,
 			n8nRounds: 1,
-			lossless: 5,
+			n8nItems: 200,
+			lossless: 11,
 			bigList: 1,
 			attachments: 1,
 			requireRuns: 3,
@@ -68,10 +70,12 @@ const RUNS = QUICK
 		}
 	: {
 			tokens: 3,
+			tokenItems: 1000,
 			overheadItems: Number(arg('items')) || 1000,
 			overheadRounds: 7,
 			n8nRounds: 5,
-			lossless: 15,
+			n8nItems: 1000,
+			lossless: 31,
 			bigList: 3,
 			attachments: 3,
 			requireRuns: 7,
@@ -423,10 +427,15 @@ function rowsFor(results) {
 			const c = sc.D.counts;
 			add(
 				`8D token requests, ${sc.D.items} concurrent items: fresh credential / all tokens revoked mid-run`,
-				`password ${c.password.fresh} / ${c.password.revokedMidRun}; child subscriber ${c['child subscriber'].fresh} / ${c['child subscriber'].revokedMidRun}`,
+				Object.entries(c)
+					.map(([k, v]) => `${k} ${v.fresh} / ${v.revokedMidRun}`)
+					.join('; '),
 				sc.D.target,
 				sc.D.met ? 'yes' : 'NO',
-				`${[...c.password.delivered, ...c['child subscriber'].delivered].map((n) => `${n}/${sc.D.items}`).join(', ')}; ${c.password.duplicates + c['child subscriber'].duplicates} dup`,
+				`${Object.values(c)
+					.flatMap((v) => v.delivered)
+					.map((n) => `${n}/${sc.D.items}`)
+					.join(', ')}; ${Object.values(c).reduce((n, v) => n + v.duplicates, 0)} dup`,
 			);
 		}
 	}
@@ -707,7 +716,12 @@ async function main() {
 		try {
 			if (ONLY.includes(1))
 				await timed(results, '1-token-economy', () =>
-					require('./cases/tokens').run({ emulator, harness, runs: RUNS.tokens }),
+					require('./cases/tokens').run({
+						emulator,
+						harness,
+						runs: RUNS.tokens,
+						items: RUNS.tokenItems,
+					}),
 				);
 			if (ONLY.includes(2))
 				await timed(results, '2-per-item-overhead', () =>
@@ -765,7 +779,11 @@ async function main() {
 			}
 		}
 		await timed(results, '3-real-n8n', () =>
-			require('./cases/real-n8n').run({ rounds: RUNS.n8nRounds, tarball }),
+			require('./cases/real-n8n').run({
+				rounds: RUNS.n8nRounds,
+				items: RUNS.n8nItems,
+				tarball,
+			}),
 		);
 		if (ONLY.includes(8))
 			await timed(results, '8-throughput', () =>
