@@ -838,16 +838,33 @@ async function main() {
 	const ordered = {};
 	for (const k of Object.keys(results).sort()) ordered[k] = results[k];
 	report.results = ordered;
-	const rows = rowsFor(ordered);
+	const jsonFile = arg('out')
+		? path.resolve(String(arg('out')))
+		: path.join(__dirname, FULL ? 'results.json' : 'results.partial.json');
+	// the figures first: a table that cannot be rendered must not lose a run (--render again later)
+	fs.writeFileSync(jsonFile, JSON.stringify(report, null, 2) + '\n');
+	let rows;
+	try {
+		rows = rowsFor(ordered);
+	} catch (e) {
+		U.log(`the table could not be rendered: ${e.stack || e}`);
+		rows = [
+			{
+				case: 'report',
+				figure: `the table could not be rendered: ${e.message}`,
+				delivered: '-',
+				target: '',
+				met: 'NO (error)',
+			},
+		];
+		failed.push({ case: 'report', why: `the table could not be rendered: ${e.message}` });
+	}
 	report.table = rows;
 
 	console.log(
 		`\nWork Order Service node benchmark — ${machine.cpuCount} CPUs, Node ${machine.node}, load ${report.loadAverage.start.join('/')} -> ${report.loadAverage.end.join('/')}, ${Math.round(report.elapsedMs / 1000)} s\n`,
 	);
 	console.log(textTable(rows));
-	const jsonFile = arg('out')
-		? path.resolve(String(arg('out')))
-		: path.join(__dirname, FULL ? 'results.json' : 'results.partial.json');
 	fs.writeFileSync(jsonFile, JSON.stringify(report, null, 2) + '\n');
 	const written = [path.relative(U.ROOT, jsonFile)];
 	if (FULL && !arg('out')) {

@@ -257,8 +257,12 @@ async function run({
 
 		// warm-up: the shared credential logs in once (in each instance); n8n's first start
 		setLimit(0);
-		await once(`b8Anode`.padEnd(16, '0'), sizes.A);
-		await once(`b8Ahttp`.padEnd(16, '0'), sizes.A);
+		log('case 8: n8n instance ready; warm-up executions (node, HTTP Request)');
+		const warm = [
+			await once(`b8Anode`.padEnd(16, '0'), sizes.A),
+			await once(`b8Ahttp`.padEnd(16, '0'), sizes.A),
+		];
+		warm.forEach((r, k) => deliveries('A', `warm-up ${k ? 'HTTP Request' : 'node'}`, r));
 		if (baseInst) await once('b8Abefore'.padEnd(16, '0'), sizes.A, baseInst);
 		const armList = (list) => (baseInst ? [...list, 'before'] : list);
 		const runArm = (key, arm, items) =>
