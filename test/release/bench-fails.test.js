@@ -30,7 +30,7 @@ function bench(env) {
 			{
 				cwd: ROOT,
 				encoding: 'utf8',
-				timeout: 120_000,
+				timeout: 170_000,
 				env: { ...process.env, ...env },
 			},
 		);
@@ -51,7 +51,7 @@ describe('npm run bench fails when the work fails (issue 36)', () => {
 		expect(r.report.failures.map((f) => f.case)).toContain('2-per-item-overhead');
 		// the refusals are valid requests: the contract test ran and found nothing to report
 		expect(r.report.results['2-per-item-overhead'].contract.violations).toBe(0);
-	});
+	}, 180_000);
 
 	test('the repeatable workload: exit code 0, every item delivered, every request validated', () => {
 		const r = bench({ WOS_BENCH_BROKEN_WORKLOAD: '' });
@@ -72,5 +72,5 @@ describe('npm run bench fails when the work fails (issue 36)', () => {
 		expect(r.stdout).toMatch(
 			/2 throughput: node \(n8n-core\) vs fetch loop.*node 30\/30, loop 30\/30/,
 		);
-	});
+	}, 180_000);
 });
