@@ -2,7 +2,9 @@
 /*
  * The ~N MB work-order notes list used by the lossless-JSON benchmarks (bench/lossless-json.bench.js
  * and case 4 of bench/run.js): deterministic text, every note with two int64 ids above 2^53
- * (`Id` counting up from 2^53 + 1, `WorkOrderId` counting down from 2^63 - 1).
+ * (`Id` counting up from 2^53 + 1, `WorkOrderId` counting down from 2^63 - 1); or, with
+ * `{ unsafeIds: false }`, the same notes with ids well inside the safe integers (`Id` counting up
+ * from 10^11, `WorkOrderId` from 90,000,000: no run of 16 digits anywhere).
  */
 
 // Deterministic PRNG so every run measures the same document.
@@ -15,14 +17,14 @@ const WORDS = (
 ).split(' ');
 
 /** Expected `WorkOrderId` of note i. */
-function workOrderIdOf(i) {
-	return (9223372036854775807n - BigInt(i)).toString();
+function workOrderIdOf(i, unsafeIds = true) {
+	return unsafeIds ? (9223372036854775807n - BigInt(i)).toString() : String(90000000 + i);
 }
 
 /** @returns {{ json: string, ids: string[] }} the document and the exact `Id` of every note */
-function buildNotesDocument(targetBytes) {
+function buildNotesDocument(targetBytes, { unsafeIds = true } = {}) {
 	const rand = mulberry32(20240615);
-	const base = 9007199254740993n; // 2^53 + 1
+	const base = unsafeIds ? 9007199254740993n : 100000000000n; // 2^53 + 1, or 10^11
 	const ids = [];
 	const notes = [];
 	let bytes = 0;
@@ -37,7 +39,7 @@ function buildNotesDocument(targetBytes) {
 			'{"Id":' +
 			id +
 			',"WorkOrderId":' +
-			workOrderIdOf(i) +
+			workOrderIdOf(i, unsafeIds) +
 			',"NoteData":' +
 			JSON.stringify(text.trim()) +
 			',"DateCreated":"2024-05-' +

@@ -82,6 +82,11 @@ async function run({ emulator, runs = 3, sizeMB = 100 }) {
 		memoryMethod:
 			'fresh child process per upload (--expose-gc); baseline = RSS after GC in a pass-through node right before the Work Order Service node, when the input item already holds the file (base64, n8n default binary mode); peak = kernel VmHWM after the node (counter reset at the baseline), so no sampling gap can miss it',
 		...out,
+		deliveries: ['checklist', 'note'].map((k) => ({
+			label: `${k} upload, every byte arrived (runs)`,
+			delivered: out[k].samples.length && out[k].intact ? out[k].runs : 0,
+			sent: out[k].runs,
+		})),
 		met: out.checklist.met && out.note.met,
 	};
 }

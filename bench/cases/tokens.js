@@ -146,6 +146,7 @@ async function execute(emulator, harness, kind, credentialId, count) {
 			`${kind.label}: run ${result.status} with ${out.length}/${count} items: ${result.error?.message}`,
 		);
 	}
+	return out.length;
 }
 
 /** The naive connector: a password-grant login for every item (actually sent). */
@@ -184,6 +185,11 @@ async function run({ emulator, harness, runs = 3, items = 1000, executions = 10 
 			grants: null,
 		};
 	const naive = [];
+	const delivered = { out: 0, sent: 0 };
+	const count = async (promise, n) => {
+		delivered.out += await promise;
+		delivered.sent += n;
+	};
 	for (let r = 0; r < runs; r++) {
 		for (const kind of KINDS) {
 			// (a) one execution of `items` items
@@ -191,7 +197,7 @@ async function run({ emulator, harness, runs = 3, items = 1000, executions = 10 
 			let cred = await freshCredential(emulator, harness, kind);
 			let before = emulator.tokenRequests().length;
 			let apiBefore = S.apiRequests(emulator).length;
-			await execute(emulator, harness, kind, cred.id, items);
+			await count(execute(emulator, harness, kind, cred.id, items), items);
 			rows[kind.key].oneExecution.push(
 				cred.setupTokenRequests + emulator.tokenRequests().length - before,
 			);
@@ -202,7 +208,7 @@ async function run({ emulator, harness, runs = 3, items = 1000, executions = 10 
 			cred = await freshCredential(emulator, harness, kind);
 			before = emulator.tokenRequests().length;
 			for (let e = 0; e < executions; e++)
-				await execute(emulator, harness, kind, cred.id, perExecution);
+				await count(execute(emulator, harness, kind, cred.id, perExecution), perExecution);
 			rows[kind.key].consecutive.push(
 				cred.setupTokenRequests + emulator.tokenRequests().length - before,
 			);
@@ -230,6 +236,11 @@ async function run({ emulator, harness, runs = 3, items = 1000, executions = 10 
 		runs,
 		note: "Token-endpoint requests counted in the emulator log, from a credential without a token. OAuth2: the one request is the authorization-code exchange of n8n's Connect flow (executions themselves send none).",
 		byKind,
+		deliveries: [{ label: 'items out of the node (work order reads)', ...delivered }].map((d) => ({
+			label: d.label,
+			delivered: d.out,
+			sent: d.sent,
+		})),
 		naive: {
 			tokenRequests: median(naive.map((n) => n.tokenRequests)),
 			ms: round(median(naive.map((n) => n.ms)), 1),

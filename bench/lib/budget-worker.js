@@ -6,9 +6,9 @@
  *
  *   node bench/lib/budget-worker.js '<job JSON>'      (forked with IPC by bench/cases/shared-budget.js)
  *
- * Job: { kind: 'budget', packageDir?, credential, executions: [{ tag, items, delayMs }] }.
- * Each execution approves proposal 61001 once per item with Comments "<tag>-<n>" (Continue On
- * Fail off, default Request Options). Sends { ok, executions: [{ tag, status, ms, startAt, endAt, error }] }
+ * Job: { kind: 'budget', packageDir?, credential, workOrderId, executions: [{ tag, items, delayMs }] }.
+ * Each execution updates the NTE of work order `workOrderId` once per item (an update the service
+ * allows again and again), Actor "<tag>-<n>" (Continue On Fail off, default Request Options). Sends { ok, executions: [{ tag, status, ms, startAt, endAt, error }] }
  * (times in epoch ms, so that the parent measures executions, not process start-up).
  */
 const { createHarness } = require('../../test/harness');
@@ -29,12 +29,15 @@ async function main() {
 			const t0 = Date.now();
 			const r = await S.runNode(harness, {
 				parameters: {
-					resource: 'proposal',
-					operation: 'approve',
-					proposalId: 61001,
-					additionalFields: { comments: '={{ $json.tag }}' },
+					resource: 'workOrder',
+					operation: 'updateNte',
+					workOrderId: job.workOrderId,
+					nte: '={{ $json.nte }}',
+					additionalFields: { actor: '={{ $json.tag }}' },
 				},
-				items: S.items(Array.from({ length: items }, (_, k) => ({ tag: `${tag}-${k}` }))),
+				items: S.items(
+					Array.from({ length: items }, (_, k) => ({ tag: `${tag}-${k}`, nte: 100 + k })),
+				),
 				timeoutMs: 900_000,
 			});
 			return {

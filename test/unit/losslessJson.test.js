@@ -727,3 +727,86 @@ describe("the exact pass with the runtime's source-text reviver (n8n's Node 22/2
 		},
 	);
 });
+
+describe('the fast paths and their boundaries (issue 36)', () => {
+	const lossless = (text) => parseJsonLossless(text);
+
+	test('15 digits: no 16-digit run, plain JSON.parse, numbers stay numbers', () => {
+		const text = '{"a":999999999999999,"b":-999999999999999,"c":[100000000000000]}';
+		expect(lossless(text)).toEqual(JSON.parse(text));
+		expect(lossless(text).a).toBe(999999999999999);
+	});
+
+	test('16 digits: safe ones stay numbers, those above 2^53 - 1 become exact strings', () => {
+		expect(lossless('[9007199254740991]')).toEqual([9007199254740991]);
+		expect(lossless('[-9007199254740991]')).toEqual([-9007199254740991]);
+		expect(lossless('[1000000000000000]')).toEqual([1000000000000000]);
+		expect(lossless('[9007199254740992]')).toEqual(['9007199254740992']);
+		expect(lossless('[9007199254741000]')).toEqual(['9007199254741000']);
+		expect(lossless('[9999999999999999]')).toEqual(['9999999999999999']);
+		expect(lossless('[-9007199254740992]')).toEqual(['-9007199254740992']);
+		// every 16-digit value around the maximum against BigInt
+		for (let d = -300n; d <= 300n; d++) {
+			const digits = (9007199254740991n + d).toString();
+			const expected = 9007199254740991n + d > 9007199254740991n ? digits : Number(digits);
+			expect(lossless(`{"v":${digits}}`).v).toBe(expected);
+		}
+	});
+
+	test('17 digits and more: always exact strings (also with a minus)', () => {
+		expect(lossless('[10000000000000000, -10000000000000000]')).toEqual([
+			'10000000000000000',
+			'-10000000000000000',
+		]);
+		expect(lossless('{"id":12345678901234567890123}')).toEqual({ id: '12345678901234567890123' });
+	});
+
+	test('digits inside strings are left as they are, the values beside them exact', () => {
+		const texts = [
+			'{"a":"12345678901234567890"}',
+			'{"a":"x:12345678901234567,","b":9007199254740993}',
+			'["[12345678901234567]", 12345678901234567]',
+			'{"a":"9007199254740993","b":"-9007199254740993 }"}',
+		];
+		expect(lossless(texts[0])).toEqual({ a: '12345678901234567890' });
+		expect(lossless(texts[1])).toEqual({ a: 'x:12345678901234567,', b: '9007199254740993' });
+		expect(lossless(texts[2])).toEqual(['[12345678901234567]', '12345678901234567']);
+		expect(lossless(texts[3])).toEqual(JSON.parse(texts[3]));
+	});
+
+	test('fractions and exponents stay numbers as JSON.parse gives them', () => {
+		const texts = [
+			'[12345678901234567.5]',
+			'[12345678901234567e2]',
+			'[12345678901234567E-2]',
+			'[1.2345678901234567e300]',
+			'[-12345678901234567.0]',
+			'[9007199254740993e0]',
+		];
+		for (const text of texts) expect(lossless(text)).toEqual(JSON.parse(text));
+	});
+
+	test('whitespace, the top level and invalid JSON', () => {
+		expect(lossless(' 9007199254740993 ')).toBe('9007199254740993');
+		expect(lossless('9007199254740991')).toBe(9007199254740991);
+		expect(lossless('[ 9007199254740993\n,\t-9007199254740993 ]')).toEqual([
+			'9007199254740993',
+			'-9007199254740993',
+		]);
+		expect(() => lossless('[09007199254740993]')).toThrow(SyntaxError);
+		expect(() => lossless('{"a":9007199254740993,}')).toThrow(SyntaxError);
+		expect(() => lossless('[9007199254740993 9]')).toThrow(SyntaxError);
+	});
+
+	test("the bench's notes with no ID beyond 2^53 equal JSON.parse; with every ID beyond, all exact", () => {
+		const { buildNotesDocument, workOrderIdOf } = require('../../bench/notes-document');
+		const all = buildNotesDocument(200 * 1024);
+		const parsed = lossless(all.json);
+		parsed.Notes.forEach((n, i) => {
+			expect(n.Id).toBe(all.ids[i]);
+			expect(n.WorkOrderId).toBe(workOrderIdOf(i));
+		});
+		const none = buildNotesDocument(200 * 1024, { unsafeIds: false });
+		expect(lossless(none.json)).toEqual(JSON.parse(none.json));
+	});
+});
