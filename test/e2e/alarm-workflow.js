@@ -13,8 +13,11 @@
  *   await runAlarmE2E({ version, tarball, check });
  *
  * Checks per version: (1) install, the example's credential and workflow imported, activated,
- * `n8n start`, the webhook live at n8n's production URL; (2) one alarm: the request answered 200,
- * one successful execution in n8n's database, the emulator received exactly POST /workorders (the
+ * `n8n start`, the webhook live at n8n's production URL (n8n ready, its database holding the
+ * webhook and, in 2.x, the publication applied: only then is an alarm sent, once); (2) one alarm:
+ * the request answered 200 by the workflow ("Workflow was started"; while it starts, n8n answers
+ * every call 200 "n8n is starting up. Please wait" and runs nothing), one successful execution in
+ * n8n's database, the emulator received exactly POST /workorders (the
  * CreateWoRequest built from the alarm), POST /workorders/{new id}/attachments (the descriptor part
  * and the chart byte for byte) and POST /workorders/{new id}/notes, each with the credential's
  * token; the work order, its file and its note are in the service; (3) a second alarm (not
@@ -33,22 +36,27 @@ const { ALARM_PATH, SNAPSHOT, alarmFields, alarmForm } = require('../../examples
 
 const EXAMPLE = path.join(__dirname, '..', '..', 'examples', '08-alarm-to-work-order.json');
 
-/** The finished executions of the workflow in n8n's database, with each node's output items. */
-async function executions(instance, workflowId) {
-	const flatted = require(path.join(instance.runtime.dir, 'node_modules', 'flatted', 'cjs'));
-	const sql =
-		'select e.id, e.status, d.data from execution_entity e left join execution_data d on d.executionId = e.id where e.workflowId = ? order by e.id';
-	let rows;
+/** One read of n8n's SQLite database while n8n runs: a read that finds it locked is tried again. */
+async function readDatabase(instance, sql, params) {
 	for (let attempt = 1; ; attempt++) {
 		try {
-			rows = await n8n.queryDatabase(instance, sql, [workflowId]);
-			break;
+			return await n8n.queryDatabase(instance, sql, params);
 		} catch (error) {
 			if (attempt >= 20 || !/SQLITE_BUSY|database is locked/.test(String(error && error.message)))
 				throw error;
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
 	}
+}
+
+/** The finished executions of the workflow in n8n's database, with each node's output items. */
+async function executions(instance, workflowId) {
+	const flatted = require(path.join(instance.runtime.dir, 'node_modules', 'flatted', 'cjs'));
+	const rows = await readDatabase(
+		instance,
+		'select e.id, e.status, d.data from execution_entity e left join execution_data d on d.executionId = e.id where e.workflowId = ? order by e.id',
+		[workflowId],
+	);
 	return rows.map((row) => {
 		const data = row.data ? flatted.parse(row.data) : undefined;
 		const runData = data?.resultData?.runData ?? {};
@@ -63,25 +71,87 @@ async function executions(instance, workflowId) {
 }
 
 /**
- * POSTs one alarm. Right after start-up n8n answers 503 ("Database is not ready!") and then 404
- * until the workflow's webhook is registered: neither starts anything, so the alarm is sent again.
+ * Where n8n is with the workflow's activation, from its database: the webhook's row (n8n writes it
+ * when it registers the webhook and looks every call up there) and, in 2.x, the published version
+ * and the publications (2.x applies a publication after start-up, asynchronously, through
+ * workflow_publication_outbox: a reconciliation at start-up finds the version published while n8n
+ * was stopped and queues it).
  */
-async function postAlarm(url, fields) {
-	// n8n answers /healthz/readiness once its database and start-up are done
+async function activationState(instance, workflowId, major) {
+	const [webhook] = await readDatabase(
+		instance,
+		"select count(*) as n from webhook_entity where workflowId = ? and method = 'POST' and webhookPath = ?",
+		[workflowId, ALARM_PATH],
+	);
+	const state = { webhook: webhook.n > 0 };
+	if (major >= 2) {
+		const [workflow] = await readDatabase(
+			instance,
+			'select w.activeVersionId as active, p.publishedVersionId as published from workflow_entity w left join workflow_published_version p on p.workflowId = w.id where w.id = ?',
+			[workflowId],
+		);
+		const outbox = await readDatabase(
+			instance,
+			'select status, errorMessage from workflow_publication_outbox where workflowId = ? order by id',
+			[workflowId],
+		);
+		Object.assign(state, {
+			published: Boolean(workflow?.active) && workflow.active === workflow.published,
+			outbox: outbox.map((o) => `${o.status}${o.errorMessage ? ` (${o.errorMessage})` : ''}`),
+		});
+	}
+	return state;
+}
+
+/**
+ * Waits until the workflow's webhook is live: n8n answers /healthz/readiness, its database holds
+ * the webhook and, in 2.x, the published version is the active one with no publication pending,
+ * running or failed. Until then n8n answers a call 503 (its database not ready), 404 (the webhook
+ * not registered yet) or, before its migrations ran, 200 "n8n is starting up" with nothing started;
+ * an alarm is only sent once the webhook is live, so that an answer is the workflow's.
+ */
+async function webhookLive(instance, workflowId, url, version) {
+	const major = Number(version.split('.')[0]);
+	const started = Date.now();
 	await waitFor(
 		'n8n to be ready',
 		async () =>
 			(await fetch(new URL('/healthz/readiness', url)).catch(() => undefined))?.status === 200,
-		120_000,
+		180_000,
 	);
+	let state;
+	try {
+		// n8n 2.x gives one publication 84 s (70 % of its 120 s lease), then tries again
+		await waitFor(
+			'the webhook to be registered',
+			async () => {
+				state = await activationState(instance, workflowId, major);
+				return (
+					state.webhook &&
+					(major < 2 || (state.published && state.outbox.every((o) => o.startsWith('completed'))))
+				);
+			},
+			300_000,
+		);
+	} catch (error) {
+		throw new Error(`${error.message}; n8n's activation: ${JSON.stringify(state)}`);
+	}
+	return { ms: Date.now() - started, state };
+}
+
+/**
+ * POSTs one alarm to the live webhook. A 503 (n8n's database check failed for a moment; nothing
+ * started) is sent again; any other answer is the test's.
+ */
+async function postAlarm(url, fields) {
 	let response;
 	await waitFor(
-		'the webhook to accept the alarm',
+		'an answer other than 503 (database not ready)',
 		async () => {
 			response = await fetch(url, { method: 'POST', body: alarmForm(fields) });
-			return response.status !== 404 && response.status !== 503;
+			return response.status !== 503;
 		},
-		120_000,
+		60_000,
 	);
 	return response;
 }
@@ -90,10 +160,14 @@ async function postAlarm(url, fields) {
 async function oneAlarm(instance, emu, workflowId, url, fields, count) {
 	const mark = emu.requests.length;
 	const response = await postAlarm(url, fields);
-	assert.equal(
-		response.status,
-		200,
-		`webhook answered ${response.status}: ${await response.text()}`,
+	const answer = await response.text();
+	assert.equal(response.status, 200, `webhook answered ${response.status}: ${answer}`);
+	// the Webhook node's answer (Respond: Immediately), not another 200 of n8n's such as the
+	// "n8n is starting up. Please wait" it gives every call before its migrations ran
+	assert.deepEqual(
+		JSON.parse(answer.startsWith('{') ? answer : 'null'),
+		{ message: 'Workflow was started' },
+		`webhook answered 200 but not as the workflow: ${answer.slice(0, 200)}`,
 	);
 	let found = [];
 	let list;
@@ -231,9 +305,13 @@ async function runAlarmE2E({ version, tarball, check, log = (line) => console.lo
 	let server;
 	try {
 		const ready = await check(
-			`${prefix} install, the example's credential and workflow, activate, n8n start`,
+			`${prefix} install, the example's credential and workflow, activate, n8n start, the webhook live`,
 			async () => {
 				server = await installAndStart(instance, tarball, emu, workflow, version);
+				const live = await webhookLive(instance, workflow.id, url, version);
+				log(
+					`     webhook live ${(live.ms / 1000).toFixed(1)} s after n8n answered /healthz${live.state.outbox ? ` (publications: ${live.state.outbox.join(', ')})` : ''}`,
+				);
 			},
 		);
 		if (!ready) return;

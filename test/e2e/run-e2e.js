@@ -24,6 +24,11 @@
  * One line per check ("ok   ..." / "FAIL ..."), timings, a result line per version, and a closing
  * line `e2e: N passed, M failed` over all versions. Exit code 1 on any failure. Only 127.0.0.1 traffic.
  * N8N_E2E_KEEP=1 keeps the n8n user folder for debugging.
+ *
+ * One step alone, several times in a row (e.g. to show that it does not flake):
+ *   E2E_ONLY=alarm E2E_REPEAT=10 node test/e2e/run-e2e.js --version 2.41.1
+ * E2E_ONLY takes the steps after the main checks (trigger, agent, webhook, alarm, proposals; a
+ * comma list); the main checks are then skipped. Each check is named with its run ("[run 3/10]").
  */
 
 const assert = require('node:assert/strict');
@@ -382,8 +387,71 @@ async function packTarball(workDir) {
 	return tarball;
 }
 
+/**
+ * The steps that follow the main checks, each with its own n8n instance and emulator, by the name
+ * E2E_ONLY takes (runVersion calls them in this order after the main checks).
+ */
+const SECTIONS = {
+	trigger: (o) => runTriggerE2E(o),
+	agent: (o) => runAgentE2E(o),
+	webhook: (o) => runWebhookE2E(o),
+	alarm: (o) => require('./alarm-workflow').runAlarmE2E(o),
+	proposals: (o) => require('./proposal-workflows').runProposalWorkflowsE2E(o),
+};
+
+/**
+ * E2E_ONLY=alarm[,webhook...]: only those steps (not the main checks), E2E_REPEAT=N times in a row
+ * (default 1), each check named with its run (`[run 3/10]`). Unset: everything once.
+ */
+function onlySections() {
+	const only = (process.env.E2E_ONLY || '')
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean);
+	if (!only.length) return null;
+	const unknown = only.filter((s) => !SECTIONS[s]);
+	if (unknown.length)
+		throw new Error(`E2E_ONLY: unknown ${unknown.join(', ')} (known: ${Object.keys(SECTIONS)})`);
+	const repeat = Number(process.env.E2E_REPEAT || '1');
+	if (!Number.isInteger(repeat) || repeat < 1)
+		throw new Error(`E2E_REPEAT: a whole number of at least 1, not ${process.env.E2E_REPEAT}`);
+	return { only, repeat };
+}
+
+/** E2E_ONLY's steps in one n8n version, E2E_REPEAT times; the checks go to `results`. */
+async function runSectionsOnly(version, tarball, { only, repeat }) {
+	const versionStarted = Date.now();
+	let install = { kind: 'failed', ms: 0 };
+	try {
+		const setupLog = [];
+		const runtime = await n8n.ensureRuntime({
+			version,
+			log: (line) => {
+				setupLog.push(line);
+				process.stderr.write(line);
+			},
+		});
+		const kind = /\[setup-n8n\] cached/.test(setupLog.join('')) ? 'cached' : 'cold';
+		install = { kind, ms: runtime.setupMs };
+		for (let run = 1; run <= repeat; run++) {
+			const label = repeat > 1 ? ` [run ${run}/${repeat}]` : '';
+			const checkRun = (name, fn) => check(`${name}${label}`, fn);
+			for (const name of only) {
+				console.log(`\n--- ${name}${label}`);
+				await SECTIONS[name]({ version, tarball, check: checkRun });
+			}
+		}
+	} catch (err) {
+		results.push({ name: 'setup', ok: false });
+		console.log(`FAIL setup (n8n ${version})\n${String(err.stack || err).replace(/^/gm, '     ')}`);
+	}
+	return { install, runtimeDir: n8n.runtimeDir(version), wallMs: Date.now() - versionStarted };
+}
+
 /** Every check of the package inside one n8n version; the checks go to `results`. */
 async function runVersion(version, tarball) {
+	const sectionsOnly = onlySections();
+	if (sectionsOnly) return await runSectionsOnly(version, tarball, sectionsOnly);
 	const versionStarted = Date.now();
 	let runtime = null;
 	let install = { kind: 'failed', ms: 0 };

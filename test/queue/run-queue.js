@@ -259,15 +259,21 @@ function httpGet(url, timeoutMs = 2000) {
 	});
 }
 
-const webhookAgent = new http.Agent({ keepAlive: true, maxSockets: 10 });
-function httpPostJson(url, data, timeoutMs = 30_000) {
+/**
+ * POSTs JSON through `agent`. Each scenario makes its own keep-alive agent and destroys it after
+ * its calls: a connection left idle between scenarios is closed by n8n (its keep-alive timeout is
+ * 5 s) while this process is busy making the next scenario's 1,000 proposals, and a call sent on
+ * it before the close is seen fails with "socket hang up" (10 calls, one per pooled connection,
+ * on a busy machine) without reaching n8n.
+ */
+function httpPostJson(url, data, agent, timeoutMs = 30_000) {
 	const payload = Buffer.from(JSON.stringify(data));
 	return new Promise((resolve, reject) => {
 		const req = http.request(
 			url,
 			{
 				method: 'POST',
-				agent: webhookAgent,
+				agent,
 				timeout: timeoutMs,
 				headers: { 'content-type': 'application/json', 'content-length': String(payload.length) },
 			},
@@ -803,18 +809,23 @@ async function runScenario(key, ctx) {
 	const t0 = Date.now();
 	const answers = [];
 	let next = 0;
-	await Promise.all(
-		Array.from({ length: 10 }, async () => {
-			while (next < bodies.length) {
-				const b = bodies[next++];
-				try {
-					answers.push(await httpPostJson(url, b));
-				} catch (err) {
-					answers.push({ status: null, body: err.message });
+	const agent = new http.Agent({ keepAlive: true, maxSockets: 10 });
+	try {
+		await Promise.all(
+			Array.from({ length: 10 }, async () => {
+				while (next < bodies.length) {
+					const b = bodies[next++];
+					try {
+						answers.push(await httpPostJson(url, b, agent));
+					} catch (err) {
+						answers.push({ status: null, body: err.message });
+					}
 				}
-			}
-		}),
-	);
+			}),
+		);
+	} finally {
+		agent.destroy();
+	}
 	const postMs = Date.now() - t0;
 	const ok200 = answers.filter((a) => a.status === 200).length;
 	report(
