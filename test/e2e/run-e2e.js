@@ -397,6 +397,8 @@ const SECTIONS = {
 	webhook: (o) => runWebhookE2E(o),
 	alarm: (o) => require('./alarm-workflow').runAlarmE2E(o),
 	proposals: (o) => require('./proposal-workflows').runProposalWorkflowsE2E(o),
+	invoices: (o) => require('./invoice-workflows').runInvoiceWorkflowsE2E(o),
+	places: (o) => require('./places-workflow').runPlacesE2E(o),
 };
 
 /**
