@@ -10,8 +10,7 @@ import {
 	type Check,
 	type Field,
 } from '../../helpers/validation';
-import { commaList } from '../../helpers/values';
-import { odataString } from '../../helpers/values';
+import { commaList, odataString } from '../../helpers/values';
 import { tradeDropdown } from '../../helpers/places';
 
 import { DEFAULT_DAYS, INVOICE_STATUSES, MAX_DAYS } from './fields';
