@@ -855,7 +855,7 @@ describe('a required field left empty: n8n refuses to run the node, nothing is s
 		['Work Order', woGet({ workOrderId: RL_EMPTY })],
 		['Work Order', checkIn({}, { workOrderId: { __rl: true, mode: 'id', value: '' } })],
 		['Question', checklist({ questionId: '' })],
-		['Provider ID', checklist({ providerId: '' })],
+		['Provider', checklist({ providerId: '' })],
 		['Technician ID', checklist({ technicianId: '' })],
 		['Option', selector({ optionId: '' })],
 		['Note ID', noteGet({ noteId: '' })],

@@ -398,7 +398,7 @@ describe('checklistResponse.submit: IDs as the editor and expressions give them'
 
 	test.each([
 		['Question', { questionId: '' }],
-		['Provider ID', { providerId: '' }],
+		['Provider', { providerId: '' }],
 		['Technician ID', { technicianId: '' }],
 		['Option', { questionType: 'selector', questionId: 9102, optionId: '' }],
 	])(

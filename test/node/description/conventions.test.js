@@ -9,7 +9,7 @@
  */
 const path = require('node:path');
 
-const { useEnvironment } = require('../helpers');
+const { useEnvironment, support } = require('../helpers');
 const { AT_501, openCheckIn } = require('../workOrder/checkInOut');
 
 const env = useEnvironment();
@@ -40,6 +40,20 @@ const fileItem = (key, fileName) => ({
 	binary: { [key]: { base64: PNG.toString('base64'), fileName, mimeType: 'image/png' } },
 });
 const answeredBy = { workOrderId: 90000001, providerId: 3001, technicianId: 4001, attempt: 1 };
+const byId = (id) => ({ __rl: true, mode: 'id', value: String(id) });
+/** A fresh invoice of the main subscriber in `status` (as test/node/invoice/invoices.js makes them). */
+const freshInvoice = (status) =>
+	env.emulator.createInvoice({ WorkOrderId: 90000001, Status: status }).Id;
+/** The contractor (JWT) credential, which posts invoices (as test/node/invoice/create.test.js). */
+const CONTRACTOR = 'conventions-contractor';
+const asContractor = () => {
+	env.harness.credentials.set(CONTRACTOR, {
+		name: 'Emulator contractor',
+		type: 'workOrderServiceContractorApi',
+		data: support.contractorCredential(env.emulator),
+	});
+	return { authentication: 'contractor', credentialId: CONTRACTOR };
+};
 
 /**
  * One valid call of each write and the IDs it passes (as the item must show them). A new write
@@ -130,6 +144,50 @@ const WRITES = {
 			passed: { checkListResponseId: stored.Id, workOrderId: 90000001 },
 		};
 	},
+	'invoice.create': () => ({
+		parameters: {
+			invoiceNumber: 'CONV-1',
+			workOrderId: byId(90000001),
+			invoiceDate: '2026-03-01T09:00:00-05:00',
+			lineItems: { labor: [{ hourlyRate: 95, hours: 2 }] },
+			tax: 0,
+		},
+		run: asContractor(),
+		passed: { workOrderId: 90000001 },
+		returnsId: true,
+	}),
+	...Object.fromEntries(
+		['approve', 'reject', 'putOnHold'].map((operation) => [
+			`invoice.${operation}`,
+			() => {
+				const invoiceId = freshInvoice('Open');
+				return { parameters: { invoiceId: byId(invoiceId) }, passed: { invoiceId } };
+			},
+		]),
+	),
+	'invoice.recordPayment': () => {
+		const invoiceId = freshInvoice('Approved');
+		return {
+			parameters: {
+				invoiceId: byId(invoiceId),
+				paymentNumber: 'CONV-CHK-1',
+				paymentAmount: 10,
+				paymentDate: '2026-03-02T10:00:00-05:00',
+			},
+			passed: { invoiceId },
+		};
+	},
+	'location.addNote': () => ({
+		parameters: { locationId: byId(504), header: 'Conventions', note: 'One note' },
+		passed: { locationId: 504 },
+	}),
+	'asset.attachToWorkOrder': () => {
+		const wo = env.emulator.createWorkOrder({ LocationId: 501, Trade: 'REFRIGERATION' });
+		return {
+			parameters: { workOrderId: byId(wo.Id), assetId: byId(50101) },
+			passed: { workOrderId: wo.Id, assetId: 50101 },
+		};
+	},
 };
 
 describe('every write follows the output convention', () => {
@@ -153,6 +211,7 @@ describe('every write follows the output convention', () => {
 			const r = await env.run({
 				parameters: { resource, operation, ...call.parameters },
 				...(call.items ? { items: call.items } : {}),
+				...call.run,
 			});
 			expect(r.error).toBeUndefined();
 			expect(r.api.length).toBeGreaterThanOrEqual(1);

@@ -60,9 +60,14 @@ function editorView(env) {
 		return list;
 	}
 
-	/** A field where an ID is typed (a dropdown such as "Rejection Reason Name or ID" is not one; a From List / By ID locator is). */
+	/**
+	 * A field where an ID is typed, by its label ("... ID") or its name ("...Id", labelled as the
+	 * shared name's label, e.g. Checklist Response's Provider): a dropdown such as "Rejection Reason
+	 * Name or ID" is not one; a From List / By ID locator is.
+	 */
 	const isId = (p) =>
-		(/\bIDs?\b/.test(p.displayName) && p.type !== 'options') || p.type === 'resourceLocator';
+		((/\bIDs?\b/.test(p.displayName) || /Ids?$/.test(p.name)) && p.type !== 'options') ||
+		p.type === 'resourceLocator';
 
 	return { description, operations, freshParameters, shown, isId };
 }

@@ -82,6 +82,7 @@ describe('ID fields: empty, never 0, never clamped, required ones flagged', () =
 				'recallWorkOrder:string',
 				'storeIds:string',
 				'subscriberId:string',
+				'tagId:string',
 				'technicianId:string',
 				'trackingNumber:string',
 				'tradeId:string',

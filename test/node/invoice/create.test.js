@@ -92,7 +92,6 @@ describe('invoice.create', () => {
 			operation: 'create',
 			workOrderId: 90000001,
 			invoiceNumber: 'ACME-1001',
-			Id: id,
 			id,
 			invoiceTotal: 380,
 		});

@@ -57,7 +57,7 @@ describe('location.addNote', () => {
 				operation: 'addNote',
 				locationId: rl('504'),
 				header: ' Freezer ',
-				value: '={{ "Walk-in freezer " + $json.tag + " serviced" }}',
+				note: '={{ "Walk-in freezer " + $json.tag + " serviced" }}',
 			},
 			items: items({ tag: 'WIF-504-1' }),
 		});
@@ -88,17 +88,17 @@ describe('location.addNote', () => {
 
 	test('an empty Header or Note is refused before any request; with Continue On Fail the other items run', async () => {
 		const base = { resource: 'location', operation: 'addNote', locationId: rl('505') };
-		const r = await env.run({ parameters: { ...base, header: '  ', value: 'x' } });
+		const r = await env.run({ parameters: { ...base, header: '  ', note: 'x' } });
 		expectValidationError(r, { parameter: 'header', item: 0, problem: /must not be empty/ });
 		expect(r.api).toHaveLength(0);
 		const c = await env.run({
-			parameters: { ...base, header: 'Hours', value: '={{ $json.v }}' },
+			parameters: { ...base, header: 'Hours', note: '={{ $json.v }}' },
 			items: items({ v: '' }, { v: 'Open 6am to 11pm' }),
 			continueOnFail: true,
 		});
 		expect(c.result.status).toBe('success');
 		expect(c.api).toHaveLength(1);
-		expect(c.output[0].json.error).toContain('(parameter "value") in item 0');
+		expect(c.output[0].json.error).toContain('(parameter "note") in item 0');
 		expect(c.output[1].json).toEqual({
 			success: true,
 			operation: 'addNote',
@@ -120,7 +120,7 @@ describe('location.addNote', () => {
 				operation: 'addNote',
 				locationId: rl('501'),
 				header: 'Access',
-				value: 'x',
+				note: 'x',
 			},
 			authentication: 'contractor',
 			credentialId: 'cred-contractor',

@@ -30,7 +30,7 @@ export const assetIdField = assetLocator(
 const narrowing: FieldSpec[] = [
 	{
 		property: {
-			displayName: 'Store Number',
+			displayName: 'Store ID',
 			name: 'storeId',
 			type: 'string',
 			default: '',

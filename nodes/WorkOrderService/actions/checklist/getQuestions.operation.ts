@@ -43,7 +43,7 @@ const filters: FieldSpec[] = [
 	},
 	{
 		property: text(
-			'Trade Name',
+			'Trade',
 			'tradeName',
 			'HVAC',
 			'Checklists of this trade (give the ID or the name)',
@@ -98,7 +98,7 @@ const filters: FieldSpec[] = [
 	},
 	{
 		property: id(
-			'Location ID',
+			'Location',
 			'locationId',
 			'501',
 			'Checklists of a location, where checklists are set per location (give the ID or the store number)',

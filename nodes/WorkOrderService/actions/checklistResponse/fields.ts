@@ -191,7 +191,7 @@ export const answerFields: Record<QuestionType, FieldSpec[]> = {
 export const answeredByFields: FieldSpec[] = [
 	{
 		property: idField({
-			displayName: 'Provider ID',
+			displayName: 'Provider',
 			name: 'providerId',
 			example: '3001',
 			required: true,

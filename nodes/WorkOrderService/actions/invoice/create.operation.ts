@@ -19,7 +19,6 @@ import {
 	requiredText,
 	type Field,
 } from '../../helpers/validation';
-import { isRecord } from '../../helpers/values';
 import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
@@ -397,7 +396,7 @@ function refusedCreate(error: unknown, request: IDataObject, workOrderId: number
 	return error;
 }
 
-/** POST /invoices: 201 becomes `{ success, operation: 'create', workOrderId, invoiceNumber, id? }`. */
+/** POST /invoices: 201 becomes `{ success, operation: 'create', workOrderId, invoiceNumber, invoiceTotal, id? }`. */
 export async function execute(
 	this: IExecuteFunctions,
 	i: number,
@@ -416,12 +415,11 @@ export async function execute(
 	} catch (error) {
 		throw refusedCreate(error, request, workOrderId);
 	}
-	const item = writeAnswer(
-		'create',
-		{ workOrderId, invoiceNumber: request.InvoiceNumber as string },
-		response,
-	);
-	if (isRecord(item) && item.Id !== undefined && item.id === undefined) item.id = item.Id;
-	item.invoiceTotal = request.InvoiceTotal as number;
-	return [item];
+	// what the user passed (and the total the node computed from it), then the answer: the new ID as `id`
+	const passed = {
+		workOrderId,
+		invoiceNumber: request.InvoiceNumber as string,
+		invoiceTotal: request.InvoiceTotal as number,
+	};
+	return [writeAnswer('create', passed, response)];
 }

@@ -10,8 +10,8 @@ import {
 	type Check,
 	type Field,
 } from '../../helpers/validation';
-import { commaList } from '../../helpers/values';
-import { odataString } from '../../helpers/values';
+import { commaList, odataString } from '../../helpers/values';
+import { tradeDropdown } from '../../helpers/places';
 
 import { DEFAULT_DAYS, INVOICE_STATUSES, MAX_DAYS } from './fields';
 
@@ -51,12 +51,13 @@ const dateField = (displayName: string, name: string, description: string): INod
 
 export const filterProperties: INodeProperties[] = [
 	{
-		displayName: 'Status',
+		displayName: 'Primary Statuses',
 		name: 'statuses',
 		type: 'multiOptions',
 		default: [],
 		options: INVOICE_STATUSES.map((s) => ({ name: s, value: s })),
-		description: 'Only invoices in one of these statuses (Status)',
+		description:
+			'Only invoices in one of these statuses (Status; an invoice has only this one, named as the primary status of work orders and proposals and in the polling trigger)',
 	},
 	idList('Location IDs', 'locationIds', '501, 504', 'locations (Location/Id)'),
 	idList(
@@ -67,14 +68,12 @@ export const filterProperties: INodeProperties[] = [
 	),
 	idList('Provider IDs', 'providerIds', '3001', 'providers (Provider/Id)'),
 	idList('Work Order IDs', 'workOrderIds', '90000001', 'work orders (WoTrackingNumber)'),
-	{
-		displayName: 'Trades',
+	// the work orders' Trades filter: a dropdown of the trades; several as a comma-separated list
+	tradeDropdown({
 		name: 'trades',
-		type: 'string',
-		default: '',
-		placeholder: 'HVAC, PLUMBING',
-		description: 'Only invoices of these trades, comma-separated (Trade)',
-	},
+		description:
+			'Only invoices of these trades (Trade); several as a comma-separated list (typed or from an expression)',
+	}),
 	dateField(
 		'Posted After',
 		'postedAfter',

@@ -19,7 +19,7 @@ export const meta: OperationMeta = { safeToRepeat: true };
 const queryOptions: FieldSpec[] = [
 	{
 		property: {
-			displayName: 'Filter (OData)',
+			displayName: 'OData Filter',
 			name: 'filter',
 			type: 'string',
 			default: '',

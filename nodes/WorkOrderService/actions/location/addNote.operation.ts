@@ -29,7 +29,7 @@ const fields: FieldSpec[] = [
 	{
 		property: {
 			displayName: 'Note',
-			name: 'value',
+			name: 'note',
 			type: 'string',
 			required: true,
 			default: '',

@@ -32,7 +32,7 @@ const listFilter = (displayName: string, name: string, path: string, placeholder
 });
 
 const searchProperty: INodeProperties = {
-	displayName: 'Name or Store Contains',
+	displayName: 'Search',
 	name: 'search',
 	type: 'string',
 	default: '',
