@@ -286,7 +286,7 @@ function afterExample(emulator, file, result) {
 			console.log(`      proposal ${n.proposalId} ${n.action}: ${n.recipients.join(', ')}`);
 	}
 	if (file.startsWith('03-')) {
-		const created = result.outputs['Create note']?.[0]?.json?.Id;
+		const created = result.outputs['Create note']?.[0]?.json?.id;
 		const readBack = result.outputs['Read the note back']?.[0]?.json?.Id;
 		const exact =
 			typeof created === 'string' && BigInt(created) > 2n ** 53n && created === readBack;
