@@ -201,10 +201,15 @@ describe('one limiter for the execution', () => {
 			const until =
 				Date.parse(t.time) + t.durationMs + Number(t.responseHeaders['retry-after']) * 1000;
 			const answeredAt = Date.parse(t.time) + t.durationMs;
-			// a request the node had already handed to n8n's request layer when the 429 arrived may land a little later
-			for (const later of r.api.filter((q) => Date.parse(q.time) > answeredAt + 150)) {
-				expect(Date.parse(later.time)).toBeGreaterThanOrEqual(until - 1050); // Retry-After has whole seconds
-			}
+			// Before its time only requests the node had already handed to n8n's request layer when the
+			// 429 arrived may land (on a busy machine, hundreds of ms later): at most the other 7 lanes'.
+			// Counted, not timed: a limiter that does not pause sends the throttled items' retries and
+			// the next items in that second too. (Retry-After has whole seconds: 1050 ms of slack.)
+			const early = r.api.filter((q) => {
+				const at = Date.parse(q.time);
+				return q !== t && at > answeredAt && at < until - 1050;
+			});
+			expect(early.length).toBeLessThanOrEqual(7);
 		}
 	});
 
