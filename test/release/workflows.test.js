@@ -205,8 +205,11 @@ describe('GitHub Actions workflows', () => {
 		expect(ci.on.push.branches).toEqual(['main']);
 		expect(ci.on.schedule[0].cron.split(' ')).toHaveLength(5);
 		const always = Object.values(ci.jobs).filter((j) => !j.if);
-		expect(always).toHaveLength(1);
-		const [job] = always;
+		// the main job, and the quick benchmark beside it (issue 36: a broken workload cannot land)
+		expect(always).toHaveLength(2);
+		const job = always.find((j) => runsScript(j, 'lint'));
+		const bench = always.find((j) => j !== job);
+		expect(bench.steps.some((s) => s.run && /npm run bench -- --quick/.test(s.run))).toBe(true);
 		for (const script of ['ci', 'lint', 'test', 'demo', 'scan'])
 			expect([script, runsScript(job, script)]).toEqual([script, true]);
 		expect(
