@@ -1,9 +1,10 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllOrLimitFields } from '../helpers/fields';
 import { readLimit } from '../helpers/limit';
-import { WHOLE_LIST, readList } from '../transport/paging';
+import { ODATA_LIST, WHOLE_LIST, readList } from '../transport/paging';
+import type { WorkOrderServiceClient } from '../transport/client';
 
 import type { OperationModule } from './operation';
 
@@ -62,4 +63,27 @@ export function wholeListDescription(
 		},
 		...getAll.description,
 	];
+}
+
+/**
+ * The head of a paged OData Get Many (Invoice, Proposal, Location, Work Order): Return All or Limit
+ * read first, then `query` reads the item's Filters and Options into the path and query string,
+ * then the pages are read ($top/$skip) up to the limit.
+ */
+export async function readODataList(
+	ctx: IExecuteFunctions,
+	i: number,
+	client: WorkOrderServiceClient,
+	query: () => { path: string; qs: IDataObject },
+): Promise<IDataObject[]> {
+	const limit = readLimit(ctx, i);
+	const { path, qs } = query();
+	return await readList(ctx, client, ODATA_LIST, { path, qs, limit, itemIndex: i });
+}
+
+/** The query string with `filter` as its `$filter` (none when undefined). */
+export function withFilter(qs: IDataObject, filter: string | undefined): IDataObject {
+	if (filter === undefined) delete qs.$filter;
+	else qs.$filter = filter;
+	return qs;
 }

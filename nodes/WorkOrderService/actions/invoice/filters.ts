@@ -1,17 +1,20 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { serviceDateTime, userInstant } from '../../helpers/dateTime';
-import {
-	fieldOf,
-	invalid,
-	isBlank,
-	numberBetween,
-	positiveInteger,
-	type Check,
-	type Field,
-} from '../../helpers/validation';
-import { commaList, odataString } from '../../helpers/values';
+import { textField } from '../../helpers/fields';
+import { invalid, numberBetween, type Check } from '../../helpers/validation';
+import { odataString } from '../../helpers/values';
 import { tradeDropdown } from '../../helpers/places';
+import {
+	allOf,
+	anyOf,
+	checkOrder,
+	dateCheck,
+	filterReader,
+	idsOf,
+	statusList,
+	textsOf,
+} from '../filters';
 
 import { DEFAULT_DAYS, INVOICE_STATUSES, MAX_DAYS } from './fields';
 
@@ -27,19 +30,13 @@ import { DEFAULT_DAYS, INVOICE_STATUSES, MAX_DAYS } from './fields';
 
 const DAY_MS = 86_400_000;
 
-const idList = (
-	displayName: string,
-	name: string,
-	example: string,
-	what: string,
-): INodeProperties => ({
-	displayName,
-	name,
-	type: 'string',
-	default: '',
-	placeholder: `e.g. ${example}`,
-	description: `Only invoices of these ${what}, comma-separated`,
-});
+const idList = (displayName: string, name: string, example: string, what: string) =>
+	textField({
+		displayName,
+		name,
+		example,
+		description: `Only invoices of these ${what}, comma-separated`,
+	});
 
 const dateField = (displayName: string, name: string, description: string): INodeProperties => ({
 	displayName,
@@ -127,26 +124,8 @@ export interface InvoiceFilters {
 	maxTotal?: number;
 }
 
-function fieldNamed(name: string): Field {
-	return fieldOf(filterProperties.find((p) => p.name === name) as INodeProperties, 'filters');
-}
-
-const idsOf: Check<number[]> = (node, itemIndex, field, value) =>
-	commaList(value).map((id) => positiveInteger(node, itemIndex, field, id));
-
-const textsOf: Check<string[]> = (node, itemIndex, field, value) => {
-	if (!isBlank(value) && typeof value !== 'string' && !Array.isArray(value))
-		throw invalid(node, itemIndex, field, 'must be text', value);
-	return commaList(value);
-};
-
 const statusesOf: Check<string[]> = (node, itemIndex, field, value) => {
-	const list = Array.isArray(value)
-		? value
-				.map(String)
-				.map((s) => s.trim())
-				.filter(Boolean)
-		: commaList(value);
+	const list = statusList(value);
 	const key = (s: string) => s.replace(/\s+/g, '').toLowerCase();
 	return list.map((status) => {
 		const known = INVOICE_STATUSES.find((s) => key(s) === key(status));
@@ -164,38 +143,15 @@ const statusesOf: Check<string[]> = (node, itemIndex, field, value) => {
 
 const totalOf: Check<number | undefined> = numberBetween(0, 1e12);
 
-function dateOf(
-	node: INode,
-	itemIndex: number,
-	field: Field,
-	value: unknown,
-	zone: string,
-): number | undefined {
-	if (isBlank(value)) return undefined;
-	const ms = userInstant(value, zone);
-	if (ms === undefined)
-		throw invalid(
-			node,
-			itemIndex,
-			field,
-			'must be a date-time such as 2026-05-01T09:30:00 or 2026-05-01T09:30:00-04:00',
-			value,
-		);
-	return ms;
-}
-
 /** Reads and checks the Filters of item i, before any request (`now`: the instant the 365 days count from). */
 export function readInvoiceFilters(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	now = Date.now(),
 ): InvoiceFilters {
-	const node = ctx.getNode();
-	const values = (ctx.getNodeParameter('filters', itemIndex, {}) ?? {}) as IDataObject;
-	const read = <T>(name: string, check: Check<T>): T =>
-		check(node, itemIndex, fieldNamed(name), values[name]);
-	const zone = ctx.getTimezone();
-	const date = (name: string) => dateOf(node, itemIndex, fieldNamed(name), values[name], zone);
+	const { values, read, refuse } = filterReader(ctx, itemIndex, filterProperties);
+	const dateOf = dateCheck(userInstant, ctx.getTimezone());
+	const date = (name: string) => read(name, dateOf);
 	const f: InvoiceFilters = {
 		statuses: read('statuses', statusesOf),
 		locationIds: read('locationIds', idsOf),
@@ -210,8 +166,6 @@ export function readInvoiceFilters(
 		minTotal: values.minTotal === 0 ? undefined : read('minTotal', totalOf),
 		maxTotal: values.maxTotal === 0 ? undefined : read('maxTotal', totalOf),
 	};
-	const refuse = (name: string, problem: string, hint?: string) =>
-		invalid(node, itemIndex, fieldNamed(name), problem, values[name], hint);
 	if (f.postedAfter !== undefined && now - f.postedAfter > MAX_DAYS * DAY_MS)
 		throw refuse(
 			'postedAfter',
@@ -220,44 +174,29 @@ export function readInvoiceFilters(
 		);
 	if (f.minTotal !== undefined && f.maxTotal !== undefined && f.maxTotal < f.minTotal)
 		throw refuse('maxTotal', 'must not be below Minimum Total');
-	if (
-		f.postedAfter !== undefined &&
-		f.postedBefore !== undefined &&
-		f.postedBefore <= f.postedAfter
-	)
-		throw refuse('postedBefore', 'must be later than Posted After');
-	if (
-		f.updatedAfter !== undefined &&
-		f.updatedBefore !== undefined &&
-		f.updatedBefore <= f.updatedAfter
-	)
-		throw refuse('updatedBefore', 'must be later than Updated After');
+	checkOrder(refuse, f.postedAfter, f.postedBefore, 'postedBefore', 'Posted After');
+	checkOrder(refuse, f.updatedAfter, f.updatedBefore, 'updatedBefore', 'Updated After');
 	return f;
-}
-
-function anyOf(path: string, literals: string[]): string | undefined {
-	if (literals.length === 0) return undefined;
-	const clauses = literals.map((literal) => `${path} eq ${literal}`);
-	return clauses.length === 1 ? clauses[0] : `(${clauses.join(' or ')})`;
 }
 
 /** The `$filter` for the Filters (and an own OData clause, ANDed in parentheses); undefined for none. */
 export function invoiceFilter(f: InvoiceFilters, own?: string): string | undefined {
 	const at = serviceDateTime;
-	const clauses = [
-		anyOf('Status', f.statuses.map(odataString)),
-		anyOf('Location/Id', f.locationIds.map(String)),
-		anyOf('Location/StoreId', f.storeIds.map(odataString)),
-		anyOf('Provider/Id', f.providerIds.map(String)),
-		anyOf('WoTrackingNumber', f.workOrderIds.map(String)),
-		anyOf('Trade', f.trades.map(odataString)),
-		f.postedAfter !== undefined ? `PostedDate ge ${at(f.postedAfter)}` : undefined,
-		f.postedBefore !== undefined ? `PostedDate lt ${at(f.postedBefore)}` : undefined,
-		f.updatedAfter !== undefined ? `UpdatedDate ge ${at(f.updatedAfter)}` : undefined,
-		f.updatedBefore !== undefined ? `UpdatedDate lt ${at(f.updatedBefore)}` : undefined,
-		f.minTotal !== undefined ? `InvoiceTotal ge ${f.minTotal}` : undefined,
-		f.maxTotal !== undefined ? `InvoiceTotal le ${f.maxTotal}` : undefined,
-		own !== undefined && own.trim() !== '' ? `(${own.trim()})` : undefined,
-	].filter((c): c is string => c !== undefined);
-	return clauses.length ? clauses.join(' and ') : undefined;
+	return allOf(
+		[
+			anyOf('Status', f.statuses.map(odataString)),
+			anyOf('Location/Id', f.locationIds.map(String)),
+			anyOf('Location/StoreId', f.storeIds.map(odataString)),
+			anyOf('Provider/Id', f.providerIds.map(String)),
+			anyOf('WoTrackingNumber', f.workOrderIds.map(String)),
+			anyOf('Trade', f.trades.map(odataString)),
+			f.postedAfter !== undefined ? `PostedDate ge ${at(f.postedAfter)}` : undefined,
+			f.postedBefore !== undefined ? `PostedDate lt ${at(f.postedBefore)}` : undefined,
+			f.updatedAfter !== undefined ? `UpdatedDate ge ${at(f.updatedAfter)}` : undefined,
+			f.updatedBefore !== undefined ? `UpdatedDate lt ${at(f.updatedBefore)}` : undefined,
+			f.minTotal !== undefined ? `InvoiceTotal ge ${f.minTotal}` : undefined,
+			f.maxTotal !== undefined ? `InvoiceTotal le ${f.maxTotal}` : undefined,
+		],
+		own,
+	);
 }

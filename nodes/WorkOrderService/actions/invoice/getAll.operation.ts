@@ -2,16 +2,15 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllOrLimitFields } from '../../helpers/fields';
-import { readLimit } from '../../helpers/limit';
 import { simplifyProperty } from '../../helpers/simplify';
 import { collectionOf, readFields, trimmedText, type FieldSpec } from '../../helpers/validation';
-import { ODATA_LIST, readList } from '../../transport/paging';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
 import { DEFAULT_DAYS, MAX_DAYS } from './fields';
 import { filterProperties, invoiceFilter, readInvoiceFilters } from './filters';
 import { simplifyInvoice } from './simplify';
+import { readODataList, withFilter } from '../wholeList';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
@@ -77,18 +76,16 @@ export async function execute(
 	i: number,
 	client: WorkOrderServiceClient,
 ): Promise<IDataObject[]> {
-	const limit = readLimit(this, i);
-	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
-	const filters = readInvoiceFilters(this, i);
-	const { qs } = readFields(this, i, queryOptions, 'options');
-	const filter = invoiceFilter(filters, qs.$filter as string | undefined);
-	if (filter === undefined) delete qs.$filter;
-	else qs.$filter = filter;
-	const invoices = await readList(this, client, ODATA_LIST, {
-		path: '/odata/invoices',
-		qs,
-		limit,
-		itemIndex: i,
+	let select: unknown;
+	const invoices = await readODataList(this, i, client, () => {
+		const filters = readInvoiceFilters(this, i);
+		const { qs } = readFields(this, i, queryOptions, 'options');
+		select = qs.$select;
+		return {
+			path: '/odata/invoices',
+			qs: withFilter(qs, invoiceFilter(filters, qs.$filter as string | undefined)),
+		};
 	});
-	return simplify && qs.$select === undefined ? invoices.map(simplifyInvoice) : invoices;
+	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+	return simplify && select === undefined ? invoices.map(simplifyInvoice) : invoices;
 }

@@ -2,14 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllOrLimitFields } from '../../helpers/fields';
-import { readLimit } from '../../helpers/limit';
 import { locationSearchFilter, simplifyLocations } from '../../helpers/places';
 import { simplifyProperty } from '../../helpers/simplify';
 import { collectionOf, fieldOf, optionalText } from '../../helpers/validation';
 import { commaList, odataString } from '../../helpers/values';
-import { ODATA_LIST, readList } from '../../transport/paging';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
+import { readODataList } from '../wholeList';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
@@ -86,14 +85,9 @@ export async function execute(
 	i: number,
 	client: WorkOrderServiceClient,
 ): Promise<IDataObject[]> {
-	const limit = readLimit(this, i);
-	const filter = filterOf(this, i);
-	const qs: IDataObject = filter === undefined ? {} : { $filter: filter };
-	const records = await readList(this, client, ODATA_LIST, {
-		path: '/odata/locations',
-		qs,
-		limit,
-		itemIndex: i,
+	const records = await readODataList(this, i, client, () => {
+		const filter = filterOf(this, i);
+		return { path: '/odata/locations', qs: filter === undefined ? {} : { $filter: filter } };
 	});
 	return simplifyLocations(this, i, records);
 }

@@ -3,14 +3,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { odataQueryOptions, returnAllOrLimitFields } from '../../helpers/fields';
 import { collectionOf, readFields } from '../../helpers/validation';
-import { readLimit } from '../../helpers/limit';
-import { ODATA_LIST, readList } from '../../transport/paging';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
 import { filterProperties, proposalFilter, readProposalFilters } from './filters';
 import { PROPOSAL_OUTPUT } from './simplify';
 import { outputProperties, shapeOutput } from '../../helpers/simplify';
 import type { OperationMeta } from '../operation';
+import { readODataList, withFilter } from '../wholeList';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
@@ -40,17 +39,13 @@ export async function execute(
 	i: number,
 	client: WorkOrderServiceClient,
 ): Promise<IDataObject[]> {
-	const limit = readLimit(this, i);
-	const filters = readProposalFilters(this, i);
-	const { qs } = readFields(this, i, queryOptions, 'options');
-	const filter = proposalFilter(filters, qs.$filter as string | undefined);
-	if (filter === undefined) delete qs.$filter;
-	else qs.$filter = filter;
-	const proposals = await readList(this, client, ODATA_LIST, {
-		path: '/odata/proposals',
-		qs,
-		limit,
-		itemIndex: i,
+	const proposals = await readODataList(this, i, client, () => {
+		const filters = readProposalFilters(this, i);
+		const { qs } = readFields(this, i, queryOptions, 'options');
+		return {
+			path: '/odata/proposals',
+			qs: withFilter(qs, proposalFilter(filters, qs.$filter as string | undefined)),
+		};
 	});
 	return shapeOutput(this, i, proposals, PROPOSAL_OUTPUT);
 }

@@ -4,14 +4,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { odataQueryOptions, returnAllOrLimitFields } from '../../helpers/fields';
 import { locationLocator, readPlaceId } from '../../helpers/places';
 import { collectionOf, readFields } from '../../helpers/validation';
-import { readLimit } from '../../helpers/limit';
 import { outputProperties, shapeOutput } from '../../helpers/simplify';
 import { workOrderFilterClauses, workOrderFilterProperties } from './filters';
-import { ODATA_LIST, readList } from '../../transport/paging';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
 import { WORK_ORDER_OUTPUT } from './simplify';
+import { readODataList } from '../wholeList';
 
 /** Options sent as OData query options, in the order they are checked. */
 const queryOptions = odataQueryOptions(
@@ -50,20 +49,23 @@ export async function execute(
 	i: number,
 	client: WorkOrderServiceClient,
 ): Promise<IDataObject[]> {
-	const limit = readLimit(this, i);
-	const clauses = workOrderFilterClauses(this, i);
-	const { qs } = readFields(this, i, queryOptions, 'options');
-	if (qs.$filter !== undefined)
-		clauses.push(clauses.length ? `(${String(qs.$filter)})` : String(qs.$filter));
-	if (clauses.length) qs.$filter = clauses.join(' and ');
-	const locationId = readPlaceId(this, i, locationIdProperty, {
-		required: false,
-		collection: 'options',
-		label: 'Location ID',
+	let select: unknown;
+	const records = await readODataList(this, i, client, () => {
+		const clauses = workOrderFilterClauses(this, i);
+		const { qs } = readFields(this, i, queryOptions, 'options');
+		if (qs.$filter !== undefined)
+			clauses.push(clauses.length ? `(${String(qs.$filter)})` : String(qs.$filter));
+		if (clauses.length) qs.$filter = clauses.join(' and ');
+		select = qs.$select;
+		const locationId = readPlaceId(this, i, locationIdProperty, {
+			required: false,
+			collection: 'options',
+			label: 'Location ID',
+		});
+		const path =
+			locationId === undefined ? '/odata/workorders' : `/odata/locations(${locationId})/workorders`;
+		return { path, qs };
 	});
-	const path =
-		locationId === undefined ? '/odata/workorders' : `/odata/locations(${locationId})/workorders`;
-	const records = await readList(this, client, ODATA_LIST, { path, qs, limit, itemIndex: i });
 	// Fields chosen with Select are returned as chosen.
-	return shapeOutput(this, i, records, WORK_ORDER_OUTPUT, qs.$select === undefined);
+	return shapeOutput(this, i, records, WORK_ORDER_OUTPUT, select === undefined);
 }
