@@ -6,9 +6,8 @@ import { locationSearchFilter, simplifyLocations } from '../../helpers/places';
 import { simplifyProperty } from '../../helpers/simplify';
 import { collectionOf, fieldOf, optionalText } from '../../helpers/validation';
 import { commaList, odataString } from '../../helpers/values';
-import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
-import { readODataList } from '../wholeList';
+import { odataGetMany } from '../wholeList';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
@@ -80,14 +79,7 @@ function filterOf(ctx: IExecuteFunctions, i: number): string | undefined {
 }
 
 /** GET /odata/locations, page by page, the Filters as $filter. */
-export async function execute(
-	this: IExecuteFunctions,
-	i: number,
-	client: WorkOrderServiceClient,
-): Promise<IDataObject[]> {
-	const records = await readODataList(this, i, client, () => {
-		const filter = filterOf(this, i);
-		return { path: '/odata/locations', qs: filter === undefined ? {} : { $filter: filter } };
-	});
-	return simplifyLocations(this, i, records);
-}
+export const execute = odataGetMany((ctx, i) => {
+	const filter = filterOf(ctx, i);
+	return { path: '/odata/locations', qs: filter === undefined ? {} : { $filter: filter } };
+}, simplifyLocations);

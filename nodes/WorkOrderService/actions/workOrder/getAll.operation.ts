@@ -1,4 +1,3 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { odataQueryOptions, returnAllOrLimitFields } from '../../helpers/fields';
@@ -6,11 +5,10 @@ import { locationLocator, readPlaceId } from '../../helpers/places';
 import { collectionOf, readFields } from '../../helpers/validation';
 import { outputProperties, shapeOutput } from '../../helpers/simplify';
 import { workOrderFilterClauses, workOrderFilterProperties } from './filters';
-import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
 import { WORK_ORDER_OUTPUT } from './simplify';
-import { readODataList } from '../wholeList';
+import { odataGetMany } from '../wholeList';
 
 /** Options sent as OData query options, in the order they are checked. */
 const queryOptions = odataQueryOptions(
@@ -44,20 +42,14 @@ export const description = updateDisplayOptions(
 );
 
 /** GET /odata/workorders (or /odata/locations({id})/workorders), page by page; the Filters and the OData Filter ANDed. */
-export async function execute(
-	this: IExecuteFunctions,
-	i: number,
-	client: WorkOrderServiceClient,
-): Promise<IDataObject[]> {
-	let select: unknown;
-	const records = await readODataList(this, i, client, () => {
-		const clauses = workOrderFilterClauses(this, i);
-		const { qs } = readFields(this, i, queryOptions, 'options');
+export const execute = odataGetMany(
+	(ctx, i) => {
+		const clauses = workOrderFilterClauses(ctx, i);
+		const { qs } = readFields(ctx, i, queryOptions, 'options');
 		if (qs.$filter !== undefined)
 			clauses.push(clauses.length ? `(${String(qs.$filter)})` : String(qs.$filter));
 		if (clauses.length) qs.$filter = clauses.join(' and ');
-		select = qs.$select;
-		const locationId = readPlaceId(this, i, locationIdProperty, {
+		const locationId = readPlaceId(ctx, i, locationIdProperty, {
 			required: false,
 			collection: 'options',
 			label: 'Location ID',
@@ -65,7 +57,8 @@ export async function execute(
 		const path =
 			locationId === undefined ? '/odata/workorders' : `/odata/locations(${locationId})/workorders`;
 		return { path, qs };
-	});
+	},
 	// Fields chosen with Select are returned as chosen.
-	return shapeOutput(this, i, records, WORK_ORDER_OUTPUT, select === undefined);
-}
+	(ctx, i, records, qs) =>
+		shapeOutput(ctx, i, records, WORK_ORDER_OUTPUT, qs.$select === undefined),
+);
