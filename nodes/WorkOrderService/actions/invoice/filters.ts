@@ -1,20 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { serviceDateTime, userInstant } from '../../helpers/dateTime';
-import { textField } from '../../helpers/fields';
-import { invalid, numberBetween, type Check } from '../../helpers/validation';
+import { numberBetween, type Check } from '../../helpers/validation';
 import { odataString } from '../../helpers/values';
 import { tradeDropdown } from '../../helpers/places';
-import {
-	allOf,
-	anyOf,
-	checkOrder,
-	dateCheck,
-	filterReader,
-	idsOf,
-	statusList,
-	textsOf,
-} from '../filters';
+import { allOf, anyOf, dateRange, filterFields, filterReader, placeClauses } from '../filters';
 
 import { DEFAULT_DAYS, INVOICE_STATUSES, MAX_DAYS } from './fields';
 
@@ -30,13 +20,7 @@ import { DEFAULT_DAYS, INVOICE_STATUSES, MAX_DAYS } from './fields';
 
 const DAY_MS = 86_400_000;
 
-const idList = (displayName: string, name: string, example: string, what: string) =>
-	textField({
-		displayName,
-		name,
-		example,
-		description: `Only invoices of these ${what}, comma-separated`,
-	});
+const fields = filterFields('invoice');
 
 const dateField = (displayName: string, name: string, description: string): INodeProperties => ({
 	displayName,
@@ -47,24 +31,13 @@ const dateField = (displayName: string, name: string, description: string): INod
 });
 
 export const filterProperties: INodeProperties[] = [
-	{
-		displayName: 'Primary Statuses',
-		name: 'statuses',
-		type: 'multiOptions',
-		default: [],
-		options: INVOICE_STATUSES.map((s) => ({ name: s, value: s })),
-		description:
-			'Only invoices in one of these statuses (Status; an invoice has only this one, named as the primary status of work orders and proposals and in the polling trigger)',
-	},
-	idList('Location IDs', 'locationIds', '501, 504', 'locations (Location/Id)'),
-	idList(
-		'Store IDs',
-		'storeIds',
-		'S501',
-		"locations, by the client's store number (Location/StoreId)",
+	fields.statuses(
+		INVOICE_STATUSES.map((s) => ({ name: s, value: s })),
+		'Only invoices in one of these statuses (Status; an invoice has only this one, named as the primary status of work orders and proposals and in the polling trigger)',
 	),
-	idList('Provider IDs', 'providerIds', '3001', 'providers (Provider/Id)'),
-	idList('Work Order IDs', 'workOrderIds', '90000001', 'work orders (WoTrackingNumber)'),
+	...fields.places,
+	fields.idList('Provider IDs', 'providerIds', '3001', 'providers (Provider/Id)'),
+	fields.idList('Work Order IDs', 'workOrderIds', '90000001', 'work orders (WoTrackingNumber)'),
 	// the work orders' Trades filter: a dropdown of the trades; several as a comma-separated list
 	tradeDropdown({
 		name: 'trades',
@@ -91,22 +64,7 @@ export const filterProperties: INodeProperties[] = [
 		'updatedBefore',
 		'Only invoices changed before this time (UpdatedDate).',
 	),
-	{
-		displayName: 'Minimum Total',
-		name: 'minTotal',
-		type: 'number',
-		default: 0,
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		description: 'Only invoices whose total is at least this (InvoiceTotal)',
-	},
-	{
-		displayName: 'Maximum Total',
-		name: 'maxTotal',
-		type: 'number',
-		default: 0,
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		description: 'Only invoices whose total is at most this (InvoiceTotal)',
-	},
+	...fields.range('Total', 'InvoiceTotal'),
 ];
 
 export interface InvoiceFilters {
@@ -124,23 +82,6 @@ export interface InvoiceFilters {
 	maxTotal?: number;
 }
 
-const statusesOf: Check<string[]> = (node, itemIndex, field, value) => {
-	const list = statusList(value);
-	const key = (s: string) => s.replace(/\s+/g, '').toLowerCase();
-	return list.map((status) => {
-		const known = INVOICE_STATUSES.find((s) => key(s) === key(status));
-		if (!known)
-			throw invalid(
-				node,
-				itemIndex,
-				field,
-				`must be statuses among ${INVOICE_STATUSES.join(', ')}`,
-				status,
-			);
-		return known;
-	});
-};
-
 const totalOf: Check<number | undefined> = numberBetween(0, 1e12);
 
 /** Reads and checks the Filters of item i, before any request (`now`: the instant the 365 days count from). */
@@ -149,16 +90,24 @@ export function readInvoiceFilters(
 	itemIndex: number,
 	now = Date.now(),
 ): InvoiceFilters {
-	const { values, read, refuse } = filterReader(ctx, itemIndex, filterProperties);
-	const dateOf = dateCheck(userInstant, ctx.getTimezone());
-	const date = (name: string) => read(name, dateOf);
+	const { values, read, refuse, ids, texts, date, statuses, order } = filterReader(
+		ctx,
+		itemIndex,
+		filterProperties,
+		userInstant,
+	);
+	const key = (s: string) => s.replace(/\s+/g, '').toLowerCase();
 	const f: InvoiceFilters = {
-		statuses: read('statuses', statusesOf),
-		locationIds: read('locationIds', idsOf),
-		storeIds: read('storeIds', textsOf),
-		providerIds: read('providerIds', idsOf),
-		workOrderIds: read('workOrderIds', idsOf),
-		trades: read('trades', textsOf),
+		statuses: statuses(
+			'statuses',
+			(status) => INVOICE_STATUSES.find((s) => key(s) === key(status)),
+			`must be statuses among ${INVOICE_STATUSES.join(', ')}`,
+		),
+		locationIds: ids('locationIds'),
+		storeIds: texts('storeIds'),
+		providerIds: ids('providerIds'),
+		workOrderIds: ids('workOrderIds'),
+		trades: texts('trades'),
 		postedAfter: date('postedAfter'),
 		postedBefore: date('postedBefore'),
 		updatedAfter: date('updatedAfter'),
@@ -174,26 +123,21 @@ export function readInvoiceFilters(
 		);
 	if (f.minTotal !== undefined && f.maxTotal !== undefined && f.maxTotal < f.minTotal)
 		throw refuse('maxTotal', 'must not be below Minimum Total');
-	checkOrder(refuse, f.postedAfter, f.postedBefore, 'postedBefore', 'Posted After');
-	checkOrder(refuse, f.updatedAfter, f.updatedBefore, 'updatedBefore', 'Updated After');
+	order(f.postedAfter, f.postedBefore, 'postedBefore', 'Posted After');
+	order(f.updatedAfter, f.updatedBefore, 'updatedBefore', 'Updated After');
 	return f;
 }
 
 /** The `$filter` for the Filters (and an own OData clause, ANDed in parentheses); undefined for none. */
 export function invoiceFilter(f: InvoiceFilters, own?: string): string | undefined {
-	const at = serviceDateTime;
 	return allOf(
 		[
-			anyOf('Status', f.statuses.map(odataString)),
-			anyOf('Location/Id', f.locationIds.map(String)),
-			anyOf('Location/StoreId', f.storeIds.map(odataString)),
+			...placeClauses('Status', f),
 			anyOf('Provider/Id', f.providerIds.map(String)),
 			anyOf('WoTrackingNumber', f.workOrderIds.map(String)),
 			anyOf('Trade', f.trades.map(odataString)),
-			f.postedAfter !== undefined ? `PostedDate ge ${at(f.postedAfter)}` : undefined,
-			f.postedBefore !== undefined ? `PostedDate lt ${at(f.postedBefore)}` : undefined,
-			f.updatedAfter !== undefined ? `UpdatedDate ge ${at(f.updatedAfter)}` : undefined,
-			f.updatedBefore !== undefined ? `UpdatedDate lt ${at(f.updatedBefore)}` : undefined,
+			...dateRange('PostedDate', f.postedAfter, f.postedBefore, serviceDateTime),
+			...dateRange('UpdatedDate', f.updatedAfter, f.updatedBefore, serviceDateTime),
 			f.minTotal !== undefined ? `InvoiceTotal ge ${f.minTotal}` : undefined,
 			f.maxTotal !== undefined ? `InvoiceTotal le ${f.maxTotal}` : undefined,
 		],

@@ -1,19 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { invalid, numberBetween, type Check } from '../../helpers/validation';
-import { dateTimeField, textField } from '../../helpers/fields';
-import { odataString } from '../../helpers/values';
+import { numberBetween, type Check } from '../../helpers/validation';
+import { dateTimeField } from '../../helpers/fields';
 import { isKnownZone, parseDateTime, zonedWallTimeToInstant } from '../../helpers/dateTime';
-import {
-	allOf,
-	anyOf,
-	checkOrder,
-	dateCheck,
-	filterReader,
-	idsOf,
-	statusList,
-	textsOf,
-} from '../filters';
+import { allOf, anyOf, dateRange, filterFields, filterReader, placeClauses } from '../filters';
 
 /**
  * The Filters of Proposal → Get Many, as one OData `$filter` over the reference's `Proposal`
@@ -24,39 +14,23 @@ import {
  * time zone. Several values of one filter match any of them; different filters must all match.
  */
 
-const idList = (displayName: string, name: string, example: string, what: string) =>
-	textField({
-		displayName,
-		name,
-		example,
-		description: `Only proposals of these ${what}, comma-separated`,
-	});
+const fields = filterFields('proposal');
 
 const dateField = dateTimeField;
 
 export const filterProperties: INodeProperties[] = [
-	{
-		displayName: 'Primary Statuses',
-		name: 'statuses',
-		type: 'multiOptions',
-		default: [],
-		options: [
+	fields.statuses(
+		[
 			{ name: 'Approved', value: 'Approved' },
 			{ name: 'On Hold', value: 'OnHold' },
 			{ name: 'Open', value: 'Open' },
 			{ name: 'Rejected', value: 'Rejected' },
 		],
-		description: 'Only proposals in one of these primary statuses (Status/Primary)',
-	},
-	idList('Location IDs', 'locationIds', '501, 504', 'locations (Location/Id)'),
-	idList(
-		'Store IDs',
-		'storeIds',
-		'S501',
-		"locations, by the client's store number (Location/StoreId)",
+		'Only proposals in one of these primary statuses (Status/Primary)',
 	),
-	idList('Work Order IDs', 'workOrderIds', '90000006', 'work orders (WorkOrder/Id)'),
-	idList('Provider IDs', 'providerIds', '3001', 'providers (Provider/Id)'),
+	...fields.places,
+	fields.idList('Work Order IDs', 'workOrderIds', '90000006', 'work orders (WorkOrder/Id)'),
+	fields.idList('Provider IDs', 'providerIds', '3001', 'providers (Provider/Id)'),
 	dateField(
 		'Created After',
 		'createdAfter',
@@ -77,22 +51,7 @@ export const filterProperties: INodeProperties[] = [
 		'updatedBefore',
 		'Only proposals changed before this time (UpdatedDateDto).',
 	),
-	{
-		displayName: 'Minimum Amount',
-		name: 'minAmount',
-		type: 'number',
-		default: 0,
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		description: 'Only proposals whose amount is at least this (Amount)',
-	},
-	{
-		displayName: 'Maximum Amount',
-		name: 'maxAmount',
-		type: 'number',
-		default: 0,
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		description: 'Only proposals whose amount is at most this (Amount)',
-	},
+	...fields.range('Amount', 'Amount'),
 ];
 
 /** The values of the Filters, checked (IDs as numbers, dates as instants in ms). */
@@ -109,15 +68,6 @@ export interface ProposalFilters {
 	minAmount?: number;
 	maxAmount?: number;
 }
-
-const statusesOf: Check<string[]> = (node, itemIndex, field, value) => {
-	const list = statusList(value);
-	for (const status of list) {
-		if (!/^[A-Za-z][A-Za-z ]{0,39}$/.test(status))
-			throw invalid(node, itemIndex, field, 'must be status names such as Open or OnHold', status);
-	}
-	return list;
-};
 
 const amountOf: Check<number | undefined> = numberBetween(0, 1e12);
 
@@ -140,15 +90,22 @@ function instantOf(value: unknown, zone: string): number | undefined {
 
 /** Reads and checks the Filters of item i, before any request. */
 export function readProposalFilters(ctx: IExecuteFunctions, itemIndex: number): ProposalFilters {
-	const { read, refuse } = filterReader(ctx, itemIndex, filterProperties);
-	const instant = dateCheck(instantOf, ctx.getTimezone());
-	const date = (name: string) => read(name, instant);
+	const { read, refuse, ids, texts, date, statuses, order } = filterReader(
+		ctx,
+		itemIndex,
+		filterProperties,
+		instantOf,
+	);
 	const f: ProposalFilters = {
-		statuses: read('statuses', statusesOf),
-		locationIds: read('locationIds', idsOf),
-		storeIds: read('storeIds', textsOf),
-		workOrderIds: read('workOrderIds', idsOf),
-		providerIds: read('providerIds', idsOf),
+		statuses: statuses(
+			'statuses',
+			(status) => (/^[A-Za-z][A-Za-z ]{0,39}$/.test(status) ? status : undefined),
+			'must be status names such as Open or OnHold',
+		),
+		locationIds: ids('locationIds'),
+		storeIds: texts('storeIds'),
+		workOrderIds: ids('workOrderIds'),
+		providerIds: ids('providerIds'),
 		createdAfter: date('createdAfter'),
 		createdBefore: date('createdBefore'),
 		updatedAfter: date('updatedAfter'),
@@ -158,8 +115,8 @@ export function readProposalFilters(ctx: IExecuteFunctions, itemIndex: number): 
 	};
 	if (f.minAmount !== undefined && f.maxAmount !== undefined && f.maxAmount < f.minAmount)
 		throw refuse('maxAmount', 'must not be below Minimum Amount');
-	checkOrder(refuse, f.createdAfter, f.createdBefore, 'createdBefore', 'Created After');
-	checkOrder(refuse, f.updatedAfter, f.updatedBefore, 'updatedBefore', 'Updated After');
+	order(f.createdAfter, f.createdBefore, 'createdBefore', 'Created After');
+	order(f.updatedAfter, f.updatedBefore, 'updatedBefore', 'Updated After');
 	return f;
 }
 
@@ -172,17 +129,11 @@ function literalOf(ms: number): string {
 export function proposalFilter(f: ProposalFilters, own?: string): string | undefined {
 	return allOf(
 		[
-			anyOf('Status/Primary', f.statuses.map(odataString)),
-			anyOf('Location/Id', f.locationIds.map(String)),
-			anyOf('Location/StoreId', f.storeIds.map(odataString)),
+			...placeClauses('Status/Primary', f),
 			anyOf('WorkOrder/Id', f.workOrderIds.map(String)),
 			anyOf('Provider/Id', f.providerIds.map(String)),
-			f.createdAfter !== undefined ? `CreatedDate_dto ge ${literalOf(f.createdAfter)}` : undefined,
-			f.createdBefore !== undefined
-				? `CreatedDate_dto lt ${literalOf(f.createdBefore)}`
-				: undefined,
-			f.updatedAfter !== undefined ? `UpdatedDateDto ge ${literalOf(f.updatedAfter)}` : undefined,
-			f.updatedBefore !== undefined ? `UpdatedDateDto lt ${literalOf(f.updatedBefore)}` : undefined,
+			...dateRange('CreatedDate_dto', f.createdAfter, f.createdBefore, literalOf),
+			...dateRange('UpdatedDateDto', f.updatedAfter, f.updatedBefore, literalOf),
 			f.minAmount !== undefined ? `Amount ge ${f.minAmount}` : undefined,
 			f.maxAmount !== undefined ? `Amount le ${f.maxAmount}` : undefined,
 		],
