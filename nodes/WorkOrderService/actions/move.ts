@@ -2,6 +2,7 @@ import type { NodeApiError } from 'n8n-workflow';
 
 import { withMeaning, type ErrorMeaning } from '../helpers/errorMeaning';
 import type { FieldSpec } from '../helpers/validation';
+import type { ApiRequest, ApiResponse, WorkOrderServiceClient } from '../transport/client';
 
 /**
  * How the service's refusal (400 and an `ErrorResponse`) of a move of an invoice or a proposal is
@@ -82,4 +83,17 @@ export function commentsField(description: string, spec: Omit<FieldSpec, 'proper
 		},
 		...spec,
 	};
+}
+
+/** Sends a move; an error the service answered is worded by `refused` (the same error object). */
+export async function sendMove(
+	client: WorkOrderServiceClient,
+	request: ApiRequest,
+	refused: (error: unknown) => unknown,
+): Promise<ApiResponse> {
+	try {
+		return await client.send(request);
+	} catch (error) {
+		throw refused(error);
+	}
 }

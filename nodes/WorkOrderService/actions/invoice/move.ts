@@ -6,7 +6,7 @@ import { readFields, readLocatorId, type FieldSpec } from '../../helpers/validat
 import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
-import { wordRefusedMove, type CodeMeaning } from '../move';
+import { sendMove, wordRefusedMove, type CodeMeaning } from '../move';
 
 import { INVOICE_ID, invoiceIdProperty } from './fields';
 
@@ -135,18 +135,11 @@ export async function moveInvoice(
 	move: InvoiceMove,
 	qs: IDataObject,
 ): Promise<IDataObject[]> {
-	let response;
-	try {
-		response = await client.send({
-			method: 'PUT',
-			path: `/invoices/${invoiceId}/${move.path}`,
-			qs,
-			itemIndex: i,
-			once: true,
-		});
-	} catch (error) {
-		throw refusedInvoiceMove(error, invoiceId, move);
-	}
+	const response = await sendMove(
+		client,
+		{ method: 'PUT', path: `/invoices/${invoiceId}/${move.path}`, qs, itemIndex: i, once: true },
+		(error) => refusedInvoiceMove(error, invoiceId, move),
+	);
 	return [writeAnswer(move.operation, { invoiceId }, response)];
 }
 

@@ -6,7 +6,7 @@ import { readFields, readLocatorId, type FieldSpec } from '../../helpers/validat
 import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
-import { wordRefusedMove, type CodeMeaning } from '../move';
+import { sendMove, wordRefusedMove, type CodeMeaning } from '../move';
 
 import { PROPOSAL_ID } from './fields';
 
@@ -129,18 +129,11 @@ export function moveOperation(move: Move, fields: FieldSpec[]) {
 	): Promise<IDataObject[]> {
 		const proposalId = readLocatorId(this, i, PROPOSAL_ID);
 		const { body, qs } = readFields(this, i, fields, 'additionalFields');
-		let response;
-		try {
-			response = await client.send({
-				method: 'PUT',
-				path: `/proposals/${proposalId}/${move.path}`,
-				qs,
-				body,
-				itemIndex: i,
-			});
-		} catch (error) {
-			throw refusedMove(error, proposalId, move);
-		}
+		const response = await sendMove(
+			client,
+			{ method: 'PUT', path: `/proposals/${proposalId}/${move.path}`, qs, body, itemIndex: i },
+			(error) => refusedMove(error, proposalId, move),
+		);
 		return [writeAnswer(move.operation, { proposalId, status: move.status }, response)];
 	};
 }
