@@ -1,9 +1,11 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllOrLimitFields } from '../helpers/fields';
 import { readLimit } from '../helpers/limit';
-import { WHOLE_LIST, readList } from '../transport/paging';
+import { readFields, type FieldSpec } from '../helpers/validation';
+import { ODATA_LIST, WHOLE_LIST, readList } from '../transport/paging';
+import type { WorkOrderServiceClient } from '../transport/client';
 
 import type { OperationModule } from './operation';
 
@@ -62,4 +64,53 @@ export function wholeListDescription(
 		},
 		...getAll.description,
 	];
+}
+
+/** Where a paged OData Get Many reads, from the item's Filters and Options. */
+type ListQuery = (ctx: IExecuteFunctions, i: number) => { path: string; qs: IDataObject };
+
+/**
+ * The `execute` of a paged OData Get Many (Invoice, Proposal, Location, Work Order): Return All or
+ * Limit read first, then `query` reads the item's Filters and Options into the path and query
+ * string, the pages are read ($top/$skip) up to the limit, and `output` shapes the records.
+ */
+export function odataGetMany(
+	query: ListQuery,
+	output: (
+		ctx: IExecuteFunctions,
+		i: number,
+		records: IDataObject[],
+		qs: IDataObject,
+	) => IDataObject[],
+) {
+	return async function execute(
+		this: IExecuteFunctions,
+		i: number,
+		client: WorkOrderServiceClient,
+	): Promise<IDataObject[]> {
+		const limit = readLimit(this, i);
+		const { path, qs } = query(this, i);
+		const records = await readList(this, client, ODATA_LIST, { path, qs, limit, itemIndex: i });
+		return output(this, i, records, qs);
+	};
+}
+
+/**
+ * The query of a Get Many whose Filters become one `$filter` (the Options' own OData Filter ANDed
+ * in by `filterOf`): the Filters are checked first, then the Options.
+ */
+export function filteredQuery<F>(
+	path: string,
+	options: FieldSpec[],
+	readFilters: (ctx: IExecuteFunctions, i: number) => F,
+	filterOf: (filters: F, own?: string) => string | undefined,
+): ListQuery {
+	return (ctx, i) => {
+		const filters = readFilters(ctx, i);
+		const { qs } = readFields(ctx, i, options, 'options');
+		const filter = filterOf(filters, qs.$filter as string | undefined);
+		if (filter === undefined) delete qs.$filter;
+		else qs.$filter = filter;
+		return { path, qs };
+	};
 }

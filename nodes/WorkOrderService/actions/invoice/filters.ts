@@ -1,17 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { serviceDateTime, userInstant } from '../../helpers/dateTime';
-import {
-	fieldOf,
-	invalid,
-	isBlank,
-	numberBetween,
-	positiveInteger,
-	type Check,
-	type Field,
-} from '../../helpers/validation';
-import { commaList, odataString } from '../../helpers/values';
+import { numberBetween, type Check } from '../../helpers/validation';
+import { odataString } from '../../helpers/values';
 import { tradeDropdown } from '../../helpers/places';
+import { allOf, anyOf, dateRange, filterFields, filterReader, placeClauses } from '../filters';
 
 import { DEFAULT_DAYS, INVOICE_STATUSES, MAX_DAYS } from './fields';
 
@@ -27,19 +20,7 @@ import { DEFAULT_DAYS, INVOICE_STATUSES, MAX_DAYS } from './fields';
 
 const DAY_MS = 86_400_000;
 
-const idList = (
-	displayName: string,
-	name: string,
-	example: string,
-	what: string,
-): INodeProperties => ({
-	displayName,
-	name,
-	type: 'string',
-	default: '',
-	placeholder: `e.g. ${example}`,
-	description: `Only invoices of these ${what}, comma-separated`,
-});
+const fields = filterFields('invoice');
 
 const dateField = (displayName: string, name: string, description: string): INodeProperties => ({
 	displayName,
@@ -50,24 +31,13 @@ const dateField = (displayName: string, name: string, description: string): INod
 });
 
 export const filterProperties: INodeProperties[] = [
-	{
-		displayName: 'Primary Statuses',
-		name: 'statuses',
-		type: 'multiOptions',
-		default: [],
-		options: INVOICE_STATUSES.map((s) => ({ name: s, value: s })),
-		description:
-			'Only invoices in one of these statuses (Status; an invoice has only this one, named as the primary status of work orders and proposals and in the polling trigger)',
-	},
-	idList('Location IDs', 'locationIds', '501, 504', 'locations (Location/Id)'),
-	idList(
-		'Store IDs',
-		'storeIds',
-		'S501',
-		"locations, by the client's store number (Location/StoreId)",
+	fields.statuses(
+		INVOICE_STATUSES.map((s) => ({ name: s, value: s })),
+		'Only invoices in one of these statuses (Status; an invoice has only this one, named as the primary status of work orders and proposals and in the polling trigger)',
 	),
-	idList('Provider IDs', 'providerIds', '3001', 'providers (Provider/Id)'),
-	idList('Work Order IDs', 'workOrderIds', '90000001', 'work orders (WoTrackingNumber)'),
+	...fields.places,
+	fields.idList('Provider IDs', 'providerIds', '3001', 'providers (Provider/Id)'),
+	fields.idList('Work Order IDs', 'workOrderIds', '90000001', 'work orders (WoTrackingNumber)'),
 	// the work orders' Trades filter: a dropdown of the trades; several as a comma-separated list
 	tradeDropdown({
 		name: 'trades',
@@ -94,22 +64,7 @@ export const filterProperties: INodeProperties[] = [
 		'updatedBefore',
 		'Only invoices changed before this time (UpdatedDate).',
 	),
-	{
-		displayName: 'Minimum Total',
-		name: 'minTotal',
-		type: 'number',
-		default: 0,
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		description: 'Only invoices whose total is at least this (InvoiceTotal)',
-	},
-	{
-		displayName: 'Maximum Total',
-		name: 'maxTotal',
-		type: 'number',
-		default: 0,
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		description: 'Only invoices whose total is at most this (InvoiceTotal)',
-	},
+	...fields.range('Total', 'InvoiceTotal'),
 ];
 
 export interface InvoiceFilters {
@@ -127,62 +82,7 @@ export interface InvoiceFilters {
 	maxTotal?: number;
 }
 
-function fieldNamed(name: string): Field {
-	return fieldOf(filterProperties.find((p) => p.name === name) as INodeProperties, 'filters');
-}
-
-const idsOf: Check<number[]> = (node, itemIndex, field, value) =>
-	commaList(value).map((id) => positiveInteger(node, itemIndex, field, id));
-
-const textsOf: Check<string[]> = (node, itemIndex, field, value) => {
-	if (!isBlank(value) && typeof value !== 'string' && !Array.isArray(value))
-		throw invalid(node, itemIndex, field, 'must be text', value);
-	return commaList(value);
-};
-
-const statusesOf: Check<string[]> = (node, itemIndex, field, value) => {
-	const list = Array.isArray(value)
-		? value
-				.map(String)
-				.map((s) => s.trim())
-				.filter(Boolean)
-		: commaList(value);
-	const key = (s: string) => s.replace(/\s+/g, '').toLowerCase();
-	return list.map((status) => {
-		const known = INVOICE_STATUSES.find((s) => key(s) === key(status));
-		if (!known)
-			throw invalid(
-				node,
-				itemIndex,
-				field,
-				`must be statuses among ${INVOICE_STATUSES.join(', ')}`,
-				status,
-			);
-		return known;
-	});
-};
-
 const totalOf: Check<number | undefined> = numberBetween(0, 1e12);
-
-function dateOf(
-	node: INode,
-	itemIndex: number,
-	field: Field,
-	value: unknown,
-	zone: string,
-): number | undefined {
-	if (isBlank(value)) return undefined;
-	const ms = userInstant(value, zone);
-	if (ms === undefined)
-		throw invalid(
-			node,
-			itemIndex,
-			field,
-			'must be a date-time such as 2026-05-01T09:30:00 or 2026-05-01T09:30:00-04:00',
-			value,
-		);
-	return ms;
-}
 
 /** Reads and checks the Filters of item i, before any request (`now`: the instant the 365 days count from). */
 export function readInvoiceFilters(
@@ -190,19 +90,24 @@ export function readInvoiceFilters(
 	itemIndex: number,
 	now = Date.now(),
 ): InvoiceFilters {
-	const node = ctx.getNode();
-	const values = (ctx.getNodeParameter('filters', itemIndex, {}) ?? {}) as IDataObject;
-	const read = <T>(name: string, check: Check<T>): T =>
-		check(node, itemIndex, fieldNamed(name), values[name]);
-	const zone = ctx.getTimezone();
-	const date = (name: string) => dateOf(node, itemIndex, fieldNamed(name), values[name], zone);
+	const { values, read, refuse, ids, texts, date, statuses, order } = filterReader(
+		ctx,
+		itemIndex,
+		filterProperties,
+		userInstant,
+	);
+	const key = (s: string) => s.replace(/\s+/g, '').toLowerCase();
 	const f: InvoiceFilters = {
-		statuses: read('statuses', statusesOf),
-		locationIds: read('locationIds', idsOf),
-		storeIds: read('storeIds', textsOf),
-		providerIds: read('providerIds', idsOf),
-		workOrderIds: read('workOrderIds', idsOf),
-		trades: read('trades', textsOf),
+		statuses: statuses(
+			'statuses',
+			(status) => INVOICE_STATUSES.find((s) => key(s) === key(status)),
+			`must be statuses among ${INVOICE_STATUSES.join(', ')}`,
+		),
+		locationIds: ids('locationIds'),
+		storeIds: texts('storeIds'),
+		providerIds: ids('providerIds'),
+		workOrderIds: ids('workOrderIds'),
+		trades: texts('trades'),
 		postedAfter: date('postedAfter'),
 		postedBefore: date('postedBefore'),
 		updatedAfter: date('updatedAfter'),
@@ -210,8 +115,6 @@ export function readInvoiceFilters(
 		minTotal: values.minTotal === 0 ? undefined : read('minTotal', totalOf),
 		maxTotal: values.maxTotal === 0 ? undefined : read('maxTotal', totalOf),
 	};
-	const refuse = (name: string, problem: string, hint?: string) =>
-		invalid(node, itemIndex, fieldNamed(name), problem, values[name], hint);
 	if (f.postedAfter !== undefined && now - f.postedAfter > MAX_DAYS * DAY_MS)
 		throw refuse(
 			'postedAfter',
@@ -220,44 +123,24 @@ export function readInvoiceFilters(
 		);
 	if (f.minTotal !== undefined && f.maxTotal !== undefined && f.maxTotal < f.minTotal)
 		throw refuse('maxTotal', 'must not be below Minimum Total');
-	if (
-		f.postedAfter !== undefined &&
-		f.postedBefore !== undefined &&
-		f.postedBefore <= f.postedAfter
-	)
-		throw refuse('postedBefore', 'must be later than Posted After');
-	if (
-		f.updatedAfter !== undefined &&
-		f.updatedBefore !== undefined &&
-		f.updatedBefore <= f.updatedAfter
-	)
-		throw refuse('updatedBefore', 'must be later than Updated After');
+	order(f.postedAfter, f.postedBefore, 'postedBefore', 'Posted After');
+	order(f.updatedAfter, f.updatedBefore, 'updatedBefore', 'Updated After');
 	return f;
-}
-
-function anyOf(path: string, literals: string[]): string | undefined {
-	if (literals.length === 0) return undefined;
-	const clauses = literals.map((literal) => `${path} eq ${literal}`);
-	return clauses.length === 1 ? clauses[0] : `(${clauses.join(' or ')})`;
 }
 
 /** The `$filter` for the Filters (and an own OData clause, ANDed in parentheses); undefined for none. */
 export function invoiceFilter(f: InvoiceFilters, own?: string): string | undefined {
-	const at = serviceDateTime;
-	const clauses = [
-		anyOf('Status', f.statuses.map(odataString)),
-		anyOf('Location/Id', f.locationIds.map(String)),
-		anyOf('Location/StoreId', f.storeIds.map(odataString)),
-		anyOf('Provider/Id', f.providerIds.map(String)),
-		anyOf('WoTrackingNumber', f.workOrderIds.map(String)),
-		anyOf('Trade', f.trades.map(odataString)),
-		f.postedAfter !== undefined ? `PostedDate ge ${at(f.postedAfter)}` : undefined,
-		f.postedBefore !== undefined ? `PostedDate lt ${at(f.postedBefore)}` : undefined,
-		f.updatedAfter !== undefined ? `UpdatedDate ge ${at(f.updatedAfter)}` : undefined,
-		f.updatedBefore !== undefined ? `UpdatedDate lt ${at(f.updatedBefore)}` : undefined,
-		f.minTotal !== undefined ? `InvoiceTotal ge ${f.minTotal}` : undefined,
-		f.maxTotal !== undefined ? `InvoiceTotal le ${f.maxTotal}` : undefined,
-		own !== undefined && own.trim() !== '' ? `(${own.trim()})` : undefined,
-	].filter((c): c is string => c !== undefined);
-	return clauses.length ? clauses.join(' and ') : undefined;
+	return allOf(
+		[
+			...placeClauses('Status', f),
+			anyOf('Provider/Id', f.providerIds.map(String)),
+			anyOf('WoTrackingNumber', f.workOrderIds.map(String)),
+			anyOf('Trade', f.trades.map(odataString)),
+			...dateRange('PostedDate', f.postedAfter, f.postedBefore, serviceDateTime),
+			...dateRange('UpdatedDate', f.updatedAfter, f.updatedBefore, serviceDateTime),
+			f.minTotal !== undefined ? `InvoiceTotal ge ${f.minTotal}` : undefined,
+			f.maxTotal !== undefined ? `InvoiceTotal le ${f.maxTotal}` : undefined,
+		],
+		own,
+	);
 }

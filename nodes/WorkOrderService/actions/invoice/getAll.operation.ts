@@ -1,17 +1,14 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllOrLimitFields } from '../../helpers/fields';
-import { readLimit } from '../../helpers/limit';
 import { simplifyProperty } from '../../helpers/simplify';
-import { collectionOf, readFields, trimmedText, type FieldSpec } from '../../helpers/validation';
-import { ODATA_LIST, readList } from '../../transport/paging';
-import type { WorkOrderServiceClient } from '../../transport/client';
+import { collectionOf, trimmedText, type FieldSpec } from '../../helpers/validation';
 import type { OperationMeta } from '../operation';
 
 import { DEFAULT_DAYS, MAX_DAYS } from './fields';
 import { filterProperties, invoiceFilter, readInvoiceFilters } from './filters';
 import { simplifyInvoice } from './simplify';
+import { filteredQuery, odataGetMany } from '../wholeList';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
@@ -72,23 +69,10 @@ export const description = updateDisplayOptions(
  * GET /odata/invoices, page by page ($top/$skip, 50 a page), the Filters as one $filter. The
  * service answers the last 90 days unless the filter names PostedDate (365 days at most).
  */
-export async function execute(
-	this: IExecuteFunctions,
-	i: number,
-	client: WorkOrderServiceClient,
-): Promise<IDataObject[]> {
-	const limit = readLimit(this, i);
-	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
-	const filters = readInvoiceFilters(this, i);
-	const { qs } = readFields(this, i, queryOptions, 'options');
-	const filter = invoiceFilter(filters, qs.$filter as string | undefined);
-	if (filter === undefined) delete qs.$filter;
-	else qs.$filter = filter;
-	const invoices = await readList(this, client, ODATA_LIST, {
-		path: '/odata/invoices',
-		qs,
-		limit,
-		itemIndex: i,
-	});
-	return simplify && qs.$select === undefined ? invoices.map(simplifyInvoice) : invoices;
-}
+export const execute = odataGetMany(
+	filteredQuery('/odata/invoices', queryOptions, readInvoiceFilters, invoiceFilter),
+	(ctx, i, invoices, qs) =>
+		(ctx.getNodeParameter('simplify', i, true) as boolean) && qs.$select === undefined
+			? invoices.map(simplifyInvoice)
+			: invoices,
+);

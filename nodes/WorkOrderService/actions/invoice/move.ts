@@ -1,12 +1,14 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { meaningOf, withHint } from '../../helpers/errorMeaning';
-import { readLocatorId } from '../../helpers/validation';
+import { readFields, readLocatorId, type FieldSpec } from '../../helpers/validation';
 import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
-import { INVOICE_ID } from './fields';
+import { sendMove, wordRefusedMove, type CodeMeaning } from '../move';
+
+import { INVOICE_ID, invoiceIdProperty } from './fields';
 
 /**
  * The three invoice moves (PUT /invoices/{invoiceId}/approve | reject | onhold, answered 204), in
@@ -41,12 +43,6 @@ export const INVOICE_MOVES = {
 		doing: (id) => `put invoice ${id} on hold`,
 	},
 } satisfies Record<string, InvoiceMove>;
-
-interface CodeMeaning {
-	means: string;
-	workflow: string;
-	agent: string;
-}
 
 const SAY_REASON =
 	"Do not repeat the same call: if the service's reason says the invoice already has that status, nothing needs doing; otherwise tell the user the service's reason.";
@@ -90,15 +86,6 @@ const OTHER: CodeMeaning = {
 	agent: SAY_REASON,
 };
 
-function outcomeWords(error: NodeApiError, attempts: number): { workflow: string; agent?: string } {
-	if (meaningOf(error)?.outcome !== 'maybe') return { workflow: 'Nothing changed.' };
-	const earlier = `An earlier attempt of this request was sent and got no answer or a server error, so it was sent again${attempts > 1 ? ` (${attempts} attempts)` : ''}: the service may have made the move on that earlier attempt, and then refuses the repeat because the invoice already has the status.`;
-	return {
-		workflow: `${earlier} Check the invoice before running this item again.`,
-		agent: `${earlier} If the service's reason says the invoice already has that status, the move is done: do not call again.`,
-	};
-}
-
 /** A 400 the service answered to a move, worded to stand on its own; other errors pass unchanged. */
 export function refusedInvoiceMove(error: unknown, invoiceId: number, move: InvoiceMove): unknown {
 	const said = meaningOf(error);
@@ -118,17 +105,11 @@ export function refusedInvoiceMove(error: unknown, invoiceId: number, move: Invo
 	}
 	if (!(error instanceof NodeApiError) || error.httpCode !== '400' || said === undefined)
 		return error;
-	const { words, code, attempts = 1 } = said;
-	const known =
-		code !== undefined && Object.prototype.hasOwnProperty.call(CODES, String(code))
-			? CODES[String(code)]
-			: undefined;
-	const meaning = known ?? OTHER;
-	const outcome = outcomeWords(error, attempts);
-	error.message = `The Work Order Service refused to ${move.doing(invoiceId)} (400 Bad Request)${words ? `: ${words}` : ''}${code !== undefined ? ` (error code ${code})` : ''}`;
-	error.description = `${known ? `Error code ${code}: ${meaning.means}. ` : ''}${outcome.workflow} ${meaning.workflow}`;
-	withHint(error, outcome.agent ?? `Nothing changed. ${meaning.agent}`);
-	return error;
+	return wordRefusedMove(error, said, move.doing(invoiceId), {
+		noun: 'invoice',
+		codes: CODES,
+		other: OTHER,
+	});
 }
 
 /**
@@ -154,17 +135,40 @@ export async function moveInvoice(
 	move: InvoiceMove,
 	qs: IDataObject,
 ): Promise<IDataObject[]> {
-	let response;
-	try {
-		response = await client.send({
-			method: 'PUT',
-			path: `/invoices/${invoiceId}/${move.path}`,
-			qs,
-			itemIndex: i,
-			once: true,
-		});
-	} catch (error) {
-		throw refusedInvoiceMove(error, invoiceId, move);
-	}
+	const response = await sendMove(
+		client,
+		{ method: 'PUT', path: `/invoices/${invoiceId}/${move.path}`, qs, itemIndex: i, once: true },
+		(error) => refusedInvoiceMove(error, invoiceId, move),
+	);
 	return [writeAnswer(move.operation, { invoiceId }, response)];
+}
+
+/** The parameters of a move: the invoice, then the move's own fields. */
+export function moveDescription(
+	operation: InvoiceMove['operation'],
+	fields: FieldSpec[],
+): INodeProperties[] {
+	return updateDisplayOptions({ show: { resource: ['invoice'], operation: [operation] } }, [
+		invoiceIdProperty,
+		...fields.map((f) => f.property),
+	]);
+}
+
+/** The values of item i, every one present (empty when not given), as the reference requires. */
+export function queryValues(ctx: IExecuteFunctions, i: number, specs: FieldSpec[]): IDataObject {
+	const { qs } = readFields(ctx, i, specs);
+	const all: IDataObject = {};
+	for (const spec of specs) all[spec.key] = qs[spec.key] ?? '';
+	return all;
+}
+
+/** The `execute` of a move whose fields all travel as they are in the query string. */
+export function queryMove(move: InvoiceMove, fields: FieldSpec[]) {
+	return async function execute(
+		this: IExecuteFunctions,
+		i: number,
+		client: WorkOrderServiceClient,
+	): Promise<IDataObject[]> {
+		return await sendInvoiceMove(this, client, i, move, queryValues(this, i, fields));
+	};
 }

@@ -1,12 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readFields, textUpTo, type FieldSpec } from '../../helpers/validation';
 import type { WorkOrderServiceClient } from '../../transport/client';
+import { commentsField } from '../move';
 import type { OperationMeta } from '../operation';
 
-import { invoiceIdProperty } from './fields';
-import { INVOICE_MOVES, sendInvoiceMove } from './move';
+import { INVOICE_MOVES, moveDescription, sendInvoiceMove } from './move';
 
 /**
  * The reject call has no reason field: the chosen rejection reason's text goes into `comments`,
@@ -33,27 +32,16 @@ const fields: FieldSpec[] = [
 		check: textUpTo(500),
 		label: 'Rejection Reason',
 	},
-	{
-		property: {
-			displayName: 'Comments',
-			name: 'comments',
-			type: 'string',
-			default: '',
-			typeOptions: { rows: 2 },
-			description: 'What the provider must know or correct; sent after the rejection reason',
-		},
+	commentsField('What the provider must know or correct; sent after the rejection reason', {
 		key: 'comments',
 		in: 'query',
 		check: textUpTo(2000),
-	},
+	}),
 ];
 
 export const meta: OperationMeta = { verb: 'rejected', safeToRepeat: true };
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['invoice'], operation: ['reject'] } },
-	[invoiceIdProperty, ...fields.map((f) => f.property)],
-);
+export const description = moveDescription('reject', fields);
 
 /** PUT /invoices/{id}/reject?comments=<reason>: <comments>, answered 204; refusals worded in ./move.ts. */
 export async function execute(

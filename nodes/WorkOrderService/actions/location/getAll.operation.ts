@@ -2,14 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllOrLimitFields } from '../../helpers/fields';
-import { readLimit } from '../../helpers/limit';
 import { locationSearchFilter, simplifyLocations } from '../../helpers/places';
 import { simplifyProperty } from '../../helpers/simplify';
 import { collectionOf, fieldOf, optionalText } from '../../helpers/validation';
 import { commaList, odataString } from '../../helpers/values';
-import { ODATA_LIST, readList } from '../../transport/paging';
-import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
+import { odataGetMany } from '../wholeList';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
@@ -81,19 +79,7 @@ function filterOf(ctx: IExecuteFunctions, i: number): string | undefined {
 }
 
 /** GET /odata/locations, page by page, the Filters as $filter. */
-export async function execute(
-	this: IExecuteFunctions,
-	i: number,
-	client: WorkOrderServiceClient,
-): Promise<IDataObject[]> {
-	const limit = readLimit(this, i);
-	const filter = filterOf(this, i);
-	const qs: IDataObject = filter === undefined ? {} : { $filter: filter };
-	const records = await readList(this, client, ODATA_LIST, {
-		path: '/odata/locations',
-		qs,
-		limit,
-		itemIndex: i,
-	});
-	return simplifyLocations(this, i, records);
-}
+export const execute = odataGetMany((ctx, i) => {
+	const filter = filterOf(ctx, i);
+	return { path: '/odata/locations', qs: filter === undefined ? {} : { $filter: filter } };
+}, simplifyLocations);

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { emailField } from '../../helpers/fields';
 import { optionalOneOf, optionalText, type Field, type FieldSpec } from '../../helpers/validation';
+import { commentsField } from '../move';
 
 /**
  * What the proposal operations share: the proposal, chosen from a list or given by ID, and the body
@@ -52,18 +53,10 @@ export const proposalIdProperty: INodeProperties = {
 
 /** The body fields of every move, in the order they are checked. */
 export const statusChangeFields: FieldSpec[] = [
-	{
-		property: {
-			displayName: 'Comments',
-			name: 'comments',
-			type: 'string',
-			default: '',
-			typeOptions: { rows: 2 },
-			description: 'Reason for the status change; added to the work order notes',
-		},
+	commentsField('Reason for the status change; added to the work order notes', {
 		key: 'Comments',
 		check: optionalText,
-	},
+	}),
 	emailField(
 		'Provider Email',
 		'providerEmail',

@@ -1,16 +1,13 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { odataQueryOptions, returnAllOrLimitFields } from '../../helpers/fields';
-import { collectionOf, readFields } from '../../helpers/validation';
-import { readLimit } from '../../helpers/limit';
-import { ODATA_LIST, readList } from '../../transport/paging';
-import type { WorkOrderServiceClient } from '../../transport/client';
+import { collectionOf } from '../../helpers/validation';
 
 import { filterProperties, proposalFilter, readProposalFilters } from './filters';
 import { PROPOSAL_OUTPUT } from './simplify';
 import { outputProperties, shapeOutput } from '../../helpers/simplify';
 import type { OperationMeta } from '../operation';
+import { filteredQuery, odataGetMany } from '../wholeList';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
@@ -35,22 +32,7 @@ export const description = updateDisplayOptions(
  * GET /odata/proposals, page by page ($top/$skip, 50 a page), with the Filters as one $filter.
  * The service lists the last 90 days unless a date filter says otherwise (365 days at most).
  */
-export async function execute(
-	this: IExecuteFunctions,
-	i: number,
-	client: WorkOrderServiceClient,
-): Promise<IDataObject[]> {
-	const limit = readLimit(this, i);
-	const filters = readProposalFilters(this, i);
-	const { qs } = readFields(this, i, queryOptions, 'options');
-	const filter = proposalFilter(filters, qs.$filter as string | undefined);
-	if (filter === undefined) delete qs.$filter;
-	else qs.$filter = filter;
-	const proposals = await readList(this, client, ODATA_LIST, {
-		path: '/odata/proposals',
-		qs,
-		limit,
-		itemIndex: i,
-	});
-	return shapeOutput(this, i, proposals, PROPOSAL_OUTPUT);
-}
+export const execute = odataGetMany(
+	filteredQuery('/odata/proposals', queryOptions, readProposalFilters, proposalFilter),
+	(ctx, i, proposals) => shapeOutput(ctx, i, proposals, PROPOSAL_OUTPUT),
+);

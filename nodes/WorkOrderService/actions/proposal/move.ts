@@ -1,10 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { meaningOf, withMeaning, type ErrorMeaning } from '../../helpers/errorMeaning';
+import { meaningOf } from '../../helpers/errorMeaning';
 import { readFields, readLocatorId, type FieldSpec } from '../../helpers/validation';
 import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
+
+import { sendMove, wordRefusedMove, type CodeMeaning } from '../move';
 
 import { PROPOSAL_ID } from './fields';
 
@@ -58,13 +60,6 @@ export const MOVES = {
 	},
 } satisfies Record<string, Move>;
 
-/** What each of the reference's codes means, what to do in a workflow, and what an agent should do. */
-interface CodeMeaning {
-	means: string;
-	workflow: string;
-	agent: string;
-}
-
 const ALREADY_OR_REFUSED =
 	"Do not repeat the same call: if the service's reason says the proposal already has that status, nothing needs doing; if it names a value you passed, call again with that value corrected; otherwise tell the user the service's reason.";
 
@@ -108,20 +103,6 @@ const OTHER: CodeMeaning = {
 };
 
 /**
- * What became of the proposal: nothing, or (when an earlier attempt of this request was sent and got
- * no answer or a server error, and the transport sent it again) maybe the move itself, which the
- * service then refuses as "already in that status".
- */
-function outcomeWords(said: ErrorMeaning, attempts: number): { workflow: string; agent?: string } {
-	if (said.outcome !== 'maybe') return { workflow: 'Nothing changed.' };
-	const earlier = `An earlier attempt of this request was sent and got no answer or a server error, so it was sent again${attempts > 1 ? ` (${attempts} attempts)` : ''}: the service may have made the move on that earlier attempt, and then refuses the repeat because the proposal already has the status.`;
-	return {
-		workflow: `${earlier} Check the proposal before running this item again.`,
-		agent: `${earlier} If the service's reason says the proposal already has that status, the move is done: do not call again.`,
-	};
-}
-
-/**
  * A 400 the service answered to a move, worded so that it stands on its own: which proposal was not
  * moved, the service's reason and code, what the code means, what to do. The same error object is
  * kept (the router reads what became of its request from it); other errors pass unchanged.
@@ -129,18 +110,10 @@ function outcomeWords(said: ErrorMeaning, attempts: number): { workflow: string;
 export function refusedMove(error: unknown, proposalId: number, move: Move): unknown {
 	const said = meaningOf(error);
 	if (!(error instanceof NodeApiError) || said?.status !== 400) return error;
-	const { words, code, attempts = 1 } = said;
-	const known =
-		code !== undefined && Object.prototype.hasOwnProperty.call(CODES, String(code))
-			? CODES[String(code)]
-			: undefined;
-	const meaning = known ?? OTHER;
-	const outcome = outcomeWords(said, attempts);
-	error.message = `The Work Order Service refused to ${move.doing(proposalId)} (400 Bad Request)${words ? `: ${words}` : ''}${code !== undefined ? ` (error code ${code})` : ''}`;
-	error.description = `${known ? `Error code ${code}: ${meaning.means}. ` : ''}${outcome.workflow} ${meaning.workflow}`;
-	return withMeaning(error, {
-		...said,
-		agentHint: outcome.agent ?? `Nothing changed. ${meaning.agent}`,
+	return wordRefusedMove(error, said, move.doing(proposalId), {
+		noun: 'proposal',
+		codes: CODES,
+		other: OTHER,
 	});
 }
 
@@ -156,18 +129,11 @@ export function moveOperation(move: Move, fields: FieldSpec[]) {
 	): Promise<IDataObject[]> {
 		const proposalId = readLocatorId(this, i, PROPOSAL_ID);
 		const { body, qs } = readFields(this, i, fields, 'additionalFields');
-		let response;
-		try {
-			response = await client.send({
-				method: 'PUT',
-				path: `/proposals/${proposalId}/${move.path}`,
-				qs,
-				body,
-				itemIndex: i,
-			});
-		} catch (error) {
-			throw refusedMove(error, proposalId, move);
-		}
+		const response = await sendMove(
+			client,
+			{ method: 'PUT', path: `/proposals/${proposalId}/${move.path}`, qs, body, itemIndex: i },
+			(error) => refusedMove(error, proposalId, move),
+		);
 		return [writeAnswer(move.operation, { proposalId, status: move.status }, response)];
 	};
 }

@@ -1,17 +1,14 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { odataQueryOptions, returnAllOrLimitFields } from '../../helpers/fields';
 import { locationLocator, readPlaceId } from '../../helpers/places';
 import { collectionOf, readFields } from '../../helpers/validation';
-import { readLimit } from '../../helpers/limit';
 import { outputProperties, shapeOutput } from '../../helpers/simplify';
 import { workOrderFilterClauses, workOrderFilterProperties } from './filters';
-import { ODATA_LIST, readList } from '../../transport/paging';
-import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
 
 import { WORK_ORDER_OUTPUT } from './simplify';
+import { odataGetMany } from '../wholeList';
 
 /** Options sent as OData query options, in the order they are checked. */
 const queryOptions = odataQueryOptions(
@@ -45,25 +42,23 @@ export const description = updateDisplayOptions(
 );
 
 /** GET /odata/workorders (or /odata/locations({id})/workorders), page by page; the Filters and the OData Filter ANDed. */
-export async function execute(
-	this: IExecuteFunctions,
-	i: number,
-	client: WorkOrderServiceClient,
-): Promise<IDataObject[]> {
-	const limit = readLimit(this, i);
-	const clauses = workOrderFilterClauses(this, i);
-	const { qs } = readFields(this, i, queryOptions, 'options');
-	if (qs.$filter !== undefined)
-		clauses.push(clauses.length ? `(${String(qs.$filter)})` : String(qs.$filter));
-	if (clauses.length) qs.$filter = clauses.join(' and ');
-	const locationId = readPlaceId(this, i, locationIdProperty, {
-		required: false,
-		collection: 'options',
-		label: 'Location ID',
-	});
-	const path =
-		locationId === undefined ? '/odata/workorders' : `/odata/locations(${locationId})/workorders`;
-	const records = await readList(this, client, ODATA_LIST, { path, qs, limit, itemIndex: i });
+export const execute = odataGetMany(
+	(ctx, i) => {
+		const clauses = workOrderFilterClauses(ctx, i);
+		const { qs } = readFields(ctx, i, queryOptions, 'options');
+		if (qs.$filter !== undefined)
+			clauses.push(clauses.length ? `(${String(qs.$filter)})` : String(qs.$filter));
+		if (clauses.length) qs.$filter = clauses.join(' and ');
+		const locationId = readPlaceId(ctx, i, locationIdProperty, {
+			required: false,
+			collection: 'options',
+			label: 'Location ID',
+		});
+		const path =
+			locationId === undefined ? '/odata/workorders' : `/odata/locations(${locationId})/workorders`;
+		return { path, qs };
+	},
 	// Fields chosen with Select are returned as chosen.
-	return shapeOutput(this, i, records, WORK_ORDER_OUTPUT, qs.$select === undefined);
-}
+	(ctx, i, records, qs) =>
+		shapeOutput(ctx, i, records, WORK_ORDER_OUTPUT, qs.$select === undefined),
+);
