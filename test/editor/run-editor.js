@@ -783,11 +783,14 @@ async function main() {
 					// the section that is not the view's own starts collapsed: open it
 					if (!(await names()).includes(view.actions[0])) await actionsHeader.click();
 					if (!(await names()).some(isEvent)) await triggersHeader.click();
-					// n8n renders a long list a few items at a time: wait until every event is there
+					// n8n renders a long list a few items at a time: wait until every event and action is there
 					await waitUntil(
 						async () => {
 							const n = await names();
-							return n.includes(view.actions[0]) && n.filter(isEvent).length >= view.events.length;
+							return (
+								view.actions.every((a) => n.includes(a)) &&
+								n.filter(isEvent).length >= view.events.length
+							);
 						},
 						{ message: 'the events and the actions listed' },
 					);
