@@ -26,6 +26,8 @@ export function locationLocator(options: {
 	description: string;
 	required?: boolean;
 	displayName?: string;
+	/** Whether a third mode takes the client's store number (StoreId) in the ID's place. */
+	byStoreNumber?: boolean;
 }): INodeProperties {
 	const field: INodeProperties = {
 		displayName: options.displayName ?? 'Location',
@@ -59,6 +61,14 @@ export function locationLocator(options: {
 			},
 		],
 	};
+	if (options.byStoreNumber) {
+		field.modes!.push({
+			displayName: 'By Store Number',
+			name: 'storeId',
+			type: 'string',
+			placeholder: 'e.g. S501',
+		});
+	}
 	if (options.required) field.required = true;
 	return field;
 }
