@@ -1,19 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	SERVICE_TIME_ZONE,
-	serviceDateTime,
-	userInstant,
-	withOffsetIn,
-} from '../../helpers/dateTime';
+import { SERVICE_TIME_ZONE, serviceDateTime, withOffsetIn } from '../../helpers/dateTime';
 import { workOrderIdField } from '../../helpers/fields';
 import { readWorkOrderId } from '../../helpers/params';
 import { meaningOf, withHint } from '../../helpers/errorMeaning';
 import {
 	fieldOf,
 	invalid,
-	isBlank,
 	optionalNumber,
 	optionalText,
 	requiredText,
@@ -22,6 +16,8 @@ import {
 import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
+
+import { instantOrNow } from './fields';
 
 /**
  * Create (the contractor side): POST /invoices with part C's `CreateInvoiceRequest`:
@@ -36,6 +32,28 @@ import type { OperationMeta } from '../operation';
  */
 
 export const meta: OperationMeta = { verb: 'created', safeToRepeat: false };
+
+/** The values several kinds of line item have. */
+const descriptionValue: INodeProperties = {
+	displayName: 'Description',
+	name: 'description',
+	type: 'string',
+	default: '',
+};
+const quantityValue: INodeProperties = {
+	displayName: 'Quantity',
+	name: 'quantity',
+	type: 'number',
+	default: 1,
+	typeOptions: { minValue: 0 },
+};
+const unitPriceValue: INodeProperties = {
+	displayName: 'Unit Price',
+	name: 'unitPrice',
+	type: 'number',
+	default: 0,
+	typeOptions: { minValue: 0, numberPrecision: 2 },
+};
 
 const lineItems: INodeProperties = {
 	displayName: 'Line Items',
@@ -70,50 +88,22 @@ const lineItems: INodeProperties = {
 			displayName: 'Material',
 			name: 'material',
 			values: [
-				{ displayName: 'Description', name: 'description', type: 'string', default: '' },
+				descriptionValue,
 				{ displayName: 'Part Number', name: 'partNumber', type: 'string', default: '' },
-				{
-					displayName: 'Quantity',
-					name: 'quantity',
-					type: 'number',
-					default: 1,
-					typeOptions: { minValue: 0 },
-				},
-				{
-					displayName: 'Unit Price',
-					name: 'unitPrice',
-					type: 'number',
-					default: 0,
-					typeOptions: { minValue: 0, numberPrecision: 2 },
-				},
+				quantityValue,
+				unitPriceValue,
 			],
 		},
 		{
 			displayName: 'Travel',
 			name: 'travel',
-			values: [
-				{ displayName: 'Description', name: 'description', type: 'string', default: '' },
-				{
-					displayName: 'Quantity',
-					name: 'quantity',
-					type: 'number',
-					default: 1,
-					typeOptions: { minValue: 0 },
-				},
-				{
-					displayName: 'Unit Price',
-					name: 'unitPrice',
-					type: 'number',
-					default: 0,
-					typeOptions: { minValue: 0, numberPrecision: 2 },
-				},
-			],
+			values: [descriptionValue, quantityValue, unitPriceValue],
 		},
 		{
 			displayName: 'Other',
 			name: 'other',
 			values: [
-				{ displayName: 'Description', name: 'description', type: 'string', default: '' },
+				descriptionValue,
 				{
 					displayName: 'Amount',
 					name: 'amount',
@@ -211,20 +201,7 @@ function readRequest(ctx: IExecuteFunctions, i: number): IDataObject {
 		50,
 	).trim();
 	const workOrderId = readWorkOrderId(ctx, i);
-	const rawDate = ctx.getNodeParameter('invoiceDate', i, '');
-	let ms = Date.now();
-	if (!isBlank(rawDate)) {
-		const parsed = userInstant(rawDate, ctx.getTimezone());
-		if (parsed === undefined)
-			throw invalid(
-				node,
-				i,
-				field('invoiceDate'),
-				'must be a date-time such as 2026-05-01T09:30:00',
-				rawDate,
-			);
-		ms = parsed;
-	}
+	const ms = instantOrNow(ctx, i, field('invoiceDate'));
 	const amount = (name: string, label: string, value: unknown, min = 0) =>
 		optionalNumber(node, i, field(name, label), value, { min, max: 1e9 }) ?? 0;
 	const lines = (ctx.getNodeParameter('lineItems', i, {}) ?? {}) as IDataObject;
