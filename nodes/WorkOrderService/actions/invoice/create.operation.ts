@@ -215,30 +215,45 @@ function readRequest(ctx: IExecuteFunctions, i: number): IDataObject {
 		const hours = amount(`lineItems.labor[${k}].hours`, `Labor ${k + 1} Hours`, l.hours);
 		return { HourlyRate: rate, Hours: hours, Amount: round2(rate * hours) };
 	});
-	const Materials = list('material').map((m, k) => {
+	/** Line k of a kind with its Description, when one is given. */
+	const described = (
+		key: string,
+		kind: string,
+		line: IDataObject,
+		k: number,
+		item: IDataObject,
+	) => {
+		const text = optionalText(
+			node,
+			i,
+			field(`lineItems.${key}[${k}].description`, `${kind} ${k + 1} Description`),
+			line.description,
+			500,
+		);
+		if (text !== undefined) item.Description = text;
+		return item;
+	};
+	/** Line k of a kind priced by Quantity × Unit Price (materials, travel), with its Description. */
+	const priced = (key: string, kind: string, line: IDataObject, k: number) => {
 		const quantity = amount(
-			`lineItems.material[${k}].quantity`,
-			`Material ${k + 1} Quantity`,
-			m.quantity,
+			`lineItems.${key}[${k}].quantity`,
+			`${kind} ${k + 1} Quantity`,
+			line.quantity,
 		);
 		const price = amount(
-			`lineItems.material[${k}].unitPrice`,
-			`Material ${k + 1} Unit Price`,
-			m.unitPrice,
+			`lineItems.${key}[${k}].unitPrice`,
+			`${kind} ${k + 1} Unit Price`,
+			line.unitPrice,
 		);
 		const item: IDataObject = {
 			Quantity: quantity,
 			UnitPrice: price,
 			Amount: round2(quantity * price),
 		};
-		const text = optionalText(
-			node,
-			i,
-			field(`lineItems.material[${k}].description`, `Material ${k + 1} Description`),
-			m.description,
-			500,
-		);
-		if (text !== undefined) item.Description = text;
+		return described(key, kind, line, k, item);
+	};
+	const Materials = list('material').map((m, k) => {
+		const item = priced('material', 'Material', m, k);
 		const part = optionalText(
 			node,
 			i,
@@ -249,48 +264,14 @@ function readRequest(ctx: IExecuteFunctions, i: number): IDataObject {
 		if (part !== undefined) item.PartNum = part;
 		return item;
 	});
-	const Travels = list('travel').map((t, k) => {
-		const quantity = amount(
-			`lineItems.travel[${k}].quantity`,
-			`Travel ${k + 1} Quantity`,
-			t.quantity,
-		);
-		const price = amount(
-			`lineItems.travel[${k}].unitPrice`,
-			`Travel ${k + 1} Unit Price`,
-			t.unitPrice,
-		);
-		const item: IDataObject = {
-			Quantity: quantity,
-			UnitPrice: price,
-			Amount: round2(quantity * price),
-		};
-		const text = optionalText(
-			node,
-			i,
-			field(`lineItems.travel[${k}].description`, `Travel ${k + 1} Description`),
-			t.description,
-			500,
-		);
-		if (text !== undefined) item.Description = text;
-		return item;
-	});
-	const Others = list('other').map((o, k) => {
-		const item: IDataObject = {
+	const Travels = list('travel').map((t, k) => priced('travel', 'Travel', t, k));
+	const Others = list('other').map((o, k) =>
+		described('other', 'Other', o, k, {
 			Amount: round2(
 				amount(`lineItems.other[${k}].amount`, `Other ${k + 1} Amount`, o.amount, -1e9),
 			),
-		};
-		const text = optionalText(
-			node,
-			i,
-			field(`lineItems.other[${k}].description`, `Other ${k + 1} Description`),
-			o.description,
-			500,
-		);
-		if (text !== undefined) item.Description = text;
-		return item;
-	});
+		}),
+	);
 	if (Labors.length + Materials.length + Travels.length + Others.length === 0)
 		throw invalid(
 			node,
