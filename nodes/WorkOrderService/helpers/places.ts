@@ -59,16 +59,18 @@ export function locationLocator(options: {
 					},
 				],
 			},
+			...(options.byStoreNumber
+				? [
+						{
+							displayName: 'By Store Number',
+							name: 'storeId',
+							type: 'string' as const,
+							placeholder: 'e.g. S501',
+						},
+					]
+				: []),
 		],
 	};
-	if (options.byStoreNumber) {
-		field.modes!.push({
-			displayName: 'By Store Number',
-			name: 'storeId',
-			type: 'string',
-			placeholder: 'e.g. S501',
-		});
-	}
 	if (options.required) field.required = true;
 	return field;
 }
