@@ -190,6 +190,10 @@ function field(name: string, label?: string): Field {
 	return { name, label: label ?? properties.find((p) => p.name === name)?.displayName ?? name };
 }
 
+/** A parameter of Additional Fields, as errors name it. */
+const extraField = (name: string, displayName: string) =>
+	fieldOf({ name, displayName } as INodeProperties, 'additionalFields');
+
 /** The request of item i, checked before any request. */
 function readRequest(ctx: IExecuteFunctions, i: number): IDataObject {
 	const node = ctx.getNode();
@@ -309,32 +313,17 @@ function readRequest(ctx: IExecuteFunctions, i: number): IDataObject {
 	const text = optionalText(
 		node,
 		i,
-		fieldOf(
-			{ name: 'invoiceText', displayName: 'Description' } as INodeProperties,
-			'additionalFields',
-		),
+		extraField('invoiceText', 'Description'),
 		extra.invoiceText,
 		4000,
 	);
 	if (text !== undefined) request.InvoiceText = text;
-	const terms = optionalText(
-		node,
-		i,
-		fieldOf({ name: 'terms', displayName: 'Terms' } as INodeProperties, 'additionalFields'),
-		extra.terms,
-		100,
-	);
+	const terms = optionalText(node, i, extraField('terms', 'Terms'), extra.terms, 100);
 	if (terms !== undefined) request.Terms = terms;
-	const rate = optionalNumber(
-		node,
-		i,
-		fieldOf(
-			{ name: 'taxRate', displayName: 'Tax Rate (%)' } as INodeProperties,
-			'additionalFields',
-		),
-		extra.taxRate,
-		{ min: 0, max: 100 },
-	);
+	const rate = optionalNumber(node, i, extraField('taxRate', 'Tax Rate (%)'), extra.taxRate, {
+		min: 0,
+		max: 100,
+	});
 	if (rate !== undefined && rate > 0) request.PostedTaxRate = rate;
 	return request;
 }
