@@ -128,6 +128,15 @@ const OPERATIONS = [
 		],
 		set: { questionType: 'Selector' },
 	},
+	{ resource: 'Invoice', operation: 'Approve', required: ['invoiceId'] },
+	{ resource: 'Invoice', operation: 'Create', required: ['workOrderId'] },
+	{ resource: 'Invoice', operation: 'Get', required: ['invoiceId'] },
+	{ resource: 'Invoice', operation: 'Get Many' },
+	{ resource: 'Invoice', operation: 'Get Rate Discrepancy', required: ['invoiceId'] },
+	{ resource: 'Invoice', operation: 'Get Requirements' },
+	{ resource: 'Invoice', operation: 'Put On Hold', required: ['invoiceId'] },
+	{ resource: 'Invoice', operation: 'Record Payment', required: ['invoiceId'] },
+	{ resource: 'Invoice', operation: 'Reject', required: ['invoiceId'] },
 	{ resource: 'Location', operation: 'Add Note', required: ['locationId'] },
 	{ resource: 'Location', operation: 'Get', required: ['locationId'] },
 	{ resource: 'Location', operation: 'Get Many' },
@@ -896,7 +905,7 @@ async function main() {
 		});
 
 		// ---- 2. every operation
-		await check('2. node: the Resource dropdown lists the twelve resources', async () => {
+		await check('2. node: the Resource dropdown lists every resource', async () => {
 			const shown = (await dropdownOptions('resource')).filter((s) => s !== 'Custom API Call');
 			assert.deepEqual(shown, [...new Set(OPERATIONS.map((o) => o.resource))]);
 		});

@@ -46,12 +46,13 @@ export function wholeListOperation(resource: WholeListResource): OperationModule
 	};
 }
 
-/** The resource's Operation parameter (Get Many only) and Get Many's parameters. */
-export function wholeListDescription(
-	resource: WholeListResource,
+/** The Operation parameter of a resource whose only operation is Get Many, then Get Many's parameters. */
+export function getManyOnlyDescription(
+	resource: string,
+	operation: { description: string; action: string },
 	getAll: Pick<OperationModule, 'description'>,
 ): INodeProperties[] {
-	const { description, action } = WHOLE_LISTS[resource];
+	const { description, action } = operation;
 	return [
 		{
 			displayName: 'Operation',
@@ -64,6 +65,14 @@ export function wholeListDescription(
 		},
 		...getAll.description,
 	];
+}
+
+/** The resource's Operation parameter (Get Many only) and Get Many's parameters. */
+export function wholeListDescription(
+	resource: WholeListResource,
+	getAll: Pick<OperationModule, 'description'>,
+): INodeProperties[] {
+	return getManyOnlyDescription(resource, WHOLE_LISTS[resource], getAll);
 }
 
 /** Where a paged OData Get Many reads, from the item's Filters and Options. */

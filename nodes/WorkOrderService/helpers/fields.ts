@@ -68,6 +68,28 @@ export function textField(options: {
 	return field;
 }
 
+/** The required "Note" text of a note (a work order's note, a location's note): sent as `key`. */
+export function noteTextField(options: {
+	rows: number;
+	description: string;
+	key: string;
+	check: FieldSpec['check'];
+}): FieldSpec {
+	return {
+		property: {
+			displayName: 'Note',
+			name: 'note',
+			type: 'string',
+			required: true,
+			default: '',
+			typeOptions: { rows: options.rows },
+			description: options.description,
+		},
+		key: options.key,
+		check: options.check,
+	};
+}
+
 /**
  * A date-time parameter the user gives in the workflow's time zone unless it carries an offset:
  * the sentence saying so ends every description.

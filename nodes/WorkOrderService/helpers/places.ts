@@ -26,6 +26,8 @@ export function locationLocator(options: {
 	description: string;
 	required?: boolean;
 	displayName?: string;
+	/** Whether a third mode takes the client's store number (StoreId) in the ID's place. */
+	byStoreNumber?: boolean;
 }): INodeProperties {
 	const field: INodeProperties = {
 		displayName: options.displayName ?? 'Location',
@@ -57,6 +59,16 @@ export function locationLocator(options: {
 					},
 				],
 			},
+			...(options.byStoreNumber
+				? [
+						{
+							displayName: 'By Store Number',
+							name: 'storeId',
+							type: 'string' as const,
+							placeholder: 'e.g. S501',
+						},
+					]
+				: []),
 		],
 	};
 	if (options.required) field.required = true;

@@ -1,23 +1,9 @@
-import type {
-	IDataObject,
-	ILoadOptionsFunctions,
-	INodeListSearchItems,
-	INodeListSearchResult,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { isRecord, odataString } from '../helpers/values';
-import {
-	ODATA_LIST,
-	PAGE_SIZE,
-	WHOLE_LIST,
-	isLastPage,
-	readList,
-	readPage,
-	toRecords,
-	type ListShape,
-} from '../transport/paging';
+import { WHOLE_LIST, readList, toRecords } from '../transport/paging';
 import { WorkOrderServiceClient } from '../transport/client';
+import { odataSearchMethod } from './picker';
 
 /**
  * Searching invoices for the Invoice parameter's "From List" (methods/invoiceSearch.ts), in the
@@ -61,37 +47,20 @@ export function invoiceListName(record: IDataObject): string {
 		.join(' · ');
 }
 
-/** The OData invoice list, read leniently: an answer without a `value` list gives no error here. */
-const PICKER_LIST: ListShape = { ...ODATA_LIST, records: toRecords };
-
 /**
  * "From List" of the Invoice parameter: GET /odata/invoices, 50 at a time, most recently changed
  * first, filtered by what the user types (helpers/invoiceSearch.ts). The service lists the
  * invoices posted in the last 90 days. The value of each result is the invoice's ID.
  */
-export async function searchInvoices(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const skip =
-		typeof paginationToken === 'string' && /^\d+$/.test(paginationToken)
-			? Number(paginationToken)
-			: 0;
-	const qs: IDataObject = { $orderby: 'UpdatedDate desc', $select: INVOICE_LIST_SELECT };
-	const search = invoiceSearchFilter(filter ?? '');
-	if (search !== undefined) qs.$filter = search;
-	const client = WorkOrderServiceClient.forNode(this);
-	const position = { page: Math.floor(skip / PAGE_SIZE), offset: skip, size: PAGE_SIZE };
-	const page = await readPage(this, client, PICKER_LIST, { path: '/odata/invoices', qs }, position);
-	const results: INodeListSearchItems[] = [];
-	for (const record of page.records) {
-		if (record.Id === undefined || record.Id === null || record.Id === '') continue;
-		results.push({ name: invoiceListName(record), value: String(record.Id) });
-	}
-	const last = isLastPage(PICKER_LIST, page, position);
-	return { results, paginationToken: last ? undefined : String(skip + page.records.length) };
-}
+export const searchInvoices = odataSearchMethod({
+	path: '/odata/invoices',
+	qs: { $orderby: 'UpdatedDate desc', $select: INVOICE_LIST_SELECT },
+	search: invoiceSearchFilter,
+	result: (record) =>
+		record.Id === undefined || record.Id === null || record.Id === ''
+			? undefined
+			: { name: invoiceListName(record), value: String(record.Id) },
+});
 
 /** The invoice the node names now (a plain ID or a locator holding one), if any. */
 function currentInvoiceId(ctx: ILoadOptionsFunctions): number | undefined {

@@ -14,17 +14,9 @@ import {
 } from '../helpers/places';
 import { textOf } from '../helpers/workOrderSearch';
 import { isRecord } from '../helpers/values';
-import {
-	ODATA_LIST,
-	PAGE_SIZE,
-	WHOLE_LIST,
-	isLastPage,
-	readList,
-	readPage,
-	toRecords,
-	type ListShape,
-} from '../transport/paging';
+import { ODATA_LIST, WHOLE_LIST, readList } from '../transport/paging';
 import { WorkOrderServiceClient } from '../transport/client';
+import { odataSearchMethod } from './picker';
 
 /**
  * The pickers of the places around a work order (service-reference-c.md): the Location list
@@ -35,8 +27,6 @@ import { WorkOrderServiceClient } from '../transport/client';
  * Work Order: at the work order's location, of its trade). A choice given as an expression is not
  * read: nothing is requested for it.
  */
-
-const PICKER_LIST: ListShape = { ...ODATA_LIST, records: toRecords };
 
 /** A parameter's value as the editor holds it: `{ mode, value }` of a picker, or plain. */
 function current(ctx: ILoadOptionsFunctions, path: string): unknown {
@@ -80,35 +70,15 @@ function chosenTrade(ctx: ILoadOptionsFunctions): string | undefined {
  * by what the user types (any part of the name or store number; digits also the ID). The value is
  * the location's ID; the pagination token the number of records read.
  */
-export async function searchLocations(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const skip =
-		typeof paginationToken === 'string' && /^\d+$/.test(paginationToken)
-			? Number(paginationToken)
-			: 0;
-	const qs: IDataObject = { $orderby: 'Name', $select: 'Id,StoreId,Name,City,State' };
-	const search = locationSearchFilter(filter ?? '');
-	if (search !== undefined) qs.$filter = search;
-	const client = WorkOrderServiceClient.forNode(this);
-	const position = { page: Math.floor(skip / PAGE_SIZE), offset: skip, size: PAGE_SIZE };
-	const page = await readPage(
-		this,
-		client,
-		PICKER_LIST,
-		{ path: '/odata/locations', qs },
-		position,
-	);
-	const results: INodeListSearchItems[] = [];
-	for (const record of page.records) {
+export const searchLocations = odataSearchMethod({
+	path: '/odata/locations',
+	qs: { $orderby: 'Name', $select: 'Id,StoreId,Name,City,State' },
+	search: locationSearchFilter,
+	result: (record) => {
 		const id = textOf(record.Id);
-		if (id !== undefined) results.push({ name: locationListName(record), value: id });
-	}
-	const last = isLastPage(PICKER_LIST, page, position);
-	return { results, paginationToken: last ? undefined : String(skip + page.records.length) };
-}
+		return id === undefined ? undefined : { name: locationListName(record), value: id };
+	},
+});
 
 /** The trades to offer: at the chosen location, else all the subscriber's; by name, each once. */
 export async function getTrades(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

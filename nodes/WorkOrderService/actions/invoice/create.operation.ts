@@ -1,19 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	SERVICE_TIME_ZONE,
-	serviceDateTime,
-	userInstant,
-	withOffsetIn,
-} from '../../helpers/dateTime';
+import { SERVICE_TIME_ZONE, serviceDateTime, withOffsetIn } from '../../helpers/dateTime';
 import { workOrderIdField } from '../../helpers/fields';
 import { readWorkOrderId } from '../../helpers/params';
 import { meaningOf, withHint } from '../../helpers/errorMeaning';
 import {
 	fieldOf,
 	invalid,
-	isBlank,
 	optionalNumber,
 	optionalText,
 	requiredText,
@@ -22,6 +16,8 @@ import {
 import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
+
+import { instantOrNow } from './fields';
 
 /**
  * Create (the contractor side): POST /invoices with part C's `CreateInvoiceRequest`:
@@ -36,6 +32,28 @@ import type { OperationMeta } from '../operation';
  */
 
 export const meta: OperationMeta = { verb: 'created', safeToRepeat: false };
+
+/** The values several kinds of line item have. */
+const descriptionValue: INodeProperties = {
+	displayName: 'Description',
+	name: 'description',
+	type: 'string',
+	default: '',
+};
+const quantityValue: INodeProperties = {
+	displayName: 'Quantity',
+	name: 'quantity',
+	type: 'number',
+	default: 1,
+	typeOptions: { minValue: 0 },
+};
+const unitPriceValue: INodeProperties = {
+	displayName: 'Unit Price',
+	name: 'unitPrice',
+	type: 'number',
+	default: 0,
+	typeOptions: { minValue: 0, numberPrecision: 2 },
+};
 
 const lineItems: INodeProperties = {
 	displayName: 'Line Items',
@@ -70,50 +88,22 @@ const lineItems: INodeProperties = {
 			displayName: 'Material',
 			name: 'material',
 			values: [
-				{ displayName: 'Description', name: 'description', type: 'string', default: '' },
+				descriptionValue,
 				{ displayName: 'Part Number', name: 'partNumber', type: 'string', default: '' },
-				{
-					displayName: 'Quantity',
-					name: 'quantity',
-					type: 'number',
-					default: 1,
-					typeOptions: { minValue: 0 },
-				},
-				{
-					displayName: 'Unit Price',
-					name: 'unitPrice',
-					type: 'number',
-					default: 0,
-					typeOptions: { minValue: 0, numberPrecision: 2 },
-				},
+				quantityValue,
+				unitPriceValue,
 			],
 		},
 		{
 			displayName: 'Travel',
 			name: 'travel',
-			values: [
-				{ displayName: 'Description', name: 'description', type: 'string', default: '' },
-				{
-					displayName: 'Quantity',
-					name: 'quantity',
-					type: 'number',
-					default: 1,
-					typeOptions: { minValue: 0 },
-				},
-				{
-					displayName: 'Unit Price',
-					name: 'unitPrice',
-					type: 'number',
-					default: 0,
-					typeOptions: { minValue: 0, numberPrecision: 2 },
-				},
-			],
+			values: [descriptionValue, quantityValue, unitPriceValue],
 		},
 		{
 			displayName: 'Other',
 			name: 'other',
 			values: [
-				{ displayName: 'Description', name: 'description', type: 'string', default: '' },
+				descriptionValue,
 				{
 					displayName: 'Amount',
 					name: 'amount',
@@ -200,6 +190,10 @@ function field(name: string, label?: string): Field {
 	return { name, label: label ?? properties.find((p) => p.name === name)?.displayName ?? name };
 }
 
+/** A parameter of Additional Fields, as errors name it. */
+const extraField = (name: string, displayName: string) =>
+	fieldOf({ name, displayName } as INodeProperties, 'additionalFields');
+
 /** The request of item i, checked before any request. */
 function readRequest(ctx: IExecuteFunctions, i: number): IDataObject {
 	const node = ctx.getNode();
@@ -211,20 +205,7 @@ function readRequest(ctx: IExecuteFunctions, i: number): IDataObject {
 		50,
 	).trim();
 	const workOrderId = readWorkOrderId(ctx, i);
-	const rawDate = ctx.getNodeParameter('invoiceDate', i, '');
-	let ms = Date.now();
-	if (!isBlank(rawDate)) {
-		const parsed = userInstant(rawDate, ctx.getTimezone());
-		if (parsed === undefined)
-			throw invalid(
-				node,
-				i,
-				field('invoiceDate'),
-				'must be a date-time such as 2026-05-01T09:30:00',
-				rawDate,
-			);
-		ms = parsed;
-	}
+	const ms = instantOrNow(ctx, i, field('invoiceDate'));
 	const amount = (name: string, label: string, value: unknown, min = 0) =>
 		optionalNumber(node, i, field(name, label), value, { min, max: 1e9 }) ?? 0;
 	const lines = (ctx.getNodeParameter('lineItems', i, {}) ?? {}) as IDataObject;
@@ -238,30 +219,45 @@ function readRequest(ctx: IExecuteFunctions, i: number): IDataObject {
 		const hours = amount(`lineItems.labor[${k}].hours`, `Labor ${k + 1} Hours`, l.hours);
 		return { HourlyRate: rate, Hours: hours, Amount: round2(rate * hours) };
 	});
-	const Materials = list('material').map((m, k) => {
+	/** Line k of a kind with its Description, when one is given. */
+	const described = (
+		key: string,
+		kind: string,
+		line: IDataObject,
+		k: number,
+		item: IDataObject,
+	) => {
+		const text = optionalText(
+			node,
+			i,
+			field(`lineItems.${key}[${k}].description`, `${kind} ${k + 1} Description`),
+			line.description,
+			500,
+		);
+		if (text !== undefined) item.Description = text;
+		return item;
+	};
+	/** Line k of a kind priced by Quantity × Unit Price (materials, travel), with its Description. */
+	const priced = (key: string, kind: string, line: IDataObject, k: number) => {
 		const quantity = amount(
-			`lineItems.material[${k}].quantity`,
-			`Material ${k + 1} Quantity`,
-			m.quantity,
+			`lineItems.${key}[${k}].quantity`,
+			`${kind} ${k + 1} Quantity`,
+			line.quantity,
 		);
 		const price = amount(
-			`lineItems.material[${k}].unitPrice`,
-			`Material ${k + 1} Unit Price`,
-			m.unitPrice,
+			`lineItems.${key}[${k}].unitPrice`,
+			`${kind} ${k + 1} Unit Price`,
+			line.unitPrice,
 		);
 		const item: IDataObject = {
 			Quantity: quantity,
 			UnitPrice: price,
 			Amount: round2(quantity * price),
 		};
-		const text = optionalText(
-			node,
-			i,
-			field(`lineItems.material[${k}].description`, `Material ${k + 1} Description`),
-			m.description,
-			500,
-		);
-		if (text !== undefined) item.Description = text;
+		return described(key, kind, line, k, item);
+	};
+	const Materials = list('material').map((m, k) => {
+		const item = priced('material', 'Material', m, k);
 		const part = optionalText(
 			node,
 			i,
@@ -272,48 +268,14 @@ function readRequest(ctx: IExecuteFunctions, i: number): IDataObject {
 		if (part !== undefined) item.PartNum = part;
 		return item;
 	});
-	const Travels = list('travel').map((t, k) => {
-		const quantity = amount(
-			`lineItems.travel[${k}].quantity`,
-			`Travel ${k + 1} Quantity`,
-			t.quantity,
-		);
-		const price = amount(
-			`lineItems.travel[${k}].unitPrice`,
-			`Travel ${k + 1} Unit Price`,
-			t.unitPrice,
-		);
-		const item: IDataObject = {
-			Quantity: quantity,
-			UnitPrice: price,
-			Amount: round2(quantity * price),
-		};
-		const text = optionalText(
-			node,
-			i,
-			field(`lineItems.travel[${k}].description`, `Travel ${k + 1} Description`),
-			t.description,
-			500,
-		);
-		if (text !== undefined) item.Description = text;
-		return item;
-	});
-	const Others = list('other').map((o, k) => {
-		const item: IDataObject = {
+	const Travels = list('travel').map((t, k) => priced('travel', 'Travel', t, k));
+	const Others = list('other').map((o, k) =>
+		described('other', 'Other', o, k, {
 			Amount: round2(
 				amount(`lineItems.other[${k}].amount`, `Other ${k + 1} Amount`, o.amount, -1e9),
 			),
-		};
-		const text = optionalText(
-			node,
-			i,
-			field(`lineItems.other[${k}].description`, `Other ${k + 1} Description`),
-			o.description,
-			500,
-		);
-		if (text !== undefined) item.Description = text;
-		return item;
-	});
+		}),
+	);
 	if (Labors.length + Materials.length + Travels.length + Others.length === 0)
 		throw invalid(
 			node,
@@ -351,32 +313,17 @@ function readRequest(ctx: IExecuteFunctions, i: number): IDataObject {
 	const text = optionalText(
 		node,
 		i,
-		fieldOf(
-			{ name: 'invoiceText', displayName: 'Description' } as INodeProperties,
-			'additionalFields',
-		),
+		extraField('invoiceText', 'Description'),
 		extra.invoiceText,
 		4000,
 	);
 	if (text !== undefined) request.InvoiceText = text;
-	const terms = optionalText(
-		node,
-		i,
-		fieldOf({ name: 'terms', displayName: 'Terms' } as INodeProperties, 'additionalFields'),
-		extra.terms,
-		100,
-	);
+	const terms = optionalText(node, i, extraField('terms', 'Terms'), extra.terms, 100);
 	if (terms !== undefined) request.Terms = terms;
-	const rate = optionalNumber(
-		node,
-		i,
-		fieldOf(
-			{ name: 'taxRate', displayName: 'Tax Rate (%)' } as INodeProperties,
-			'additionalFields',
-		),
-		extra.taxRate,
-		{ min: 0, max: 100 },
-	);
+	const rate = optionalNumber(node, i, extraField('taxRate', 'Tax Rate (%)'), extra.taxRate, {
+		min: 0,
+		max: 100,
+	});
 	if (rate !== undefined && rate > 0) request.PostedTaxRate = rate;
 	return request;
 }

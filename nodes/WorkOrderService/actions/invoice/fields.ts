@@ -1,6 +1,8 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { Field } from '../../helpers/validation';
+import { userInstant } from '../../helpers/dateTime';
+
+import { invalid, isBlank, type Field } from '../../helpers/validation';
 
 /**
  * What the invoice operations share: the invoice, chosen from a list (methods/invoiceSearch.ts)
@@ -61,3 +63,19 @@ export const invoiceIdProperty: INodeProperties = {
 		},
 	],
 };
+
+/** The instant a date-time parameter of item i names (in the workflow's time zone unless it carries an offset); now when empty. */
+export function instantOrNow(ctx: IExecuteFunctions, i: number, field: Field): number {
+	const rawDate = ctx.getNodeParameter(field.name, i, '');
+	if (isBlank(rawDate)) return Date.now();
+	const parsed = userInstant(rawDate, ctx.getTimezone());
+	if (parsed === undefined)
+		throw invalid(
+			ctx.getNode(),
+			i,
+			field,
+			'must be a date-time such as 2026-05-01T09:30:00',
+			rawDate,
+		);
+	return parsed;
+}

@@ -1,14 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { serviceDateTime, userInstant } from '../../helpers/dateTime';
+import { serviceDateTime } from '../../helpers/dateTime';
 import { workOrderIdField } from '../../helpers/fields';
 import { readWorkOrderId } from '../../helpers/params';
 import { meaningOf, withHint } from '../../helpers/errorMeaning';
 import {
 	fieldOf,
 	invalid,
-	isBlank,
 	optionalBoolean,
 	optionalNumber,
 	readLocatorId,
@@ -20,7 +19,7 @@ import type { WorkOrderServiceClient } from '../../transport/client';
 import { ODATA_LIST, readList } from '../../transport/paging';
 import type { OperationMeta } from '../operation';
 
-import { INVOICE_ID, MAX_DAYS, invoiceIdProperty } from './fields';
+import { INVOICE_ID, MAX_DAYS, instantOrNow, invoiceIdProperty } from './fields';
 
 /**
  * Record Payment (service-reference-c.md "Payments"): payments are recorded only for Approved
@@ -182,20 +181,7 @@ function readPayment(ctx: IExecuteFunctions, i: number): Payment {
 			'must have at most 2 decimals (cents)',
 			rawAmount,
 		);
-	const rawDate = ctx.getNodeParameter('paymentDate', i, '');
-	let ms = Date.now();
-	if (!isBlank(rawDate)) {
-		const parsed = userInstant(rawDate, ctx.getTimezone());
-		if (parsed === undefined)
-			throw invalid(
-				node,
-				i,
-				field('paymentDate'),
-				'must be a date-time such as 2026-05-01T09:30:00',
-				rawDate,
-			);
-		ms = parsed;
-	}
+	const ms = instantOrNow(ctx, i, field('paymentDate'));
 	const options = (ctx.getNodeParameter('options', i, {}) ?? {}) as IDataObject;
 	const skipRecorded =
 		optionalBoolean(

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readPlaceId } from '../../helpers/places';
+import { noteTextField } from '../../helpers/fields';
 import { readFields, requiredTextUpTo, type FieldSpec } from '../../helpers/validation';
 import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
-import { locationIdField } from './get.operation';
+import { locationIdField, readLocationId } from './get.operation';
 
 /** Writing a header again sets the same value: safe to repeat. */
 export const meta: OperationMeta = { verb: 'written', safeToRepeat: true };
@@ -26,19 +26,12 @@ const fields: FieldSpec[] = [
 		key: 'Header',
 		check: requiredTextUpTo(100),
 	},
-	{
-		property: {
-			displayName: 'Note',
-			name: 'note',
-			type: 'string',
-			required: true,
-			default: '',
-			typeOptions: { rows: 3 },
-			description: 'The text of the note',
-		},
+	noteTextField({
+		rows: 3,
+		description: 'The text of the note',
 		key: 'Value',
 		check: requiredTextUpTo(4000),
-	},
+	}),
 ];
 
 export const description = updateDisplayOptions(
@@ -52,10 +45,7 @@ export async function execute(
 	i: number,
 	client: WorkOrderServiceClient,
 ): Promise<IDataObject[]> {
-	const locationId = readPlaceId(this, i, locationIdField, {
-		required: true,
-		label: 'Location ID',
-	});
+	const locationId = readLocationId(this, i);
 	const { body } = readFields(this, i, fields);
 	body.Header = String(body.Header).trim();
 	const response = await client.send({

@@ -15,6 +15,10 @@ export const locationIdField = locationLocator({
 	required: true,
 });
 
+/** The Location ID of item i (Get, Get Notes, Add Note). */
+export const readLocationId = (ctx: IExecuteFunctions, i: number): number | undefined =>
+	readPlaceId(ctx, i, locationIdField, { required: true, label: 'Location ID' });
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['location'], operation: ['get'] } },
 	[locationIdField, simplifyProperty],
@@ -26,10 +30,7 @@ export async function execute(
 	i: number,
 	client: WorkOrderServiceClient,
 ): Promise<IDataObject[]> {
-	const locationId = readPlaceId(this, i, locationIdField, {
-		required: true,
-		label: 'Location ID',
-	});
+	const locationId = readLocationId(this, i);
 	const record =
 		asRecord(
 			await client.request({ method: 'GET', path: `/locations/${locationId}`, itemIndex: i }),

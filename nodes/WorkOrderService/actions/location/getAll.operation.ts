@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { returnAllOrLimitFields } from '../../helpers/fields';
+import { returnAllOrLimitFields, textField } from '../../helpers/fields';
 import { locationSearchFilter, simplifyLocations } from '../../helpers/places';
 import { simplifyProperty } from '../../helpers/simplify';
 import { collectionOf, fieldOf, optionalText } from '../../helpers/validation';
@@ -29,15 +29,13 @@ const listFilter = (displayName: string, name: string, path: string, placeholder
 	},
 });
 
-const searchProperty: INodeProperties = {
+const searchProperty: INodeProperties = textField({
 	displayName: 'Search',
 	name: 'search',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. Dallas',
+	example: 'Dallas',
 	description:
 		'Text found in any part of the location name or store number; digits also find the location ID',
-};
+});
 
 const FILTERS = [
 	listFilter('City', 'city', 'City', 'Dallas, Austin'),

@@ -1,13 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readPlaceId } from '../../helpers/places';
 import { collectionOf, optionalBoolean, readParameter } from '../../helpers/validation';
 import { isRecord } from '../../helpers/values';
 import { toRecords } from '../../transport/paging';
 import type { WorkOrderServiceClient } from '../../transport/client';
 import type { OperationMeta } from '../operation';
-import { locationIdField } from './get.operation';
+import { locationIdField, readLocationId } from './get.operation';
 
 export const meta: OperationMeta = { safeToRepeat: true };
 
@@ -37,10 +36,7 @@ export async function execute(
 	i: number,
 	client: WorkOrderServiceClient,
 ): Promise<IDataObject[]> {
-	const locationId = readPlaceId(this, i, locationIdField, {
-		required: true,
-		label: 'Location ID',
-	});
+	const locationId = readLocationId(this, i);
 	const privateNotes = readParameter(this, i, privateNotesProperty, optionalBoolean, 'options');
 	const body = await client.request({
 		method: 'GET',

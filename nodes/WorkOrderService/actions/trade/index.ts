@@ -1,26 +1,15 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { getManyOnlyDescription } from '../wholeList';
 
 import * as getAll from './getAll.operation';
 
 export { getAll };
 
-export const description: INodeProperties[] = [
+export const description = getManyOnlyDescription(
+	'trade',
 	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['trade'] } },
-		options: [
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description:
-					"List the subscriber's trades, or the trades at one location (their names go into a work order's Trade). Refused (400) for a location the user may not see.",
-				action: 'Get many trades',
-			},
-		],
-		default: 'getAll',
+		description:
+			"List the subscriber's trades, or the trades at one location (their names go into a work order's Trade). Refused (400) for a location the user may not see.",
+		action: 'Get many trades',
 	},
-	...getAll.description,
-];
+	getAll,
+);

@@ -9,7 +9,7 @@ import {
 	readFields,
 	requiredText,
 } from '../../helpers/validation';
-import { LOCATION_SEARCH_HINT } from '../../helpers/places';
+import { locationLocator } from '../../helpers/places';
 import { writeAnswer } from '../../helpers/writeAnswer';
 import type { WorkOrderServiceClient } from '../../transport/client';
 
@@ -20,41 +20,13 @@ import type { OperationMeta } from '../operation';
 export const meta: OperationMeta = { verb: 'created', safeToRepeat: false };
 
 /** Where the work is: ContractInfo.LocationId, or the store number (StoreId) in its place. */
-const locationField: INodeProperties = {
-	displayName: 'Location',
+const locationField: INodeProperties = locationLocator({
 	name: 'location',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
 	description:
 		"Where the work is: chosen from the list, the location's ID, or the client's store number",
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a location...',
-			hint: LOCATION_SEARCH_HINT,
-			typeOptions: { searchListMethod: 'searchLocations', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 501',
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: '^\\s*([0-9]*[1-9][0-9]*)?\\s*$',
-						errorMessage: 'Not a location ID: enter digits only, e.g. 501',
-					},
-				},
-			],
-		},
-		{ displayName: 'By Store Number', name: 'storeId', type: 'string', placeholder: 'e.g. S501' },
-	],
-};
+	required: true,
+	byStoreNumber: true,
+});
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['workOrder'], operation: ['create'] } },

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { dateTimeField } from '../../helpers/fields';
+import { dateTimeField, textField } from '../../helpers/fields';
 import { serviceDateTime, userInstant } from '../../helpers/dateTime';
 import { fieldOf, invalid, optionalText, type CollectionName } from '../../helpers/validation';
 import { commaList, odataString } from '../../helpers/values';
@@ -72,15 +72,13 @@ function dateBound(displayName: string, name: string, path: string, op: 'ge' | '
 
 const FILTERS: FilterSpec[] = [
 	{
-		property: {
+		property: textField({
 			displayName: 'Search',
 			name: 'search',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. Dallas',
+			example: 'Dallas',
 			description:
 				'Text found in any part of the work order number, location name or store number; digits also find the work order ID',
-		},
+		}),
 		clause: (ctx, i, value, label) => {
 			const text = optionalText(ctx.getNode(), i, { name: 'filters.search', label }, value);
 			const filter = text === undefined ? undefined : workOrderSearchFilter(text);

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { workOrderIdField } from '../../helpers/fields';
+import { noteTextField, workOrderIdField } from '../../helpers/fields';
 import {
 	collectionOf,
 	optionalBoolean,
@@ -26,19 +26,12 @@ import { visibilityField } from '../visibility';
 
 export const meta: OperationMeta = { verb: 'created', safeToRepeat: false };
 
-const noteField: FieldSpec = {
-	property: {
-		displayName: 'Note',
-		name: 'note',
-		type: 'string',
-		required: true,
-		default: '',
-		typeOptions: { rows: 4 },
-		description: 'Text of the note (sent as Note)',
-	},
+const noteField: FieldSpec = noteTextField({
+	rows: 4,
+	description: 'Text of the note (sent as Note)',
 	key: 'Note',
 	check: requiredText,
-};
+});
 
 /** The optional fields, in the order they are checked. */
 const additionalFields: FieldSpec[] = [
