@@ -54,12 +54,6 @@ export function writeAnswer(
 	return ownRecord(fixed);
 }
 
-/** The new record's ID a write item carries (`id`), if the service returned one. */
-export function returnedId(answer: IDataObject): number | string | undefined {
-	const id = answer.id;
-	return typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)) ? id : undefined;
-}
-
 function isId(value: unknown): value is number | string {
 	return (
 		(typeof value === 'number' && Number.isInteger(value)) ||
