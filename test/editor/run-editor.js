@@ -437,6 +437,35 @@ async function locatorById(p, value) {
 	await rl.locator('[data-test-id="rlc-input"]').first().fill(value);
 }
 
+/**
+ * Clicks the NDV's "Execute step" and waits for `shown`. On a loaded machine the editor can miss an
+ * execution's end (its push message) or the click itself; then, once, it says what it saw (the
+ * requests the emulator received since `mark`, whether `expected` was among them) and executes
+ * again. A second miss fails with that account.
+ */
+async function executeUntilShown(shown, mark, expected) {
+	const button = ndv().locator('[data-test-id="node-execute-button"]');
+	for (let attempt = 1; ; attempt++) {
+		await button.click();
+		try {
+			await shown.waitFor({ timeout: 45_000 });
+			return;
+		} catch (err) {
+			const seen = emu.requests.slice(mark);
+			const account = `attempt ${attempt}: nothing shown after 45 s; the emulator received ${seen.length} request(s) since the click (${seen
+				.map((r) => `${r.method} ${r.path} ${r.status}`)
+				.join(
+					', ',
+				)}); the expected request ${seen.some(expected) ? 'was' : 'was not'} among them; button: "${(await button.innerText().catch(() => '?')).trim()}"`;
+			console.log(`     ${account}`);
+			await screenshot(`execute attempt ${attempt} missed`, page, true);
+			if (attempt >= 2) throw new Error(`${account}; ${err.message}`);
+			// an execution still running in the editor is stopped by the same button
+			if (/stop/i.test(await button.innerText().catch(() => ''))) await button.click();
+		}
+	}
+}
+
 const hasIssue = async (p) =>
 	(await paramItem(p).locator('[data-test-id="parameter-issues"]').count()) > 0;
 
@@ -1175,13 +1204,19 @@ async function main() {
 				await selectOption('resource', 'Proposal');
 				await selectOption('operation', 'Approve');
 				await locatorById('proposalId', String(overLimit));
+				// the typed ID reaches the node's parameters when the field loses focus
+				await page.keyboard.press('Tab');
 				const markReq = emu.requests.length;
-				await ndv().locator('[data-test-id="node-execute-button"]').click();
 				const message = ndv().locator('[data-test-id="node-error-message"]');
-				await message.waitFor({ timeout: 60_000 });
+				const approvePath = `/api/v3/proposals/${overLimit}/approve`;
+				await executeUntilShown(
+					message,
+					markReq,
+					(r) => r.method === 'PUT' && r.path === approvePath,
+				);
 				const refused = emu.requests
 					.slice(markReq)
-					.find((r) => r.method === 'PUT' && r.path === `/api/v3/proposals/${overLimit}/approve`);
+					.find((r) => r.method === 'PUT' && r.path === approvePath);
 				assert.ok(refused, 'PUT approve sent');
 				assert.equal(refused.status, 400); // the reference: a refused move is a 400 ErrorResponse (code 100: over the approval limit)
 				const serviceMessage = JSON.parse(refused.responseBody).ErrorMessage;
