@@ -10,9 +10,9 @@ import type { Episode, Sent } from './budget';
 /** Saturated windows without throttling before one more request per window is tried (doubles on failure). */
 const UP_EVERY = 8;
 const UP_EVERY_MAX = 64;
-/** Margin on a learned window: client clocks see sends, the service sees arrivals. */
-const WINDOW_MARGIN = 1.02;
-const WINDOW_MARGIN_MS = 25;
+/** Margin on a learned window (an upper bound already): clock and latency jitter. */
+const WINDOW_MARGIN = 1.005;
+const WINDOW_MARGIN_MS = 50;
 /** Narrowing (one early request at a time, 2/3 of the way to the safe end) stops when the bounds are this close, or after two refusals. */
 const BISECT_DONE_MS = 60;
 const BISECT_DONE_SHARE = 0.02;
@@ -119,11 +119,15 @@ export class ServiceWindow {
 		model.refusals = BISECT_REFUSALS;
 	}
 
-	/** The accepted requests that hold places in the window now, by answer time (the service saw each no later). */
+	/**
+	 * The accepted requests that hold places in the window now, by send time: the learned window is an
+	 * upper bound measured from sends to when the service accepted again (learn, bisected), so it
+	 * already holds the time a request takes to arrive.
+	 */
 	private holders(model: Model, now: number): { held: Sent[]; windowMs: number } {
 		const windowMs = model.windowMs * WINDOW_MARGIN + WINDOW_MARGIN_MS;
 		return {
-			held: this.accepted.filter((e) => e.a > now - windowMs).sort((x, y) => x.a - y.a),
+			held: this.accepted.filter((e) => e.s > now - windowMs).sort((x, y) => x.s - y.s),
 			windowMs,
 		};
 	}
@@ -135,7 +139,7 @@ export class ServiceWindow {
 		const { held, windowMs } = this.holders(model, now);
 		const k = held.length + inFlight - model.count;
 		if (k < 0) return 0;
-		return k < held.length ? held[k].a + windowMs : Infinity;
+		return k < held.length ? held[k].s + windowMs : Infinity;
 	}
 
 	private narrowed(model: Model): boolean {
