@@ -27,6 +27,9 @@
  *   7 package               package.js       8 batch at the service's pace (real n8n, 200 ms latency) throughput.js
  *   9 shared request budget: 1 vs 3 executions in one process, 1 vs 3 worker processes   shared-budget.js
  *     (`--baseline-dir=<built package dir>`: the same arms with that package, e.g. the previous release)
+ *  10 invoice payments: 1,000 in one execution at the sandbox's 40/min, a half-refused batch and its re-run   invoice-payments.js
+ *  11 invoice polling trigger at 20,000 invoices: each change emitted once (--quick: 1 round per event)   invoice-trigger.js
+ * Cases 8-11 each start and close their own emulator(s).
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -41,7 +44,9 @@ const arg = (name) => {
 	if (!hit) return undefined;
 	return hit.includes('=') ? hit.slice(hit.indexOf('=') + 1) : true;
 };
-const ONLY = arg('only') ? String(arg('only')).split(',').map(Number) : [1, 2, 3, 4, 5, 6, 7, 8, 9];
+const ONLY = arg('only')
+	? String(arg('only')).split(',').map(Number)
+	: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 const QUICK = Boolean(arg('quick'));
 const FULL = !arg('only') && !QUICK;
 /** Case 8: the baseline package given with `--baseline=<tgz>` (e.g. the previous release), run beside the current one. */
@@ -67,6 +72,8 @@ const RUNS = QUICK
 			requireRuns: 3,
 			sizeMB: 20,
 			budget: 1,
+			invoicePayments: 1000,
+			invoiceTriggerRounds: 1,
 		}
 	: {
 			tokens: 3,
@@ -81,6 +88,8 @@ const RUNS = QUICK
 			requireRuns: 7,
 			sizeMB: 100,
 			budget: 2,
+			invoicePayments: 1000,
+			invoiceTriggerRounds: 5,
 		};
 
 /** The document the README links for figures; written by the full run (and --render, --merge). */
@@ -128,7 +137,12 @@ const CASE_NAMES = {
 	7: '7-package',
 	8: '8-throughput',
 	9: '9-shared-budget',
+	10: '10-invoice-payments',
+	11: '11-invoice-trigger',
 };
+
+/** Result keys in case order ('1-…', '2-…', …, '10-…', '11-…'), not string order. */
+const byCase = (a, b) => Number(a.split('-')[0]) - Number(b.split('-')[0]) || a.localeCompare(b);
 
 /**
  * Why each case of this run failed its work (not its speed targets): not run, an error, an arm
@@ -482,6 +496,75 @@ function rowsFor(results) {
 				);
 		}
 	}
+	const p10 = results['10-invoice-payments'];
+	if (p10 && p10.status === 'error') failed('10 invoice payments', p10);
+	else if (p10) {
+		const each = (list) =>
+			list.length && list.every((n) => n === list[0])
+				? `${list[0]} payments each`
+				: `${list.join(', ')} payments`;
+		const outcome = (x) =>
+			Object.entries(x.results)
+				.map(([k, v]) => `${v} ${k}`)
+				.join(', ');
+		const requests = (x) =>
+			`${x.paymentRequests} payment requests (${each(x.paymentsPerRequest)}), ${x.readRequests} reads, ${x.requests} requests in all, ${x.throttled} x 429, ${x.seconds} s`;
+		const output = (x) => `${x.outputItems} output items for ${x.items} (${outcome(x)})`;
+		const everyItem = (x) => x.outputItems === x.items && x.reported === x.items;
+		const paid = (x) => `${x.paidOnce}/${x.items} paid once`;
+		for (const [x, label] of [
+			[p10.one, 'Skip Payments Already Recorded on'],
+			[p10.off, 'Skip Payments Already Recorded off'],
+		])
+			add(
+				`10 ${x.items} invoice payments in one execution at ${p10.rate}/min (${label})`,
+				`${requests(x)}; ${output(x)}`,
+				'<= 10 payment requests; one output item per item',
+				x.paymentRequests <= 10 && everyItem(x) ? 'yes' : 'NO',
+				`${x.reported}/${x.items} reported, ${paid(x)}`,
+			);
+		add(
+			`10 half-refused batch: ${p10.half.items} payments, every second invoice not approved`,
+			`${output(p10.half)}; ${requests(p10.half)}`,
+			'one output item per item',
+			everyItem(p10.half) ? 'yes' : 'NO',
+			`${p10.half.reported}/${p10.half.items} reported`,
+		);
+		add(
+			'10 its re-run, the refused invoices approved since',
+			`${output(p10.rerun)}; ${requests(p10.rerun)}; after it ${p10.recordedOnce} of ${p10.count} invoices have their payment once, ${p10.doubles} twice`,
+			'0 invoices paid twice; one output item per item',
+			p10.doubles === 0 && everyItem(p10.rerun) ? 'yes' : 'NO',
+			`${p10.rerun.reported}/${p10.rerun.items} reported, ${p10.recordedOnce}/${p10.count} paid once`,
+		);
+	}
+
+	const t11 = results['11-invoice-trigger'];
+	if (t11 && t11.status === 'error') failed('11 invoice trigger', t11);
+	else if (t11) {
+		const limit = t11.targets.activationMs;
+		for (const e of t11.events) {
+			add(
+				`11 trigger on ${e.invoices} invoices, ${e.event}: each change emitted once`,
+				`${e.changesMade} changes made in ${t11.rounds} round(s), ${e.itemsEmitted} items emitted: ${e.emittedTwice} twice, ${e.missed} missed, ${e.unexpected} unexpected${e.event === 'invoiceStatusChanged' ? ` (changed and back before a poll, emitted: ${e.statusChangedAndBackEmitted})` : ''}`,
+				'0 twice, 0 missed',
+				e.emittedTwice || e.missed || e.unexpected ? 'NO' : 'yes',
+				`${e.emittedOnce}/${e.changesMade} emitted once`,
+			);
+			add(
+				`11 ${e.event}: activation on ${e.invoices} invoices`,
+				`${e.activation.requests} requests (login included), ${U.fmtMs(e.activation.ms)} in n8n-core (${U.fmtMs(e.activation.serviceMs)} at the service)${e.settling.polls ? `; statuses as of activation: ${e.settling.statuses} read in ${e.settling.polls} poll(s), ${e.settling.requests} requests` : ''}`,
+				`<= ${limit / 1000} s (n8n: ~84 s)`,
+				e.activation.ms <= limit ? 'yes' : 'NO',
+			);
+			add(
+				`11 ${e.event}: polls`,
+				`after changes: ${e.pollRequests.join(', ')} requests, ${e.pollMs.map((ms) => U.fmtMs(ms)).join(', ')}; quiet polls: ${e.quietPollRequests.join(', ')} requests; ${e.requestsAfterActivation} requests after the activation; largest static data ${e.maxStaticDataKB} KB`,
+				'report',
+				'-',
+			);
+		}
+	}
 	return rows;
 }
 
@@ -535,7 +618,7 @@ function markdown(report, rows) {
 		`Machine: ${m.cpuCount} CPUs (${m.cpuModel}), ${m.totalMemoryMB} MB RAM, ${m.platform}; Node ${m.node} (real-n8n case: n8n ${report.results['3-real-n8n']?.n8nVersion ?? 'n/a'} on Node ${report.results['3-real-n8n']?.nodeRuntime ?? 'n/a'}); n8n-core ${m.n8nCore}; package ${m.packageVersion} at ${m.gitCommit}. ` +
 			`Load average (1/5/15 min) at start ${report.loadAverage.start.join(' / ')}, at end ${report.loadAverage.end.join(' / ')} (the machine is shared with other work, so absolute times vary; every comparison is interleaved in the same run).`,
 		'',
-		`Each figure is a median: case 1 of ${report.runs.tokens} runs, case 2 of ${report.runs.overheadRounds} interleaved rounds (after ${1} warm-up), case 3 of ${report.runs.n8nRounds} rounds (after 1 warm-up execution each), case 4 of ${report.runs.lossless} interleaved pairs, case 5 of ${report.runs.bigList} and case 6 of ${report.runs.attachments} fresh child processes each, case 7 of ${report.runs.requireRuns} fresh processes per module. The emulator adds no latency or throttling (cases 8 and 9 add their own). Every request the emulators received was validated against the service reference (contract test): ${Object.entries(
+		`Each figure is a median: case 1 of ${report.runs.tokens} runs, case 2 of ${report.runs.overheadRounds} interleaved rounds (after ${1} warm-up), case 3 of ${report.runs.n8nRounds} rounds (after 1 warm-up execution each), case 4 of ${report.runs.lossless} interleaved pairs, case 5 of ${report.runs.bigList} and case 6 of ${report.runs.attachments} fresh child processes each, case 7 of ${report.runs.requireRuns} fresh processes per module; cases 10 and 11 are single runs (case 11: ${report.runs.invoiceTriggerRounds ?? 5} round(s) of changes per event). The emulator adds no latency or throttling (cases 8, 9 and 10 add their own). Every request the emulators received was validated against the service reference (contract test): ${Object.entries(
 			report.results,
 		)
 			.map(
@@ -588,6 +671,8 @@ function markdown(report, rows) {
 		lines.push(
 			'- **7** `require()` timed with hrtime in a fresh `node -e` process per sample, with and without n8n-workflow loaded first; tarball from `npm pack --json` into a temp dir (the one case 3 installs into n8n).',
 		);
+	if (r['10-invoice-payments']?.method) lines.push(`- **10** ${r['10-invoice-payments'].method}.`);
+	if (r['11-invoice-trigger']?.method) lines.push(`- **11** ${r['11-invoice-trigger'].method}.`);
 	lines.push(
 		`- Load average (1 min) before -> after each case: ${Object.entries(r)
 			.map(
@@ -615,13 +700,14 @@ function benchmarksDoc(report, rows) {
 		`- **Commit**: ${m.gitCommit ?? 'unknown'} (package ${m.packageVersion})`,
 		`- **Date**: ${report.startedAt} (the run took ${Math.round(report.elapsedMs / 1000)} s)`,
 		`- **Machine**: ${m.cpuCount} CPUs (${m.cpuModel}), ${m.totalMemoryMB} MB RAM, ${m.platform}; load average (1/5/15 min) ${report.loadAverage.start.join(' / ')} at the start, ${report.loadAverage.end.join(' / ')} at the end (the machine may be shared: absolute times vary; compared arms run interleaved in the same run)`,
-		`- **Runtimes**: Node ${m.node} (cases 1, 2, 4-7, 9: n8n-core ${m.n8nCore}); **n8n ${report.n8nVersion ?? 'n/a'}**${runtimeNode ? ` on Node ${String(runtimeNode).replace(/^v/, '')}` : ''} (cases 3 and 8, and case 4 under n8n's Node)`,
+		`- **Runtimes**: Node ${m.node} (cases 1, 2, 4-7, 9-11: n8n-core ${m.n8nCore}); **n8n ${report.n8nVersion ?? 'n/a'}**${runtimeNode ? ` on Node ${String(runtimeNode).replace(/^v/, '')}` : ''} (cases 3 and 8, and case 4 under n8n's Node)`,
 		`- **Command**: \`${report.command}\`${report.reruns?.length ? `; re-run since: ${report.reruns.map((rr) => `case(s) ${rr.cases.join(', ')} on ${rr.startedAt} at ${rr.gitCommit}`).join('; ')}` : ''}`,
 		`- **Work**: ${failed.length ? `FAILED: ${failed.map((f) => `case ${f.case}: ${f.why}`).join('; ')}` : 'every case ran, every counted arm delivered every item it sent (delivered/sent beside each figure), and every request the emulators received was valid against the service reference (the contract test)'}`,
 		'',
 		'Every case runs against the local emulator of the service (test/emulator/) on 127.0.0.1. The',
 		'workloads are repeatable on the service as its reference describes it: updates of a work',
-		"order's NTE (PUT /workorders/{id}/nte), never a proposal move repeated into its own status.",
+		"order's NTE (PUT /workorders/{id}/nte), never a proposal move repeated into its own status;",
+		'cases 10 and 11 pay and change invoices they create, each on an emulator of its own.',
 		'The bench exits non-zero when a case errs, does not run, delivers fewer items than it sent',
 		'(contrast arms, the HTTP Request node without retry under a rate limit, are shown, not',
 		'counted) or sends a request the reference does not allow. How each figure is measured:',
@@ -650,7 +736,7 @@ function mergeIntoResults(partial) {
 	const full = JSON.parse(fs.readFileSync(file, 'utf8'));
 	for (const [key, value] of Object.entries(partial.results)) full.results[key] = value;
 	const ordered = {};
-	for (const k of Object.keys(full.results).sort()) ordered[k] = full.results[k];
+	for (const k of Object.keys(full.results).sort(byCase)) ordered[k] = full.results[k];
 	full.results = ordered;
 	const rerun = {
 		cases: partial.cases,
@@ -819,6 +905,23 @@ async function main() {
 			}),
 		);
 
+	// 10 and 11: each starts and closes its own emulator (and harness)
+	if (ONLY.includes(10))
+		await timed(results, '10-invoice-payments', () =>
+			require('./cases/invoice-payments').run({
+				quick: QUICK,
+				count: RUNS.invoicePayments,
+				log: U.log,
+			}),
+		);
+	if (ONLY.includes(11))
+		await timed(results, '11-invoice-trigger', () =>
+			require('./cases/invoice-trigger').run({
+				quick: QUICK,
+				rounds: RUNS.invoiceTriggerRounds,
+			}),
+		);
+
 	contract.drain();
 	const failed = failures(ONLY, results);
 	const report = {
@@ -836,7 +939,7 @@ async function main() {
 		results,
 	};
 	const ordered = {};
-	for (const k of Object.keys(results).sort()) ordered[k] = results[k];
+	for (const k of Object.keys(results).sort(byCase)) ordered[k] = results[k];
 	report.results = ordered;
 	const jsonFile = arg('out')
 		? path.resolve(String(arg('out')))
