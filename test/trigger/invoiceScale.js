@@ -2,7 +2,7 @@
 /**
  * The polling trigger on a tenant of 20,000 invoices: one scenario, run by the jest test
  * (invoiceScale.test.js, which asserts on what it returns) and by the benchmark
- * (bench/cases/invoice-trigger.js, which prints it). Not a test file itself; no jest globals.
+ * (bench/cases/invoice-trigger.js: case 11 of `npm run bench`, and standalone). Not a test file itself; no jest globals.
  *
  * Through n8n-core's real poll path (harness.activate / trigger.poll()) against the emulator over
  * HTTP: 20,000 invoices posted over the last 300 days (most of them outside the list's default 90
