@@ -21,6 +21,7 @@
 const { make } = require('./objects');
 const { C } = require('./reference-c');
 const { markIdOrdered } = require('./odata');
+const { EVENT_TYPES } = require('./webhooks');
 
 /**
  * @typedef {import('./index').Emulator} Emulator
@@ -52,21 +53,8 @@ const STATUS_EVENTS = {
 	Disputed: 'InvoiceDisputed',
 };
 
-/** The 12 invoice events (webhooks.md). */
-const INVOICE_EVENTS = [
-	'InvoiceCreated',
-	'InvoiceOpen',
-	'InvoiceApproved',
-	'InvoiceOnHold',
-	'InvoiceReviewed',
-	'InvoiceRejected',
-	'InvoiceApprovalCodeChanged',
-	'InvoiceVoided',
-	'InvoicePaid',
-	'InvoiceDisputed',
-	'InvoiceStarAdded',
-	'InvoiceStarRemoved',
-];
+/** The 12 invoice events (webhooks.md): the webhook service's list. */
+const INVOICE_EVENTS = EVENT_TYPES.invoice;
 
 /** Compare statuses without case and spaces ("OnHold" = "On Hold"). @param {string} s */
 function statusOf(s) {

@@ -155,6 +155,28 @@ async function serviceWithCredential(
  * Builds Manual Trigger -> Items -> Work Order Service.
  * @param {{ parameters: object, items?: any[], authentication?: 'password'|'oAuth2'|'contractor', credentialId?: string, continueOnFail?: boolean, nodeName?: string }} spec
  */
+/** A test workflow's first two nodes: a Manual Trigger ("Start") and "Items", which emits `items` (at x 0 and 220). */
+function startNodes(items) {
+	return [
+		{
+			id: 'node-trigger',
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		{
+			id: 'node-items',
+			name: 'Items',
+			type: 'harness.items',
+			typeVersion: 1,
+			position: [220, 0],
+			parameters: { items: JSON.stringify(items) },
+		},
+	];
+}
+
 function workflow(spec) {
 	const authentication = spec.authentication ?? 'password';
 	const credentialType = CREDENTIAL_TYPES[authentication];
@@ -173,25 +195,7 @@ function workflow(spec) {
 	if (spec.continueOnFail) node.onError = 'continueRegularOutput';
 	return {
 		name: 'test',
-		nodes: [
-			{
-				id: 'node-trigger',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: 'node-items',
-				name: 'Items',
-				type: 'harness.items',
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: { items: JSON.stringify(spec.items ?? [{ json: {} }]) },
-			},
-			node,
-		],
+		nodes: [...startNodes(spec.items ?? [{ json: {} }]), node],
 		connections: {
 			Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
 			Items: { main: [[{ node: nodeName, type: 'main', index: 0 }]] },
@@ -306,6 +310,7 @@ function forgetTokens() {
 }
 
 module.exports = {
+	startNodes,
 	ROOT,
 	forgetTokens,
 	NODE_NAME,

@@ -73,22 +73,7 @@ function downloadThenNote(itemList, requestOptions) {
 	return {
 		name: 'downloads and writes',
 		nodes: [
-			{
-				id: 'node-trigger',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: 'node-items',
-				name: 'Items',
-				type: 'harness.items',
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: { items: JSON.stringify(itemList.map((i) => ({ json: i.json }))) },
-			},
+			...support.startNodes(itemList.map((i) => ({ json: i.json }))),
 			node('Download', 440, {
 				resource: 'attachment',
 				operation: 'download',
