@@ -190,7 +190,7 @@ async function run({ rounds = 3, items = 1000, tarball, emulatorPort = 0 }) {
 			wallRatio: round(wallRatio, 3),
 			method:
 				'ratio = HTTP Request node execution time / Work Order Service node execution time, both as n8n reports them (runData[node][0].executionTime), medians over rounds; cross-check: (wall of `n8n execute` - median wall of the same workflow without the last node) for each, same ratio',
-			note: "n8n's HTTP Request node (4.2) sends all items' requests at once unless Batching is set; this node sends up to its Concurrency (default 20) at a time",
+			note: "n8n's HTTP Request node (4.2) sends all items' requests at once unless Batching is set; this node sends up to its Concurrency (default 30) at a time",
 			met: ratio >= 1.0,
 		};
 	} catch (e) {

@@ -10,7 +10,7 @@
  *
  * Arms, each a workflow "Manual Trigger -> Edit Fields (a list) -> Split Out -> <last node>" run
  * with `n8n execute`:
- *   node      this node, default Request Options (Concurrency 20)
+ *   node      this node, default Request Options (Concurrency 30)
  *   node-c1   this node, Concurrency 1 (one request after another)
  *   http      n8n's HTTP Request node 4.2 with this package's credential, default (all items at once)
  *   http-b    the same, Batching set to the limit (items per batch / interval)

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Issue 11: requests of one execution run concurrently (Request Options > Concurrency, default 20),
+ * Issue 11: requests of one execution run concurrently (Request Options > Concurrency, default 30),
  * through one limiter, without losing order, pairing, Continue-On-Fail behaviour, token economy or
  * the no-resubmission rule. Every figure is read from the emulator's request log.
  */
@@ -54,6 +54,18 @@ describe('order and pairing', () => {
 			.slice()
 			.sort((x, y) => Date.parse(x.time) + x.durationMs - (Date.parse(y.time) + y.durationMs));
 		expect(answered.map((q) => Number(q.path.split('/').pop()))).not.toEqual(ids);
+	});
+
+	test('default Concurrency (30) against a slow service (300 ms): 30 in flight before the first answer, never more', async () => {
+		env.emulator.setFaults({ latencyMs: 300 });
+		const ids = [...WO_IDS, ...WO_IDS];
+		const r = await env.run({ parameters: getWo(), items: items(ids) });
+		expect(r.error).toBeUndefined();
+		expect(r.output.map((o) => o.json.Id)).toEqual(ids);
+		const starts = r.api.map((q) => q.startedMs).sort((a, b) => a - b);
+		// 30 are on their way before the first answer comes back
+		expect(starts[29] - starts[0]).toBeLessThan(300);
+		expect(maxOverlap(r.api)).toBe(30);
 	});
 
 	test('Concurrency 1: strictly one request after another, in item order (as before)', async () => {

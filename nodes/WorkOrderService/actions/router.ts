@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { WithFile } from '../helpers/binaryOutput';
 import { meaningOf } from '../helpers/errorMeaning';
 import { forToolCalls } from './toolMode';
-import { WorkOrderServiceClient } from '../transport/client';
+import { DEFAULT_CONCURRENCY, WorkOrderServiceClient } from '../transport/client';
 import { batchReport, type ItemState } from './batchReport';
 import * as asset from './asset';
 import * as attachment from './attachment';
@@ -46,9 +46,6 @@ const operations: OperationMap = {
 	workOrder,
 };
 
-/** Items run this many at a time unless Request Options say otherwise: one at a time for writes that are not safe to repeat. */
-export const SAFE_CONCURRENCY = 20;
-
 function moduleOf(resource: string, operation: string): OperationModule | undefined {
 	const group = (
 		operations as Record<string, Record<string, OperationModule | undefined> | undefined>
@@ -87,10 +84,10 @@ function metaOf(ctx: IExecuteFunctions, i: number): OperationMeta | undefined {
 	)?.meta;
 }
 
-/** The Concurrency when Request Options set none: 1 when any item's operation is not safe to repeat. */
+/** The Concurrency when Request Options set none: 1 when any item's operation is not safe to repeat, else DEFAULT_CONCURRENCY. */
 function defaultConcurrency(ctx: IExecuteFunctions, count: number): number {
 	for (let i = 0; i < count; i++) if (metaOf(ctx, i)?.safeToRepeat === false) return 1;
-	return SAFE_CONCURRENCY;
+	return DEFAULT_CONCURRENCY;
 }
 
 /** The error item of "Continue On Fail": the message, what to check, the HTTP status. */
@@ -146,7 +143,7 @@ function stoppingError(
 
 /**
  * The per-item loop. Items run up to Concurrency at a time (1 = strictly one after another; by
- * default 20, or 1 for an operation whose `meta` says it is not safe to repeat); all
+ * default 30 (DEFAULT_CONCURRENCY), or 1 for an operation whose `meta` says it is not safe to repeat); all
  * their requests share the execution's client and its lane in the application's request budget.
  * Every input item yields its records (in input order, paired to it) or one error. With
  * "Continue On Fail" a failing item becomes an error item and the others still run; without it,

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_CONCURRENCY } from '../transport/client';
+
 /**
  * "Request Options", one description for both nodes; `readSettings` (transport/client.ts) reads them
  * for the client: how it paces, retries and times out its requests. The action node offers them all, in
@@ -11,7 +13,7 @@ const options: INodeProperties[] = [
 		displayName: 'Concurrency',
 		name: 'concurrency',
 		type: 'number',
-		default: 20,
+		default: DEFAULT_CONCURRENCY,
 		typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
 		description:
 			"How many requests of this execution may be in flight at once (1 = one after another). Executions that use the same app at the same time in one n8n process share the service's limit: when it throttles, all of them wait and then keep to the pace it allows.",

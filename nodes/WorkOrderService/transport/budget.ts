@@ -20,6 +20,17 @@ import { ServiceWindow, type Model } from './window';
  */
 
 export const FORGET_AFTER_IDLE_MS = 5 * 60_000;
+/**
+ * Before the service has throttled the application, at most this many requests are in flight until
+ * the process is found waiting on the network: FIRST_BURST in flight and the event loop mostly idle
+ * over a look of LOOK_MS (utilization under IDLE_BELOW). Then more in flight buys throughput (the
+ * lanes' Concurrency applies). A busy process gains nothing from more in flight, and a limit met
+ * with more in flight refuses all of them.
+ */
+export const FIRST_BURST = 20;
+const LOOK_MS = 50;
+const IDLE_BELOW = 0.5;
+type EventLoopUtilization = ReturnType<typeof performance.eventLoopUtilization>;
 /** Accepted requests kept to learn from (at most, and at most this old). */
 const HISTORY_MAX = 2000;
 const HISTORY_MS = 10 * 60_000;
@@ -99,11 +110,14 @@ export class Lane {
 
 export class Budget {
 	inFlight = 0;
-	/** In-flight limit of the application (AIMD: halved once per throttling episode, one more per window of successes). */
+	/** In-flight limit of the application (AIMD: from at most FIRST_BURST, halved once per throttling episode, one more per window of successes). */
 	limit: number;
 	episode?: Episode;
 	private lastEpisode?: Episode;
 	private throttledOnce = false;
+	/** While FIRST_BURST are in flight: the current look (its start and event-loop reading); whether the process was found waiting on the network. */
+	private look?: { at: number; elu: EventLoopUtilization };
+	private waitsOnNetwork = false;
 	private lanes: Lane[] = [];
 	private turn = 0;
 	private pausedUntil = 0;
@@ -126,7 +140,7 @@ export class Budget {
 	private holder?: { waiter: Waiter; at: number; controller: AbortController };
 
 	constructor(concurrency: number) {
-		this.limit = Math.max(1, Math.floor(concurrency));
+		this.limit = firstLimit(concurrency);
 	}
 
 	lane(concurrency: number, requestsPerMinute: number): Lane {
@@ -173,6 +187,7 @@ export class Budget {
 		const start = request.start as NonNullable<Request['start']>;
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		lane.inFlight = Math.max(0, lane.inFlight - 1);
+		if (this.inFlight < FIRST_BURST) this.look = undefined;
 		if (start.probe) this.probeInFlight = false;
 		const throttled = isThrottle(attempt.status, attempt.headers, attempt.bodyText);
 		const header = throttled ? headerValue(attempt.headers, 'retry-after') : undefined;
@@ -264,7 +279,7 @@ export class Budget {
 				if (wake !== Infinity) this.setAlarm(wake);
 				return;
 			}
-			if ((this.probeFirst && this.probeInFlight) || this.inFlight >= this.inFlightCap()) return;
+			if ((this.probeFirst && this.probeInFlight) || this.inFlight >= this.inFlightCap(now)) return;
 			const waiter = this.nextWaiter();
 			if (!waiter) return;
 			this.start(waiter, now, at > now ? early?.from : undefined);
@@ -277,6 +292,8 @@ export class Budget {
 		if (from && this.model) this.model.bisecting = true;
 		this.inFlight++;
 		waiter.lane.inFlight++;
+		if (this.inFlight >= FIRST_BURST)
+			this.look ??= { at: now, elu: performance.eventLoopUtilization() };
 		this.nextSlot = now + Math.max(0, ...this.lanes.map((l) => l.intervalMs));
 		waiter.request.waitedMs += this.pauseClock(now) - waiter.pauseAt;
 		waiter.request.start = { at: now, probe, from };
@@ -284,10 +301,25 @@ export class Budget {
 		this.settle(waiter);
 	}
 
-	/** Requests allowed in flight now: the limit (before any throttling at least the largest Concurrency at work), at most the lanes' Concurrency together. */
-	private inFlightCap(): number {
+	/** Requests allowed in flight now: the limit (before any throttling at least the largest Concurrency at work, FIRST_BURST until the process is found waiting on the network), at most the lanes' Concurrency together. */
+	private inFlightCap(now: number): number {
 		const concurrency = this.lanes.map((l) => l.concurrency);
-		const limit = this.throttledOnce ? this.limit : Math.max(this.limit, ...concurrency);
+		let limit = this.throttledOnce ? this.limit : Math.max(this.limit, ...concurrency);
+		if (!this.throttledOnce && !this.waitsOnNetwork && limit > FIRST_BURST) {
+			limit = FIRST_BURST;
+			const look = this.look;
+			if (look && this.inFlight >= FIRST_BURST) {
+				if (now - look.at < LOOK_MS) this.setAlarm(look.at + LOOK_MS);
+				else if (performance.eventLoopUtilization(look.elu).utilization < IDLE_BELOW) {
+					this.waitsOnNetwork = true;
+					limit = Math.max(this.limit, ...concurrency);
+				} else {
+					// busy: look again
+					this.look = { at: now, elu: performance.eventLoopUtilization() };
+					this.setAlarm(now + LOOK_MS);
+				}
+			}
+		}
 		return Math.max(
 			1,
 			Math.floor(
@@ -324,8 +356,10 @@ export class Budget {
 	private forget(concurrency: number): void {
 		if (this.pauseSince !== undefined) this.pauseClosedMs += Date.now() - this.pauseSince;
 		Object.assign(this, {
-			limit: concurrency,
+			limit: firstLimit(concurrency),
 			throttledOnce: false,
+			look: undefined,
+			waitsOnNetwork: false,
 			pauseSince: undefined,
 			window: undefined,
 			accepted: [],
@@ -492,6 +526,11 @@ export class Budget {
 		while (drop < list.length && list[drop].a < entry.a - HISTORY_MS) drop++;
 		if (drop) list.splice(0, drop);
 	}
+}
+
+/** The AIMD limit a budget starts from: a throttling episode halves it (at most FIRST_BURST, whatever the Concurrency). */
+function firstLimit(concurrency: number): number {
+	return Math.max(1, Math.min(FIRST_BURST, Math.floor(concurrency)));
 }
 
 const budgets = new Map<string, Budget>();
