@@ -36,38 +36,18 @@ const { ALARM_PATH, SNAPSHOT, alarmFields, alarmForm } = require('../../examples
 
 const EXAMPLE = path.join(__dirname, '..', '..', 'examples', '08-alarm-to-work-order.json');
 
-/** One read of n8n's SQLite database while n8n runs: a read that finds it locked is tried again. */
-async function readDatabase(instance, sql, params) {
-	for (let attempt = 1; ; attempt++) {
-		try {
-			return await n8n.queryDatabase(instance, sql, params);
-		} catch (error) {
-			if (attempt >= 20 || !/SQLITE_BUSY|database is locked/.test(String(error && error.message)))
-				throw error;
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
-	}
-}
+const readDatabase = n8n.readDatabase;
 
 /** The finished executions of the workflow in n8n's database, with each node's output items. */
 async function executions(instance, workflowId) {
-	const flatted = require(path.join(instance.runtime.dir, 'node_modules', 'flatted', 'cjs'));
-	const rows = await readDatabase(
-		instance,
-		'select e.id, e.status, d.data from execution_entity e left join execution_data d on d.executionId = e.id where e.workflowId = ? order by e.id',
-		[workflowId],
-	);
-	return rows.map((row) => {
-		const data = row.data ? flatted.parse(row.data) : undefined;
-		const runData = data?.resultData?.runData ?? {};
-		const out = Object.fromEntries(
-			Object.entries(runData).map(([name, runs]) => [
-				name,
-				(runs[0]?.data?.main?.[0] ?? []).map((i) => i.json),
-			]),
-		);
-		return { id: row.id, status: row.status, out, error: data?.resultData?.error?.message };
-	});
+	return (await n8n.recordedExecutions(instance, workflowId)).map((e) => ({
+		id: e.id,
+		status: e.status,
+		out: Object.fromEntries(
+			Object.keys(e.runData).map((name) => [name, n8n.runOutput(e, name).map((i) => i.json)]),
+		),
+		error: e.error,
+	}));
 }
 
 /**

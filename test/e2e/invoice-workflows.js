@@ -19,80 +19,23 @@
  */
 
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
 const path = require('node:path');
 
 const n8n = require('./n8n');
 const { startEmulator } = require('../emulator');
 const { demoCredentials } = require('../../examples/demo-credentials');
 const { startN8n, waitFor } = require('../trigger/e2e-trigger');
+const { savedExample, finished, output } = require('./recorded');
 
-const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
 const WF_NTE = 'wosDemoInvoiceNte';
 const WF_PAY = 'wosDemoPayInvoices';
 
-function example(file) {
-	return JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
-}
-
 /** The examples as this run activates them: every execution saved; the schedule every 10 s. */
 function workflows() {
-	const nte = example('10-approve-invoices-within-nte.json');
-	const pay = example('11-pay-approved-invoices.json');
+	const nte = savedExample('10-approve-invoices-within-nte.json');
+	const pay = savedExample('11-pay-approved-invoices.json');
 	pay.nodes[0].parameters = { rule: { interval: [{ field: 'seconds', secondsInterval: 10 }] } };
-	for (const w of [nte, pay])
-		w.settings = {
-			...w.settings,
-			saveDataSuccessExecution: 'all',
-			saveDataErrorExecution: 'all',
-			saveManualExecutions: true,
-		};
 	return [nte, pay];
-}
-
-/** A workflow's executions as n8n recorded them: { id, status, mode, runData, error }. */
-async function executions(instance, workflowId) {
-	const flatted = require(path.join(instance.runtime.dir, 'node_modules', 'flatted', 'cjs'));
-	let rows;
-	for (let attempt = 1; ; attempt++) {
-		try {
-			rows = await n8n.queryDatabase(
-				instance,
-				'select e.id, e.status, e.mode, d.data from execution_entity e left join execution_data d on d.executionId = e.id where e.workflowId = ? order by e.id',
-				[workflowId],
-			);
-			break;
-		} catch (error) {
-			if (attempt >= 20 || !/SQLITE_BUSY|database is locked/.test(String(error && error.message)))
-				throw error;
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
-	}
-	return rows.map((row) => {
-		const data = row.data ? flatted.parse(row.data) : undefined;
-		return {
-			id: row.id,
-			status: row.status,
-			mode: row.mode,
-			runData: data?.resultData?.runData ?? {},
-			error: data?.resultData?.error?.message,
-		};
-	});
-}
-
-const output = (execution, node) => execution.runData[node]?.[0]?.data?.main?.[0] ?? [];
-
-function finished(instance, workflowId, count, timeoutMs = 90_000) {
-	return waitFor(
-		`${count} finished execution(s) of ${workflowId}`,
-		async () => {
-			const list = (await executions(instance, workflowId)).filter(
-				(e) => e.status !== 'running' && e.status !== 'new' && Object.keys(e.runData).length > 0,
-			);
-			return list.length >= count ? list : false;
-		},
-		timeoutMs,
-	);
 }
 
 /** Install, credentials, both examples activated, `n8n start`: the trigger's webhook registered. */
@@ -164,7 +107,7 @@ async function approvesWithinNte({ instance, emu, log }) {
 
 /** (b) a schedule execution after (a): the approved invoices with a balance paid in one bulk request, each once. */
 async function paysApproved({ instance, emu, log }, approvedId) {
-	const before = (await executions(instance, WF_PAY)).length;
+	const before = (await n8n.recordedExecutions(instance, WF_PAY)).length;
 	const runs = await finished(instance, WF_PAY, before + 2, 120_000);
 	const execution = runs.at(-1);
 	assert.ok(

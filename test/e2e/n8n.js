@@ -518,6 +518,46 @@ async function queryDatabase(instance, sql, params = []) {
 	return JSON.parse(res.stdout);
 }
 
+/** queryDatabase while n8n runs and writes: a read that finds the SQLite file locked (SQLITE_BUSY) is tried again. */
+async function readDatabase(instance, sql, params) {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await queryDatabase(instance, sql, params);
+		} catch (error) {
+			if (attempt >= 20 || !/SQLITE_BUSY|database is locked/.test(String(error && error.message)))
+				throw error;
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+}
+
+/**
+ * A workflow's executions as n8n recorded them, oldest first: { id, status, mode, startedAt,
+ * runData, error } (runData: n8n's, {} while an execution has no data yet).
+ */
+async function recordedExecutions(instance, workflowId) {
+	const flatted = require(path.join(instance.runtime.dir, 'node_modules', 'flatted', 'cjs'));
+	const rows = await readDatabase(
+		instance,
+		'select e.id, e.status, e.mode, e.startedAt, d.data from execution_entity e left join execution_data d on d.executionId = e.id where e.workflowId = ? order by e.id',
+		[workflowId],
+	);
+	return rows.map((row) => {
+		const data = row.data ? flatted.parse(row.data) : undefined;
+		return {
+			id: row.id,
+			status: row.status,
+			mode: row.mode,
+			startedAt: row.startedAt,
+			runData: data?.resultData?.runData ?? {},
+			error: data?.resultData?.error?.message,
+		};
+	});
+}
+
+/** The items a node put out in a recorded execution (its first run, first output): { json, ... }. */
+const runOutput = (execution, node) => execution.runData[node]?.[0]?.data?.main?.[0] ?? [];
+
 /**
  * Parse the JSON `n8n execute --rawOutput` prints through the logger: it starts at the
  * first line that is exactly `{` and ends at a line that is exactly `}`. Returns null if none.
@@ -732,6 +772,9 @@ module.exports = {
 	exportWorkflows,
 	exportNodeTypes,
 	queryDatabase,
+	readDatabase,
+	recordedExecutions,
+	runOutput,
 	execute,
 	executeOk,
 	nodeOutput,

@@ -33,77 +33,20 @@ const { startEmulator } = require('../emulator');
 const files = require('../emulator/api-files');
 const { demoCredentials } = require('../../examples/demo-credentials');
 const { startN8n, waitFor } = require('../trigger/e2e-trigger');
+const { savedExample, finished, output } = require('./recorded');
 
-const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
 const WF_APPROVE = 'wosDemoSmallProposals';
 const WF_FILES = 'wosDemoProposalFiles';
 const sha = (data) => crypto.createHash('sha256').update(data).digest('hex');
 
-function example(file) {
-	return JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
-}
-
 /** The examples as this run activates them: every execution saved; the schedule every 10 s. */
 function workflows() {
-	const approve = example('07-approve-small-proposals.json');
-	const download = example('09-download-proposal-files.json');
+	const approve = savedExample('07-approve-small-proposals.json');
+	const download = savedExample('09-download-proposal-files.json');
 	download.nodes[0].parameters = {
 		rule: { interval: [{ field: 'seconds', secondsInterval: 10 }] },
 	};
-	for (const w of [approve, download])
-		w.settings = {
-			...w.settings,
-			saveDataSuccessExecution: 'all',
-			saveDataErrorExecution: 'all',
-			saveManualExecutions: true,
-		};
 	return [approve, download];
-}
-
-/** A workflow's executions as n8n recorded them: { id, status, mode, runData, error }. */
-async function executions(instance, workflowId) {
-	const flatted = require(path.join(instance.runtime.dir, 'node_modules', 'flatted', 'cjs'));
-	let rows;
-	for (let attempt = 1; ; attempt++) {
-		try {
-			rows = await n8n.queryDatabase(
-				instance,
-				'select e.id, e.status, e.mode, d.data from execution_entity e left join execution_data d on d.executionId = e.id where e.workflowId = ? order by e.id',
-				[workflowId],
-			);
-			break;
-		} catch (error) {
-			if (attempt >= 20 || !/SQLITE_BUSY|database is locked/.test(String(error && error.message)))
-				throw error;
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
-	}
-	return rows.map((row) => {
-		const data = row.data ? flatted.parse(row.data) : undefined;
-		return {
-			id: row.id,
-			status: row.status,
-			mode: row.mode,
-			runData: data?.resultData?.runData ?? {},
-			error: data?.resultData?.error?.message,
-		};
-	});
-}
-
-const output = (execution, node) => execution.runData[node]?.[0]?.data?.main?.[0] ?? [];
-
-/** Finished executions (data written), at least `count`. */
-function finished(instance, workflowId, count, timeoutMs = 90_000) {
-	return waitFor(
-		`${count} finished execution(s) of ${workflowId}`,
-		async () => {
-			const list = (await executions(instance, workflowId)).filter(
-				(e) => e.status !== 'running' && e.status !== 'new' && Object.keys(e.runData).length > 0,
-			);
-			return list.length >= count ? list : false;
-		},
-		timeoutMs,
-	);
 }
 
 /** The bytes of a binary value as n8n stored it: in the item (base64) or in its binary data folder. */
@@ -213,7 +156,7 @@ async function approvesSmallProposals({ instance, emu, log }) {
 
 /** Workflow (3): an execution of the schedule that starts after (1) downloaded every file of every open proposal. */
 async function downloadsFiles({ instance, emu, storage, log }) {
-	const before = (await executions(instance, WF_FILES)).length;
+	const before = (await n8n.recordedExecutions(instance, WF_FILES)).length;
 	const execution = (await finished(instance, WF_FILES, before + 2, 120_000)).at(-1);
 	assert.equal(execution.status, 'success', execution.error);
 	const open = output(execution, 'Open proposals').map((i) => i.json.Id);

@@ -202,27 +202,19 @@ function tail(file, lines = 60) {
 	}
 }
 
-/** Executions of a workflow as n8n recorded them: { id, status, mode, startedAt, ids, error }. */
+/** Executions of a workflow as n8n recorded them: { id, status, mode, startedAt, ids, versions, received, error }. */
 async function recordedExecutions(instance, workflowId) {
-	const flatted = require(path.join(instance.runtime.dir, 'node_modules', 'flatted', 'cjs'));
-	const rows = await n8n.queryDatabase(
-		instance,
-		'select e.id, e.status, e.mode, e.startedAt, d.data from execution_entity e left join execution_data d on d.executionId = e.id where e.workflowId = ? order by e.id',
-		[workflowId],
-	);
-	return rows.map((row) => {
-		const data = row.data ? flatted.parse(row.data) : undefined;
-		const runs = data?.resultData?.runData?.[TRIGGER_NAME];
-		const items = runs?.[0]?.data?.main?.[0] ?? [];
+	return (await n8n.recordedExecutions(instance, workflowId)).map((e) => {
+		const items = n8n.runOutput(e, TRIGGER_NAME);
 		return {
-			id: row.id,
-			status: row.status,
-			mode: row.mode,
-			startedAt: row.startedAt,
+			id: e.id,
+			status: e.status,
+			mode: e.mode,
+			startedAt: e.startedAt,
 			ids: items.map((i) => i.json.Id),
 			versions: items.map((i) => `${i.json.Id}@${i.json.UpdatedDate_DTO}`),
-			received: (data?.resultData?.runData?.Received?.[0]?.data?.main?.[0] ?? []).length,
-			error: data?.resultData?.error?.message,
+			received: n8n.runOutput(e, 'Received').length,
+			error: e.error,
 		};
 	});
 }

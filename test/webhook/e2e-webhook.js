@@ -87,41 +87,16 @@ function workflow() {
 	};
 }
 
-/**
- * Executions of the workflow as n8n recorded them: { id, status, mode, items }. n8n is running and
- * writing: a read that finds the SQLite file locked (SQLITE_BUSY) is tried again.
- */
+/** Executions of the workflow as n8n recorded them: { id, status, mode, items, received, error }. */
 async function recordedExecutions(instance) {
-	const flatted = require(path.join(instance.runtime.dir, 'node_modules', 'flatted', 'cjs'));
-	const query = () =>
-		n8n.queryDatabase(
-			instance,
-			'select e.id, e.status, e.mode, d.data from execution_entity e left join execution_data d on d.executionId = e.id where e.workflowId = ? order by e.id',
-			[WF],
-		);
-	let rows;
-	for (let attempt = 1; ; attempt++) {
-		try {
-			rows = await query();
-			break;
-		} catch (error) {
-			if (attempt >= 20 || !/SQLITE_BUSY|database is locked/.test(String(error && error.message)))
-				throw error;
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
-	}
-	return rows.map((row) => {
-		const data = row.data ? flatted.parse(row.data) : undefined;
-		const items = data?.resultData?.runData?.[NAME]?.[0]?.data?.main?.[0] ?? [];
-		return {
-			id: row.id,
-			status: row.status,
-			mode: row.mode,
-			items: items.map((i) => i.json),
-			received: (data?.resultData?.runData?.Received?.[0]?.data?.main?.[0] ?? []).length,
-			error: data?.resultData?.error?.message,
-		};
-	});
+	return (await n8n.recordedExecutions(instance, WF)).map((e) => ({
+		id: e.id,
+		status: e.status,
+		mode: e.mode,
+		items: n8n.runOutput(e, NAME).map((i) => i.json),
+		received: n8n.runOutput(e, 'Received').length,
+		error: e.error,
+	}));
 }
 
 async function apiToken(emu, who = 'manager') {
