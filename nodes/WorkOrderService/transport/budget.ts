@@ -20,15 +20,9 @@ import { ServiceWindow, type Model } from './window';
  */
 
 export const FORGET_AFTER_IDLE_MS = 5 * 60_000;
-/**
- * Before the service has throttled the application, at most this many requests are in flight until
- * the process is found waiting on the network: FIRST_BURST in flight and the event loop mostly idle
- * over a look of LOOK_MS (utilization under IDLE_BELOW). Then more in flight buys throughput (the
- * lanes' Concurrency applies). A busy process gains nothing from more in flight, and a limit met
- * with more in flight refuses all of them.
- */
+/** Before any throttling, at most this many in flight until the process waits on the network (inFlightCap). */
 export const FIRST_BURST = 20;
-const LOOK_MS = 50;
+const LOOK_MS = 50; // a look: event-loop utilization under IDLE_BELOW over LOOK_MS
 const IDLE_BELOW = 0.5;
 type EventLoopUtilization = ReturnType<typeof performance.eventLoopUtilization>;
 /** Accepted requests kept to learn from (at most, and at most this old). */
@@ -301,34 +295,25 @@ export class Budget {
 		this.settle(waiter);
 	}
 
-	/** Requests allowed in flight now: the limit (before any throttling at least the largest Concurrency at work, FIRST_BURST until the process is found waiting on the network), at most the lanes' Concurrency together. */
+	/** Requests allowed in flight now: the limit (before any throttling at least the largest Concurrency at work, but FIRST_BURST until the process is seen waiting on the network: more buys a busy process or fast answers nothing, and a limit met with more refuses all of them), at most the lanes' Concurrency together. */
 	private inFlightCap(now: number): number {
 		const concurrency = this.lanes.map((l) => l.concurrency);
+		const sum = concurrency.reduce((a, b) => a + b, 0);
 		let limit = this.throttledOnce ? this.limit : Math.max(this.limit, ...concurrency);
 		if (!this.throttledOnce && !this.waitsOnNetwork && limit > FIRST_BURST) {
-			limit = FIRST_BURST;
 			const look = this.look;
-			if (look && this.inFlight >= FIRST_BURST) {
-				if (now - look.at < LOOK_MS) this.setAlarm(look.at + LOOK_MS);
-				else if (performance.eventLoopUtilization(look.elu).utilization < IDLE_BELOW) {
+			if (look && this.inFlight >= FIRST_BURST && now - look.at >= LOOK_MS) {
+				// idle while FIRST_BURST are out: the answers are slow; busy: look again
+				if (performance.eventLoopUtilization(look.elu).utilization < IDLE_BELOW)
 					this.waitsOnNetwork = true;
-					limit = Math.max(this.limit, ...concurrency);
-				} else {
-					// busy: look again
-					this.look = { at: now, elu: performance.eventLoopUtilization() };
-					this.setAlarm(now + LOOK_MS);
-				}
+				else this.look = { at: now, elu: performance.eventLoopUtilization() };
+			}
+			if (!this.waitsOnNetwork) {
+				limit = FIRST_BURST;
+				if (this.look && this.inFlight >= FIRST_BURST) this.setAlarm(this.look.at + LOOK_MS);
 			}
 		}
-		return Math.max(
-			1,
-			Math.floor(
-				Math.min(
-					limit,
-					concurrency.reduce((a, b) => a + b, 0),
-				),
-			),
-		);
+		return Math.max(1, Math.floor(Math.min(limit, sum)));
 	}
 
 	private nextWaiter(): Waiter | undefined {
@@ -529,9 +514,8 @@ export class Budget {
 }
 
 /** The AIMD limit a budget starts from: a throttling episode halves it (at most FIRST_BURST, whatever the Concurrency). */
-function firstLimit(concurrency: number): number {
-	return Math.max(1, Math.min(FIRST_BURST, Math.floor(concurrency)));
-}
+const firstLimit = (concurrency: number) =>
+	Math.max(1, Math.min(FIRST_BURST, Math.floor(concurrency)));
 
 const budgets = new Map<string, Budget>();
 

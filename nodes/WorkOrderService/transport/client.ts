@@ -87,11 +87,7 @@ export interface ApiResponse {
 	body: unknown;
 }
 
-/**
- * Requests of one execution in flight at once when Request Options set none (operations safe to
- * repeat). 30: 100 items at 200 ms go in 4 round trips, about the HTTP Request node's time with all
- * at once; the first burst against a limit of 40 per window draws at most about 20 throttled answers.
- */
+/** In flight at once when Request Options set none (safe to repeat): 100 items at 200 ms in 4 round trips. */
 export const DEFAULT_CONCURRENCY = 30;
 
 const DEFAULT_SETTINGS = {
